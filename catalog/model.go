@@ -65,6 +65,7 @@ type Region struct {
 type Deployment struct {
 	Service      *Service
 	Team         *Team
+	PlatformTeam *Team
 	Archetype    *Archetype
 	Stack        *Stack
 	Regions      []string

@@ -45,10 +45,14 @@ func KubernetesNamespace(st *Stack, s *Service, region string) string {
 }
 
 // ChangeWindowPolicySet is the policy set the Production policy step uses.
-func ChangeWindowPolicySet(st *Stack) string { return ident.Join(st.Environment.Identifier, "change_window") }
+func ChangeWindowPolicySet(st *Stack) string {
+	return ident.Join(st.Environment.Identifier, "change_window")
+}
 
 // ChangeWindowPolicy is the policy in that set.
-func ChangeWindowPolicy(st *Stack) string { return ident.Join("change_window", st.Environment.Identifier) }
+func ChangeWindowPolicy(st *Stack) string {
+	return ident.Join("change_window", st.Environment.Identifier)
+}
 
 // regionsOf is where s runs in st: its regions, or all of st's.
 func (c *Catalog) regionsOf(s *Service, st *Stack) []string {

@@ -33,6 +33,7 @@ func (c *Catalog) Deployments(st *Stack) []Deployment {
 		d := Deployment{
 			Service:      s,
 			Team:         c.teams[s.Team],
+			PlatformTeam: c.PlatformTeam,
 			Archetype:    a,
 			Stack:        st,
 			Regions:      c.regionsOf(s, st),

@@ -1,0 +1,35 @@
+// Package conformance checks what the project generates against Harness's
+// own facts in ../shared: resource inputs against the provider's schema,
+// pipeline and trigger YAML against the JSON Schemas Harness publishes. It
+// is used by tests only; ../shared is never copied into the repository.
+package conformance
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// SharedDir finds ../shared beside the project directory (the one holding
+// go.mod), starting from the working directory.
+func SharedDir() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			shared := filepath.Join(dir, "..", "shared")
+			if _, err := os.Stat(filepath.Join(shared, "harness-provider", "schema.json")); err != nil {
+				return "", fmt.Errorf("conformance data missing: %s/harness-provider/schema.json not found; "+
+					"these tests need the shared/ directory checked out beside the project (../shared)", shared)
+			}
+			return shared, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the working directory, cannot locate ../shared")
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,83 @@
+package conformance
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/dlclark/regexp2"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"sigs.k8s.io/yaml"
+)
+
+// Harness's patterns are ECMAScript regular expressions (some use
+// look-ahead), which Go's regexp cannot compile.
+type ecmaRegexp struct{ re *regexp2.Regexp }
+
+func (r ecmaRegexp) MatchString(s string) bool {
+	ok, err := r.re.MatchString(s)
+	return err == nil && ok
+}
+
+func (r ecmaRegexp) String() string { return r.re.String() }
+
+func compileECMA(s string) (jsonschema.Regexp, error) {
+	re, err := regexp2.Compile(s, regexp2.ECMAScript)
+	if err != nil {
+		return nil, err
+	}
+	return ecmaRegexp{re}, nil
+}
+
+func compileSchema(file string) (*jsonschema.Schema, error) {
+	shared, err := SharedDir()
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(shared, "harness-schema", file)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft7)
+	c.UseRegexpEngine(compileECMA)
+	if err := c.AddResource(file, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(file)
+}
+
+var (
+	pipelineSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return compileSchema("pipeline.json") })
+	triggerSchema  = sync.OnceValues(func() (*jsonschema.Schema, error) { return compileSchema("trigger.json") })
+)
+
+// ValidatePipeline validates a `pipeline:` YAML document against the
+// schema Harness publishes.
+func ValidatePipeline(doc []byte) error { return validate(pipelineSchema, doc) }
+
+// ValidateTrigger validates a `trigger:` YAML document.
+func ValidateTrigger(doc []byte) error { return validate(triggerSchema, doc) }
+
+func validate(schema func() (*jsonschema.Schema, error), doc []byte) error {
+	s, err := schema()
+	if err != nil {
+		return err
+	}
+	js, err := yaml.YAMLToJSON(doc)
+	if err != nil {
+		return err
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
+	if err != nil {
+		return err
+	}
+	return s.Validate(v)
+}
