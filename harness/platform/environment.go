@@ -52,7 +52,9 @@ type EnvironmentArgs struct {
 	Yaml pulumi.StringPtrInput
 }
 
-func (EnvironmentArgs) ElementType() reflect.Type { return reflect.TypeOf((*environmentArgs)(nil)).Elem() }
+func (EnvironmentArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*environmentArgs)(nil)).Elem()
+}
 
 // NewEnvironment registers an Environment.
 func NewEnvironment(ctx *pulumi.Context, name string, args *EnvironmentArgs, opts ...pulumi.ResourceOption) (*Environment, error) {

@@ -33,7 +33,9 @@ type OrganizationArgs struct {
 	Tags        pulumi.StringArrayInput
 }
 
-func (OrganizationArgs) ElementType() reflect.Type { return reflect.TypeOf((*organizationArgs)(nil)).Elem() }
+func (OrganizationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*organizationArgs)(nil)).Elem()
+}
 
 // NewOrganization registers an Organization.
 func NewOrganization(ctx *pulumi.Context, name string, args *OrganizationArgs, opts ...pulumi.ResourceOption) (*Organization, error) {

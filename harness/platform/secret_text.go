@@ -49,7 +49,9 @@ type SecretTextArgs struct {
 	ValueType pulumi.StringInput
 }
 
-func (SecretTextArgs) ElementType() reflect.Type { return reflect.TypeOf((*secretTextArgs)(nil)).Elem() }
+func (SecretTextArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*secretTextArgs)(nil)).Elem()
+}
 
 // NewSecretText registers a SecretText. Value is made a secret whatever
 // was passed, and the provider's value output stays secret.

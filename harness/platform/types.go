@@ -309,4 +309,6 @@ func (PolicySetPolicyArrayOutput) ElementType() reflect.Type {
 	return reflect.TypeOf((*[]PolicySetPolicy)(nil)).Elem()
 }
 
-func (o PolicySetPolicyArrayOutput) ToPolicySetPolicyArrayOutput() PolicySetPolicyArrayOutput { return o }
+func (o PolicySetPolicyArrayOutput) ToPolicySetPolicyArrayOutput() PolicySetPolicyArrayOutput {
+	return o
+}

@@ -177,19 +177,22 @@ type ChangeWindowPayload struct {
 }
 
 func changeWindowStep(d catalog.Deployment) StepElement {
-	payload, err := json.MarshalIndent(ChangeWindowPayload{
+	var payload strings.Builder
+	enc := json.NewEncoder(&payload)
+	enc.SetEscapeHTML(false) // keep <+...> expressions readable for Harness
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(ChangeWindowPayload{
 		Environment: d.Stack.Environment.Name,
 		Service:     d.Service.Name,
 		Pipeline:    catalog.PipelineIdentifier(d.Service, d.Stack),
 		StartTs:     "<+pipeline.startTs>",
-	}, "", "  ")
-	if err != nil {
-		panic(err) // a struct of strings always marshals
+	}); err != nil {
+		panic(err) // a struct of strings always encodes
 	}
 	s := step("Policy", "Change window", "change_window", PolicySpec{
 		PolicySets: []string{catalog.ChangeWindowPolicySet(d.Stack)},
 		Type:       "Custom",
-		PolicySpec: CustomPolicySpec{Payload: string(payload) + "\n"},
+		PolicySpec: CustomPolicySpec{Payload: payload.String()},
 	}, "2m")
 	s.Step.FailureStrategies = []FailureStrategy{onFailure("Abort", "PolicyEvaluationFailure")}
 	return s

@@ -1,0 +1,108 @@
+// Package mocktest runs the program under Pulumi mocks and records every
+// resource it registers, for component tests, conformance checks and
+// benchmarks.
+package mocktest
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// Registered is one resource the program registered.
+type Registered struct {
+	Type, Name     string
+	Inputs         resource.PropertyMap
+	Parent         string
+	Protect        bool
+	RetainOnDelete bool
+}
+
+// Recorder is a pulumi.MockResourceMonitor that records resources and
+// serves stack references from StackOutputs.
+type Recorder struct {
+	// StackOutputs are the outputs of the stacks the program references.
+	StackOutputs map[string]resource.PropertyMap
+
+	mu        sync.Mutex
+	resources []Registered
+}
+
+// Resources returns what was registered, in registration order.
+func (r *Recorder) Resources() []Registered {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Registered(nil), r.resources...)
+}
+
+// OfType returns the registered resources of one type token.
+func (r *Recorder) OfType(token string) []Registered {
+	var out []Registered
+	for _, res := range r.Resources() {
+		if res.Type == token {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+// NewResource records the resource and echoes its inputs as its state,
+// adding the outputs the provider computes.
+func (r *Recorder) NewResource(args pulumi.MockResourceArgs) (string, resource.PropertyMap, error) {
+	if args.TypeToken == "pulumi:pulumi:StackReference" {
+		name := args.Inputs["name"].StringValue()
+		out, ok := r.StackOutputs[name]
+		if !ok {
+			out = resource.PropertyMap{}
+		}
+		return name, resource.PropertyMap{
+			"name":    resource.NewStringProperty(name),
+			"outputs": resource.NewObjectProperty(out),
+		}, nil
+	}
+	reg := Registered{Type: args.TypeToken, Name: args.Name, Inputs: args.Inputs}
+	if rpc := args.RegisterRPC; rpc != nil {
+		reg.Parent, reg.Protect = rpc.GetParent(), rpc.GetProtect()
+		reg.RetainOnDelete = rpc.GetRetainOnDelete()
+	}
+	r.mu.Lock()
+	r.resources = append(r.resources, reg)
+	r.mu.Unlock()
+	state := args.Inputs.Copy()
+	if args.TypeToken == "harness:platform/triggers:Triggers" {
+		state["webhookUrl"] = resource.NewStringProperty("https://app.harness.io/webhook/" + args.Name)
+	}
+	return args.Name + "-id", state, nil
+}
+
+// Call answers invokes; the program makes none.
+func (r *Recorder) Call(args pulumi.MockCallArgs) (resource.PropertyMap, error) {
+	return nil, fmt.Errorf("unexpected invoke %s", args.Token)
+}
+
+// WithConfig sets the stack's config (and which keys are secret).
+func WithConfig(config map[string]string, secretKeys ...string) pulumi.RunOption {
+	return func(info *pulumi.RunInfo) {
+		info.Config, info.ConfigSecretKeys = config, secretKeys
+	}
+}
+
+// WithDryRun makes the run a preview.
+func WithDryRun(dryRun bool) pulumi.RunOption {
+	return func(info *pulumi.RunInfo) { info.DryRun = dryRun }
+}
+
+// TestToken is the GitHub token tests configure.
+const TestToken = "ghp_test_token_never_in_plaintext"
+
+// Run runs prog as stack with the recorder; the GitHub token is configured
+// as a secret.
+func Run(prog pulumi.RunFunc, stack string, rec *Recorder, opts ...pulumi.RunOption) error {
+	all := append([]pulumi.RunOption{
+		pulumi.WithMocks("harness-platform", stack, rec),
+		WithConfig(map[string]string{"harness-platform:githubToken": TestToken}, "harness-platform:githubToken"),
+	}, opts...)
+	return pulumi.RunErr(prog, all...)
+}
