@@ -358,9 +358,9 @@ func (v *validator) serviceEnvironments(s *Service) {
 			}
 		}
 	}
-	for env := range s.enabled {
+	for _, env := range c.Chain {
 		st := c.Stacks[env]
-		if st.Environment.Name == "" {
+		if !s.enabled[env] || st.Environment.Name == "" {
 			continue
 		}
 		for _, r := range c.regionsOf(s, st) {

@@ -259,7 +259,9 @@ func TestPipelinesPerEnvironment(t *testing.T) {
 				t.Errorf("%s %s: rollback steps %v", stack, p.Name, rollback)
 			}
 			// The provider requires the resource's tags to equal the YAML's.
-			var doc struct{ Pipeline struct{ Tags map[string]string } }
+			var doc struct {
+				Pipeline struct{ Tags map[string]string }
+			}
 			_ = yaml.Unmarshal([]byte(str(p, "yaml")), &doc)
 			var tags []string
 			for _, tag := range p.Inputs["tags"].ArrayValue() {

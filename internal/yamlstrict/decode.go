@@ -79,6 +79,11 @@ func ParseFile(file string, data []byte, diags *diag.List) *yaml.Node {
 		// yaml.v3 reports "yaml: line N: message".
 		if _, scanErr := fmt.Sscanf(msg, "yaml: line %d:", &line); scanErr == nil {
 			msg = strings.TrimSpace(msg[strings.Index(msg[len("yaml: line "):], ":")+len("yaml: line ")+1:])
+			// yaml.v3 gives parser errors ("did not find expected ...") a
+			// 0-based line and scanner errors a 1-based one.
+			if strings.HasPrefix(msg, "did not find expected") {
+				line++
+			}
 		} else {
 			msg = strings.TrimPrefix(msg, "yaml: ")
 		}

@@ -1,0 +1,139 @@
+package catalog
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/company/harness-platform/internal/diag"
+)
+
+// exampleFiles reads the example catalog and stack files.
+func exampleFiles(t testing.TB) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	names := []string{ServicesFile, TeamsFile, ArchetypesFile, RegionsFile}
+	stacks, _ := filepath.Glob("../Pulumi.*.yaml")
+	for _, s := range stacks {
+		names = append(names, filepath.Base(s))
+	}
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join("..", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = data
+	}
+	return files
+}
+
+func TestExampleIsValid(t *testing.T) {
+	c, err := Parse(exampleFiles(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Services) < 12 || len(c.Teams) < 4 || len(c.Chain) != 3 {
+		t.Fatalf("example too small: %d services, %d teams, chain %v", len(c.Services), len(c.Teams), c.Chain)
+	}
+}
+
+// edit replaces the first occurrence of old in file; the test fails if old
+// is not there, so a case can never silently test the valid example.
+type edit struct{ file, old, new string }
+
+func TestValidationErrors(t *testing.T) {
+	cases := []struct {
+		name  string
+		edits []edit
+		want  []string // every diagnostic, exactly
+	}{
+		{"yaml syntax", []edit{{ServicesFile, "    team: checkout\n    archetype: api\n    repo: company/checkout\n", "    team: checkout\n    archetype: [api\n    repo: company/checkout\n"}},
+			[]string{`catalog/services.yaml:33:1: YAML syntax error: did not find expected ',' or ']'; fix the YAML syntax`}},
+		{"unknown key", []edit{{ServicesFile, "    repo: company/ledger\n", "    repo: company/ledger\n    replicas: 3\n"}},
+			[]string{`catalog/services.yaml:18:5: unknown key "replicas"; did you mean "regions"?`}},
+		{"misspelt key", []edit{{ServicesFile, "    tags: {tier: critical}\n  - name: ledger-writer", "    tgas: {tier: critical}\n  - name: ledger-writer"}},
+			[]string{`catalog/services.yaml:13:5: unknown key "tgas"; did you mean "tags"?`}},
+		{"missing required field", []edit{{ServicesFile, "    team: payments\n    archetype: worker\n", "    archetype: worker\n"}},
+			[]string{`catalog/services.yaml:14:5: missing required key "team"; add "team: ..."`}},
+		{"duplicate service", []edit{{ServicesFile, "name: basket-service", "name: checkout-api"}},
+			[]string{`catalog/services.yaml:38:11: duplicate service name "checkout-api"; remove or rename one of them (the first is at line 31)`}},
+		{"name not a kubernetes name", []edit{{ServicesFile, "name: basket-service", "name: Basket_Service"}},
+			[]string{`catalog/services.yaml:38:11: service name "Basket_Service" must be lower-case letters, digits and '-', starting and ending with a letter or digit; rename it: the name is also its Kubernetes namespace and release name`}},
+		{"reserved word", []edit{{ServicesFile, "name: basket-service", "name: status"}},
+			[]string{`catalog/services.yaml:38:11: service "status": identifier "status" is a word Harness reserves; choose a name whose identifier is valid: it starts with a letter, uses letters, digits and '-' or '_', and is not a reserved word`}},
+		{"identifier starts with a digit", []edit{{ServicesFile, "name: basket-service", "name: 9-lives"}},
+			[]string{`catalog/services.yaml:38:11: service "9-lives": identifier "9_lives" must start with a letter or '_' and contain only letters, digits, '_' or '$'; choose a name whose identifier is valid: it starts with a letter, uses letters, digits and '-' or '_', and is not a reserved word`}},
+		{"namespace too long", []edit{{ServicesFile, "name: basket-service", "name: basket-service-with-a-name-far-too-long-for-namespaces-x"}},
+			[]string{`catalog/services.yaml:38:11: namespace in "dev": "int-stable-basket-service-with-a-name-far-too-long-for-namespaces-x-euw1" is 72 characters long; Kubernetes names allow at most 63; shorten the service name`,
+				`catalog/services.yaml:38:11: namespace in "staging": "pre-stable-basket-service-with-a-name-far-too-long-for-namespaces-x-euw1" is 72 characters long; Kubernetes names allow at most 63; shorten the service name`,
+				`catalog/services.yaml:38:11: namespace in "production": "prod-basket-service-with-a-name-far-too-long-for-namespaces-x-euw1" is 66 characters long; Kubernetes names allow at most 63; shorten the service name`}},
+		{"teams collide after mapping", []edit{{TeamsFile, "  - name: identity\n", "  - name: data_team\n    userGroup: data_team_x\n    description: x\n  - name: data-team\n"}, {ServicesFile, "team: identity", "team: data_team"}, {ServicesFile, "team: identity", "team: data_team"}, {ServicesFile, "team: identity", "team: data_team"}},
+			[]string{`catalog/teams.yaml:19:11: team "data-team" maps to Harness identifier "data_team", the same as team "data_team"; rename one of them (the other is at line 16)`}},
+		{"unknown team", []edit{{ServicesFile, "team: checkout\n    archetype: worker", "team: chekout\n    archetype: worker"}},
+			[]string{`catalog/services.yaml:44:11: unknown team "chekout"; did you mean "checkout"?`}},
+		{"unknown archetype", []edit{{ServicesFile, "archetype: cron\n    repo: company/promotions", "archetype: batch\n    repo: company/promotions"}},
+			[]string{`catalog/services.yaml:51:16: unknown archetype "batch"; use one of: api, cron, worker, or declare it in catalog/archetypes.yaml`}},
+		{"unknown region", []edit{{ServicesFile, "regions: [euw1]", "regions: [use1]"}},
+			[]string{`catalog/services.yaml:25:15: unknown region "use1"; did you mean "euw1"?`}},
+		{"unknown environment", []edit{{ServicesFile, "environments: [dev]", "environments: [qa]"}},
+			[]string{`catalog/services.yaml:54:20: unknown environment "qa"; use one of: dev, production, staging, or declare it in Pulumi.qa.yaml`}},
+		{"promotion skips staging", []edit{{ServicesFile, "environments: [dev, staging]\n  - name: promo", "environments: [dev, production]\n  - name: promo"}},
+			[]string{`catalog/services.yaml:48:25: service "pricing-engine" is enabled in "production" but not in its upstream "staging"; add "staging" to its environments first: services are promoted through the chain`}},
+		{"bad enum", []edit{{ServicesFile, "productionStrategy: rolling", "productionStrategy: blue-green"}},
+			[]string{`catalog/services.yaml:80:27: "blue-green" is not a valid productionStrategy; use one of: canary, rolling`}},
+		{"wrong kind", []edit{{ServicesFile, "environments: [dev]", "environments: dev"}},
+			[]string{`catalog/services.yaml:54:19: expected a list for "environments", found "dev"; write it as a list, e.g. [a, b]`}},
+		{"image with a tag", []edit{{ServicesFile, "checkout/basket-service\n", "checkout/basket-service:1.2.3\n"}},
+			[]string{`catalog/services.yaml:42:12: image "registry.company.io/checkout/basket-service:1.2.3" has a tag; remove the tag: the image tag is a runtime input of the pipeline`}},
+		{"stack: unknown region", []edit{{"Pulumi.staging.yaml", "- name: euw2", "- name: euw3"}},
+			[]string{`Pulumi.staging.yaml:12:13: unknown region "euw3"; did you mean "euw1"?`,
+				`catalog/services.yaml:73:15: region "euw2" is not a region of environment "staging"; add "euw2" to Pulumi.staging.yaml, or leave the service's environments without "staging"`}},
+		{"stack: missing upstream", []edit{{"Pulumi.production.yaml", "upstream: staging", "upstream: stagign"}},
+			[]string{`Pulumi.production.yaml:5:30: upstream stack "stagign" has no stack file; did you mean "staging"?`}},
+		{"stack: two stacks claim the foundation", []edit{{"Pulumi.staging.yaml", "  harness-platform:upstream: dev\n", ""}},
+			[]string{`Pulumi.staging.yaml:4:3: stack "staging" has no upstream, so it owns the foundation, but has no foundation settings; add harness-platform:foundation (org, project, github), or set harness-platform:upstream`,
+				`Pulumi.staging.yaml:4:3: stacks "dev" and "staging" both have no upstream and so both claim the foundation; set harness-platform:upstream in Pulumi.staging.yaml; only Pulumi.dev.yaml owns the foundation`}},
+		{"stack: plaintext token", []edit{{"Pulumi.dev.yaml", "config:\n", "config:\n  harness-platform:githubToken: ghp_oops\n"}},
+			[]string{`Pulumi.dev.yaml:5:33: harness-platform:githubToken is stored in plaintext; remove it and run: pulumi config set --secret harness-platform:githubToken --stack dev`}},
+		{"stack: unknown project key", []edit{{"Pulumi.production.yaml", "  harness-platform:approval:", "  harness-platform:aproval:"}},
+			[]string{`Pulumi.production.yaml:15:3: unknown key "harness-platform:aproval"; did you mean "harness-platform:approval"?`}},
+		{"stack: bad change window", []edit{{"Pulumi.production.yaml", `start: "10:00"`, `start: "25:00"`}, {"Pulumi.production.yaml", "Thu]", "Thursday]"}},
+			[]string{`Pulumi.production.yaml:19:27: "Thursday" is not a weekday; use one of: Mon, Tue, Wed, Thu, Fri, Sat, Sun`,
+				`Pulumi.production.yaml:20:12: change window start "25:00" is not a time; write it as HH:MM in UTC, e.g. 10:00`}},
+		{"several problems at once", []edit{{ServicesFile, "team: checkout\n    archetype: worker", "team: chekout\n    archetype: worker"}, {ServicesFile, "regions: [euw1]", "regions: [use1]"}},
+			[]string{`catalog/services.yaml:25:15: unknown region "use1"; did you mean "euw1"?`,
+				`catalog/services.yaml:44:11: unknown team "chekout"; did you mean "checkout"?`}},
+	}
+	if len(cases) < 15 {
+		t.Fatalf("the table needs at least 15 bad inputs, has %d", len(cases))
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			files := exampleFiles(t)
+			for _, e := range tc.edits {
+				s := string(files[e.file])
+				if !strings.Contains(s, e.old) {
+					t.Fatalf("edit target %q not in %s", e.old, e.file)
+				}
+				files[e.file] = []byte(strings.Replace(s, e.old, e.new, 1))
+			}
+			c, err := Parse(files)
+			if c != nil {
+				t.Fatal("an invalid catalog was returned")
+			}
+			var derr *diag.Error
+			if !errors.As(err, &derr) {
+				t.Fatalf("want *diag.Error, got %v", err)
+			}
+			var got []string
+			for _, d := range derr.List {
+				got = append(got, d.String())
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("diagnostics:\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(tc.want, "\n      "))
+			}
+		})
+	}
+}
