@@ -1,0 +1,58 @@
+// Package catalogtest makes catalogs for tests and benchmarks: the example
+// catalog's files, and synthetic catalogs of any size built on them.
+package catalogtest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/company/harness-platform/catalog"
+)
+
+// ExampleFiles reads the example catalog and stack files from the project
+// directory root.
+func ExampleFiles(root string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	names := []string{catalog.ServicesFile, catalog.TeamsFile, catalog.ArchetypesFile, catalog.RegionsFile}
+	stacks, _ := filepath.Glob(filepath.Join(root, "Pulumi.*.yaml"))
+	for _, s := range stacks {
+		names = append(names, filepath.Base(s))
+	}
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			return nil, err
+		}
+		files[name] = data
+	}
+	return files, nil
+}
+
+// Synthetic replaces the example's services with n generated ones spread
+// over its teams and archetypes; every fifth skips production and every
+// seventh runs in one region, as a real catalog would.
+func Synthetic(root string, n int) (map[string][]byte, error) {
+	files, err := ExampleFiles(root)
+	if err != nil {
+		return nil, err
+	}
+	teams := []string{"payments", "checkout", "identity", "data"}
+	archetypes := []string{"api", "worker", "cron"}
+	var b strings.Builder
+	b.WriteString("services:\n")
+	for i := 0; i < n; i++ {
+		team, arch := teams[i%len(teams)], archetypes[i%len(archetypes)]
+		fmt.Fprintf(&b, "  - name: svc-%05d\n    team: %s\n    archetype: %s\n    repo: company/svc-%05d\n    image: registry.company.io/%s/svc-%05d\n",
+			i, team, arch, i, team, i)
+		if i%5 == 4 {
+			b.WriteString("    environments: [dev, staging]\n")
+		}
+		if i%7 == 6 {
+			b.WriteString("    regions: [euw1]\n")
+		}
+	}
+	files[catalog.ServicesFile] = []byte(b.String())
+	return files, nil
+}

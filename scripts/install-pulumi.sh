@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds the pinned Pulumi CLI from the Pulumi Go modules and caches it
+# outside the clone, so later runs and CI reuse it; it is rebuilt only when
+# the pinned version changes. Prints the binary's path.
+# A `pulumi` already on PATH at the pinned version is used as is.
+set -euo pipefail
+version=v3.256.0
+here=$(cd "$(dirname "$0")/.." && pwd)
+cache=${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/harness-platform/pulumi-$version}
+bin=$cache/pulumi
+
+if command -v pulumi >/dev/null 2>&1 && [ "$(pulumi version 2>/dev/null)" = "$version" ]; then
+  command -v pulumi
+  exit 0
+fi
+if [ -x "$bin" ] && [ "$("$bin" version 2>/dev/null)" = "$version" ]; then
+  echo "$bin"
+  exit 0
+fi
+mkdir -p "$cache"
+echo "building the Pulumi CLI $version (first time only, several minutes)..." >&2
+start=$(date +%s)
+(
+  cd "$here/tools/pulumi-cli"
+  GOFLAGS=-mod=mod go build -trimpath -o "$bin.tmp" \
+    -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version" \
+    github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+)
+mv "$bin.tmp" "$bin"
+echo "built $bin in $(( $(date +%s) - start ))s" >&2
+echo "$bin"
