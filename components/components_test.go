@@ -1,6 +1,7 @@
 package components
 
 import (
+	"github.com/company/harness-platform/internal/catalogtest"
 	"strings"
 	"testing"
 
@@ -11,14 +12,7 @@ import (
 	"github.com/company/harness-platform/internal/mocktest"
 )
 
-func example(t *testing.T) *catalog.Catalog {
-	t.Helper()
-	c, err := catalog.Load("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
+func example(t *testing.T) *catalog.Catalog { return catalogtest.Example(t, "..") }
 
 func refs() ProjectRefs {
 	return ProjectRefs{OrgID: pulumi.String("default").ToStringOutput(), ProjectID: pulumi.String("platform").ToStringOutput()}

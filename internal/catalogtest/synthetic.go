@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 
 	"github.com/company/harness-platform/catalog"
 )
@@ -55,4 +56,15 @@ func Synthetic(root string, n int) (map[string][]byte, error) {
 	}
 	files[catalog.ServicesFile] = []byte(b.String())
 	return files, nil
+}
+
+// Example loads and validates the example catalog of the project at root,
+// failing tb if it is invalid.
+func Example(tb testing.TB, root string) *catalog.Catalog {
+	tb.Helper()
+	c, err := catalog.Load(root)
+	if err != nil {
+		tb.Fatalf("example catalog: %v", err)
+	}
+	return c
 }

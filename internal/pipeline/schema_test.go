@@ -1,20 +1,14 @@
 package pipeline
 
 import (
+	"github.com/company/harness-platform/internal/catalogtest"
 	"testing"
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/conformance"
 )
 
-func exampleCatalog(t testing.TB) *catalog.Catalog {
-	t.Helper()
-	c, err := catalog.Load("../..")
-	if err != nil {
-		t.Fatalf("example catalog: %v", err)
-	}
-	return c
-}
+func exampleCatalog(t testing.TB) *catalog.Catalog { return catalogtest.Example(t, "../..") }
 
 var exampleRefs = Refs{OrgID: "default", ProjectID: "platform"}
 

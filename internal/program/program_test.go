@@ -1,6 +1,7 @@
 package program
 
 import (
+	"github.com/company/harness-platform/internal/catalogtest"
 	"strings"
 	"testing"
 
@@ -28,14 +29,7 @@ const (
 	tPolicySet = "harness:platform/policySet:PolicySet"
 )
 
-func example(t testing.TB) *catalog.Catalog {
-	t.Helper()
-	c, err := catalog.Load("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
+func example(t testing.TB) *catalog.Catalog { return catalogtest.Example(t, "../..") }
 
 // upstreamOutputs is the contract a deployed upstream stack exports.
 func upstreamOutputs(c *catalog.Catalog, stack string, services []string) resource.PropertyMap {

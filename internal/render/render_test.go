@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"flag"
+	"github.com/company/harness-platform/internal/catalogtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,14 +14,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-func example(t testing.TB) *catalog.Catalog {
-	t.Helper()
-	c, err := catalog.Load("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
+func example(t testing.TB) *catalog.Catalog { return catalogtest.Example(t, "../..") }
 
 // The rendered pipelines of the example catalog are reviewed files; they
 // change only with `go test ./internal/render -update`.
