@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Builds the pinned Pulumi CLI from the Pulumi Go modules and caches it
-# outside the clone, so later runs and CI reuse it; it is rebuilt only when
-# the pinned version changes. Prints the binary's path.
+# outside the clone (<cache>/bin/pulumi, the layout the Automation API
+# expects), so later runs and CI reuse it; it is rebuilt only when the
+# pinned version changes. Prints the binary's path.
 # A `pulumi` already on PATH at the pinned version is used as is.
 set -euo pipefail
 version=v3.256.0
 here=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/harness-platform/pulumi-$version}
-bin=$cache/pulumi
+bin=$cache/bin/pulumi
 
 if command -v pulumi >/dev/null 2>&1 && [ "$(pulumi version 2>/dev/null)" = "$version" ]; then
   command -v pulumi
@@ -17,7 +18,7 @@ if [ -x "$bin" ] && [ "$("$bin" version 2>/dev/null)" = "$version" ]; then
   echo "$bin"
   exit 0
 fi
-mkdir -p "$cache"
+mkdir -p "$cache/bin"
 echo "building the Pulumi CLI $version (first time only, several minutes)..." >&2
 start=$(date +%s)
 (

@@ -1,11 +1,16 @@
-// Command platformctl works on the catalog without cloud, state or the
-// Pulumi CLI:
+// Command platformctl works on the catalog and drives the program.
 //
-//	platformctl validate                      check the catalog and every stack file
+// Without cloud, state or the Pulumi CLI:
+//
+//	platformctl validate                        check the catalog and every stack file
 //	platformctl render --stack S [--service N]  print the pipelines and triggers S declares
 //
-// Both run in the project directory (or --dir). validate exits 1 with one
-// path:line:col: message line per problem on stderr.
+// Through the Pulumi Automation API (the CLI from scripts/install-pulumi.sh),
+// against the real backend and providers, or --offline against a local
+// file:// backend and the simulated cloud under --state:
+//
+//	platformctl preview|up|refresh|destroy|outputs --stack S [--offline]
+//	platformctl demo                            the offline demo: up, preview, drift check
 package main
 
 import (
@@ -13,44 +18,73 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/diag"
+	"github.com/company/harness-platform/internal/engine"
 	"github.com/company/harness-platform/internal/render"
 )
 
 const usage = `usage:
   platformctl validate [--dir DIR]
   platformctl render --stack STACK [--service NAME] [--dir DIR]
+  platformctl preview --stack STACK [--offline] [--state DIR] [--diff] [--expect-no-changes] [--policy-pack PATH]
+  platformctl up --stack STACK --yes [--offline] [--state DIR] [--diff] [--policy-pack PATH]
+  platformctl refresh --stack STACK [--offline] [--state DIR] [--preview-only] [--expect-no-changes]
+  platformctl destroy --stack STACK --yes [--offline] [--state DIR]
+  platformctl outputs --stack STACK [--offline] [--state DIR] [--json]
+  platformctl demo [--state DIR]
 `
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// flags are every command's options.
+type flags struct {
+	dir, stack, service, state string
+	offline, diff, yes         bool
+	expectNoChanges            bool
+	previewOnly, json          bool
+	parallel                   int
+	policyPacks                multiFlag
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return fmt.Sprint(*m) }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
+	var f flags
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dir := fs.String("dir", ".", "project directory")
-	stack := fs.String("stack", "", "stack to render")
-	service := fs.String("service", "", "only this service")
+	fs.StringVar(&f.dir, "dir", ".", "project directory")
+	fs.StringVar(&f.stack, "stack", "", "stack name (dev, staging, production)")
+	fs.StringVar(&f.service, "service", "", "render: only this service")
+	fs.StringVar(&f.state, "state", "", "offline state directory (default <dir>/.state)")
+	fs.BoolVar(&f.offline, "offline", false, "use a local file:// backend and the simulated cloud")
+	fs.BoolVar(&f.diff, "diff", false, "show a detailed diff")
+	fs.BoolVar(&f.yes, "yes", false, "up/destroy: proceed without asking")
+	fs.BoolVar(&f.expectNoChanges, "expect-no-changes", false, "fail if there are changes")
+	fs.BoolVar(&f.previewOnly, "preview-only", false, "refresh: report drift without writing state")
+	fs.BoolVar(&f.json, "json", false, "outputs: print JSON")
+	fs.IntVar(&f.parallel, "parallel", engine.DefaultParallel, "concurrent resource operations")
+	fs.Var(&f.policyPacks, "policy-pack", "policy pack to run (repeatable)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
-	c, err := catalog.Load(*dir)
+	if f.state == "" {
+		f.state = filepath.Join(f.dir, ".state")
+	}
+	c, err := catalog.Load(f.dir)
 	if err != nil {
-		if d, ok := err.(*diag.Error); ok {
-			for _, p := range d.List {
-				fmt.Fprintln(stderr, p)
-			}
-			fmt.Fprintf(stderr, "%d problem(s); nothing was declared\n", len(d.List))
-		} else {
-			fmt.Fprintln(stderr, err)
-		}
+		printLoadError(stderr, err)
 		return 1
 	}
 	switch args[0] {
@@ -58,19 +92,34 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "ok: %d services, %d teams, %d archetypes, stacks %v\n", len(c.Services), len(c.Teams), len(c.Archetypes), c.Chain)
 		return 0
 	case "render":
-		if *stack == "" {
+		if f.stack == "" {
 			fmt.Fprint(stderr, "render needs --stack\n", usage)
 			return 2
 		}
-		out, err := render.Stack(c, *stack, *service)
+		out, err := render.Stack(c, f.stack, f.service)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
 		_, _ = stdout.Write(out)
 		return 0
+	case "preview", "up", "refresh", "destroy", "outputs":
+		return runEngine(args[0], c, f, stdout, stderr)
+	case "demo":
+		return runDemo(c, f, stdout, stderr)
 	default:
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
+}
+
+func printLoadError(w io.Writer, err error) {
+	if d, ok := err.(*diag.Error); ok {
+		for _, p := range d.List {
+			fmt.Fprintln(w, p)
+		}
+		fmt.Fprintf(w, "%d problem(s); nothing was declared\n", len(d.List))
+		return
+	}
+	fmt.Fprintln(w, err)
 }

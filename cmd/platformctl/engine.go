@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"time"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/engine"
+)
+
+func open(ctx context.Context, c *catalog.Catalog, f flags, stdout, stderr io.Writer) (*engine.Session, error) {
+	return engine.Open(ctx, engine.Options{
+		ProjectDir:  f.dir,
+		Offline:     f.offline,
+		StateDir:    f.state,
+		Passphrase:  os.Getenv("PULUMI_CONFIG_PASSPHRASE"),
+		GithubToken: os.Getenv("HARNESS_PLATFORM_GITHUB_TOKEN"),
+		Stdout:      stdout,
+		Stderr:      stderr,
+		Catalog:     c,
+	})
+}
+
+// interruptible cancels the context on Ctrl-C, so the engine stops cleanly.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+func runEngine(cmd string, c *catalog.Catalog, f flags, stdout, stderr io.Writer) int {
+	if f.stack == "" {
+		fmt.Fprintf(stderr, "%s needs --stack\n%s", cmd, usage)
+		return 2
+	}
+	if (cmd == "up" || cmd == "destroy") && !f.yes {
+		fmt.Fprintf(stderr, "%s changes the stack %q: run `platformctl preview --stack %s` to see how, then pass --yes\n", cmd, f.stack, f.stack)
+		return 2
+	}
+	ctx, cancel := interruptible()
+	defer cancel()
+	s, err := open(ctx, c, f, stdout, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	defer s.Close()
+	o := engine.RunOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PreviewOnly: f.previewOnly, PolicyPacks: f.policyPacks, Parallel: f.parallel}
+	switch cmd {
+	case "preview":
+		_, err = s.Preview(ctx, f.stack, o)
+	case "up":
+		_, err = s.Up(ctx, f.stack, o)
+	case "refresh":
+		err = s.Refresh(ctx, f.stack, o)
+	case "destroy":
+		err = s.Destroy(ctx, f.stack, o)
+	case "outputs":
+		err = printOutputs(ctx, s, f, stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s of %s failed: %v\n", cmd, f.stack, err)
+		return 1
+	}
+	return 0
+}
+
+func printOutputs(ctx context.Context, s *engine.Session, f flags, stdout io.Writer) error {
+	outs, err := s.Outputs(ctx, f.stack)
+	if err != nil {
+		return err
+	}
+	plain := map[string]any{}
+	for k, v := range outs {
+		if v.Secret {
+			plain[k] = "[secret]"
+		} else {
+			plain[k] = v.Value
+		}
+	}
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(plain)
+	}
+	keys := make([]string, 0, len(plain))
+	for k := range plain {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v, _ := json.Marshal(plain[k])
+		fmt.Fprintf(stdout, "%-16s %s\n", k, v)
+	}
+	return nil
+}
+
+// runDemo is the main job offline: deploy the chain, show that a second
+// run has nothing to do, and run the drift check.
+func runDemo(c *catalog.Catalog, f flags, stdout, stderr io.Writer) int {
+	ctx, cancel := interruptible()
+	defer cancel()
+	f.offline = true
+	s, err := open(ctx, c, f, stdout, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	defer s.Close()
+	start := time.Now()
+	step := func(title string, fn func(stack string) error) bool {
+		for _, stack := range c.Chain {
+			fmt.Fprintf(stdout, "\n=== %s: %s\n", title, stack)
+			if err := fn(stack); err != nil {
+				fmt.Fprintf(stderr, "demo: %s of %s failed: %v\n", title, stack, err)
+				return false
+			}
+		}
+		return true
+	}
+	o := engine.RunOptions{Parallel: f.parallel}
+	check := engine.RunOptions{Parallel: f.parallel, ExpectNoChanges: true, PreviewOnly: true}
+	ok := step("up", func(st string) error { _, err := s.Up(ctx, st, o); return err }) &&
+		step("preview (expect no changes)", func(st string) error { _, err := s.Preview(ctx, st, check); return err }) &&
+		step("drift check (refresh --preview-only --expect-no-changes)", func(st string) error { return s.Refresh(ctx, st, check) })
+	if !ok {
+		return 1
+	}
+	fmt.Fprintf(stdout, "\ndemo: %v deployed to the simulated cloud in %s, no changes on a second run, no drift.\nState: %s (delete it to start over).\n",
+		c.Chain, time.Since(start).Round(time.Second), f.state)
+	return 0
+}

@@ -1,0 +1,193 @@
+// Package simulated is a SIMULATION of the cloud APIs this program talks
+// to (Harness, Kubernetes, AWS, GitHub), for offline runs and tests only:
+// resource providers served in-process to the real Pulumi engine, backed by
+// JSON files under <state>/cloud/, one per provider, keyed by resource id.
+// Editing a property in those files is how a test or a person simulates an
+// out-of-band change that a refresh should report as drift.
+//
+// Nothing here talks to a real service. Secret values are never written to
+// the files: a secret is stored as its SHA-256 digest.
+package simulated
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+)
+
+// Record is one simulated cloud object.
+type Record struct {
+	Type       string         `json:"type"`
+	Name       string         `json:"name"`
+	Properties map[string]any `json:"properties"`
+}
+
+// secretKey marks a stored secret digest in a Record's properties.
+const secretKey = "secretSha256"
+
+// Cloud is the persistent store of one provider. It is reloaded from disk
+// at the start of every engine operation (Configure), so edits made between
+// runs are seen, and written back after every change.
+type Cloud struct {
+	path string
+
+	mu      sync.Mutex
+	records map[string]Record
+}
+
+// OpenCloud opens (or creates) the store of provider under dir.
+func OpenCloud(dir, provider string) (*Cloud, error) {
+	c := &Cloud{path: filepath.Join(dir, provider+".json")}
+	return c, c.Reload()
+}
+
+// Reload reads the file again.
+func (c *Cloud) Reload() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.records = map[string]Record{}
+	data, err := os.ReadFile(c.path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, &c.records); err != nil {
+		return fmt.Errorf("simulated cloud %s is not valid JSON: %w", c.path, err)
+	}
+	return nil
+}
+
+// Get returns the record with id.
+func (c *Cloud) Get(id string) (Record, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.records[id]
+	return r, ok
+}
+
+// Put stores a record and writes the file.
+func (c *Cloud) Put(id string, r Record) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.records[id] = r
+	return c.save()
+}
+
+// Delete removes a record and writes the file.
+func (c *Cloud) Delete(id string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.records, id)
+	return c.save()
+}
+
+// IDs lists the stored ids, sorted.
+func (c *Cloud) IDs() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ids := make([]string, 0, len(c.records))
+	for id := range c.records {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// save writes the file atomically; the caller holds mu.
+func (c *Cloud) save() error {
+	data, err := json.MarshalIndent(c.records, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
+		return err
+	}
+	tmp := c.path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, c.path)
+}
+
+// toStored converts properties to what the file holds: plain JSON values,
+// with secrets replaced by their digest.
+func toStored(props resource.PropertyMap) map[string]any {
+	out := map[string]any{}
+	for k, v := range props {
+		if s := storedValue(v); s != nil {
+			out[string(k)] = s
+		}
+	}
+	return out
+}
+
+func storedValue(v resource.PropertyValue) any {
+	switch {
+	case v.IsSecret():
+		raw, _ := json.Marshal(v.SecretValue().Element.Mappable())
+		sum := sha256.Sum256(raw)
+		return map[string]any{secretKey: hex.EncodeToString(sum[:])}
+	case v.IsComputed(), v.IsOutput() && !v.OutputValue().Known:
+		return nil
+	case v.IsOutput():
+		return storedValue(v.OutputValue().Element)
+	case v.IsArray():
+		out := []any{}
+		for _, e := range v.ArrayValue() {
+			out = append(out, storedValue(e))
+		}
+		return out
+	case v.IsObject():
+		return toStored(v.ObjectValue())
+	default:
+		return v.Mappable()
+	}
+}
+
+// fromStored converts stored properties back. A secret whose digest still
+// matches keeps the value the engine knows (known); one that changed comes
+// back as a different secret, so a refresh reports it.
+func fromStored(stored map[string]any, known resource.PropertyMap) resource.PropertyMap {
+	out := resource.PropertyMap{}
+	for k, v := range stored {
+		out[resource.PropertyKey(k)] = fromStoredValue(v, known[resource.PropertyKey(k)])
+	}
+	return out
+}
+
+func fromStoredValue(v any, known resource.PropertyValue) resource.PropertyValue {
+	if m, ok := v.(map[string]any); ok {
+		if digest, ok := m[secretKey].(string); ok && len(m) == 1 {
+			if known.IsSecret() && storedValue(known).(map[string]any)[secretKey] == digest {
+				return known
+			}
+			return resource.MakeSecret(resource.NewStringProperty("<changed out of band: sha256 " + digest + ">"))
+		}
+		var knownObj resource.PropertyMap
+		if known.IsObject() {
+			knownObj = known.ObjectValue()
+		}
+		return resource.NewObjectProperty(fromStored(m, knownObj))
+	}
+	if a, ok := v.([]any); ok {
+		out := make([]resource.PropertyValue, len(a))
+		for i, e := range a {
+			var k resource.PropertyValue
+			if known.IsArray() && i < len(known.ArrayValue()) {
+				k = known.ArrayValue()[i]
+			}
+			out[i] = fromStoredValue(e, k)
+		}
+		return resource.NewArrayProperty(out)
+	}
+	return resource.NewPropertyValue(v)
+}

@@ -1,0 +1,114 @@
+package simulated
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/company/harness-platform/internal/conformance"
+)
+
+// harness simulates the Harness provider: it refuses what the real one
+// refuses, using the provider's published facts, and computes webhook URLs.
+type harness struct{ facts *conformance.Facts }
+
+var identifierPattern = regexp.MustCompile(`^[a-zA-Z_][0-9a-zA-Z_$]{0,127}$`)
+
+func (h harness) Check(typ string, news resource.PropertyMap) []*pulumirpc.CheckFailure {
+	res, ok := h.facts.Resources[typ]
+	if !ok {
+		return []*pulumirpc.CheckFailure{{Reason: fmt.Sprintf("unknown resource type %q", typ)}}
+	}
+	var failures []*pulumirpc.CheckFailure
+	fail := func(prop, format string, args ...any) {
+		failures = append(failures, &pulumirpc.CheckFailure{Property: prop, Reason: fmt.Sprintf(format, args...)})
+	}
+	keys := make([]string, 0, len(news))
+	for k := range news {
+		keys = append(keys, string(k))
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if _, ok := res.Inputs[k]; !ok {
+			fail(k, "Invalid or unknown key: %q is not an argument of %s", k, typ)
+		}
+	}
+	for _, k := range res.RequiredInputs {
+		if v, ok := news[resource.PropertyKey(k)]; !ok || v.IsNull() {
+			fail(k, "Missing required argument: The argument %q is required, but no definition was found.", k)
+		}
+	}
+	for _, p := range h.facts.CheckResource(typ, news) {
+		// Unknown and missing inputs are reported above in the provider's words.
+		if !strings.Contains(p, "unknown input") && !strings.Contains(p, "required input") {
+			fail("", "%s", p)
+		}
+	}
+	if v, ok := news["identifier"]; ok && v.IsString() && !identifierPattern.MatchString(v.StringValue()) {
+		fail("identifier", "invalid value for identifier (%q): must match %s", v.StringValue(), identifierPattern)
+	}
+	if v, ok := news["type"]; typ == "harness:platform/environment:Environment" && ok && v.IsString() &&
+		v.StringValue() != "PreProduction" && v.StringValue() != "Production" {
+		fail("type", "expected type to be one of [PreProduction Production], got %s", v.StringValue())
+	}
+	return failures
+}
+
+func str(m resource.PropertyMap, k string) string {
+	if v, ok := m[resource.PropertyKey(k)]; ok && v.IsString() {
+		return v.StringValue()
+	}
+	return ""
+}
+
+// ID is the object's scoped identifier, as Harness addresses it.
+func (harness) ID(typ, name string, news resource.PropertyMap) string {
+	id := str(news, "identifier")
+	if id == "" {
+		return name + "-" + shortHash(typ+name)
+	}
+	parts := []string{}
+	for _, scope := range []string{"orgId", "projectId", "envId", "targetId", "pipelineId"} {
+		if s := str(news, scope); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	kind := typ[strings.LastIndex(typ, ":")+1:]
+	return strings.Join(append(append([]string{kind}, parts...), id), "/")
+}
+
+func (harness) Computed(typ, id string, news resource.PropertyMap) resource.PropertyMap {
+	if typ != "harness:platform/triggers:Triggers" {
+		return nil
+	}
+	return resource.PropertyMap{"webhookUrl": resource.NewStringProperty(fmt.Sprintf(
+		"https://app.harness.io/gateway/pipeline/api/webhook/custom/v3?accountIdentifier=SIMULATED&orgIdentifier=%s&projectIdentifier=%s&pipelineIdentifier=%s&triggerIdentifier=%s",
+		str(news, "orgId"), str(news, "projectId"), str(news, "targetId"), str(news, "identifier")))}
+}
+
+func (harness) Replaces(string) []string {
+	return []string{"identifier", "orgId", "projectId", "envId", "targetId", "pipelineId"}
+}
+
+// generic simulates providers whose objects need no validation here
+// (kubernetes, aws, github): ids from names, ARNs for AWS.
+type generic struct{ provider string }
+
+func (g generic) Check(string, resource.PropertyMap) []*pulumirpc.CheckFailure { return nil }
+
+func (g generic) ID(typ, name string, _ resource.PropertyMap) string {
+	return name + "-" + shortHash(typ+name)
+}
+
+func (g generic) Computed(typ, id string, _ resource.PropertyMap) resource.PropertyMap {
+	if g.provider != "aws" {
+		return nil
+	}
+	return resource.PropertyMap{"arn": resource.NewStringProperty("arn:aws:simulated:eu-west-1:000000000000:" + id)}
+}
+
+func (generic) Replaces(string) []string { return nil }

@@ -1,0 +1,82 @@
+package simulated
+
+import (
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+
+	"github.com/company/harness-platform/internal/conformance"
+)
+
+// Versions of the real providers each simulation stands in for.
+var Versions = map[string]string{
+	"harness":    "0.16.0",
+	"kubernetes": "4.28.0",
+	"aws":        "6.83.2",
+	"github":     "6.12.2",
+}
+
+// Servers are the simulated providers, each on its own loopback port.
+type Servers struct {
+	servers []*grpc.Server
+	ports   map[string]int
+	clouds  map[string]*Cloud
+}
+
+// Start serves every simulated provider, with its cloud under
+// <stateDir>/cloud/. The Harness simulation needs the provider facts
+// (../shared/harness-provider/schema.json).
+func Start(stateDir string) (*Servers, error) {
+	facts, err := conformance.LoadFacts()
+	if err != nil {
+		return nil, fmt.Errorf("the simulated Harness provider checks inputs against the provider's facts: %w", err)
+	}
+	s := &Servers{ports: map[string]int{}, clouds: map[string]*Cloud{}}
+	for _, name := range []string{"harness", "kubernetes", "aws", "github"} {
+		cloud, err := OpenCloud(filepath.Join(stateDir, "cloud"), name)
+		if err != nil {
+			s.Stop()
+			return nil, err
+		}
+		var behavior Behavior = generic{provider: name}
+		if name == "harness" {
+			behavior = harness{facts: facts}
+		}
+		lis, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			s.Stop()
+			return nil, err
+		}
+		srv := grpc.NewServer(grpc.MaxRecvMsgSize(256 << 20))
+		pulumirpc.RegisterResourceProviderServer(srv, &Provider{name: name, version: Versions[name], cloud: cloud, behavior: behavior})
+		go func() { _ = srv.Serve(lis) }()
+		s.servers = append(s.servers, srv)
+		s.ports[name] = lis.Addr().(*net.TCPAddr).Port
+		s.clouds[name] = cloud
+	}
+	return s, nil
+}
+
+// DebugProviders is the value of PULUMI_DEBUG_PROVIDERS that attaches the
+// engine to these servers instead of plugin binaries.
+func (s *Servers) DebugProviders() string {
+	var parts []string
+	for _, name := range []string{"harness", "kubernetes", "aws", "github"} {
+		parts = append(parts, fmt.Sprintf("%s:%d", name, s.ports[name]))
+	}
+	return strings.Join(parts, ",")
+}
+
+// Cloud returns the store of one provider.
+func (s *Servers) Cloud(provider string) *Cloud { return s.clouds[provider] }
+
+// Stop ends the servers.
+func (s *Servers) Stop() {
+	for _, srv := range s.servers {
+		srv.Stop()
+	}
+}
