@@ -119,8 +119,8 @@ func TestServiceDeployment(t *testing.T) {
 	if len(pipes) != 1 || len(triggers) != 1 {
 		t.Fatalf("pipelines %d, triggers %d", len(pipes), len(triggers))
 	}
-	if !pipes[0].RetainOnDelete || triggers[0].Inputs["targetId"].StringValue() != "payment_service_prod" {
-		t.Errorf("pipeline %+v trigger target %v", pipes[0].RetainOnDelete, triggers[0].Inputs["targetId"])
+	if triggers[0].Inputs["targetId"].StringValue() != "payment_service_prod" {
+		t.Errorf("trigger target %v", triggers[0].Inputs["targetId"])
 	}
 	for _, want := range []string{"type: HarnessApproval", "type: Policy", "type: K8sCanaryDeploy", "type: K8sRollingRollback", "minimumCount: 2", "disallowPipelineExecutor: true"} {
 		if !strings.Contains(pipes[0].Inputs["yaml"].StringValue(), want) {

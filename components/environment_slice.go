@@ -42,12 +42,6 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 	org, proj := args.Refs.OrgID.ToStringPtrOutput(), args.Refs.ProjectID.ToStringPtrOutput()
 	tags := map[string]string{"environment": env.Name, "managed-by": pipeline.ManagedBy}
 
-	// Production environments are retained if removed from the program:
-	// their deployment history is the audit trail.
-	envOpts := []pulumi.ResourceOption{child}
-	if st.IsProduction() {
-		envOpts = append(envOpts, pulumi.RetainOnDelete(true))
-	}
 	environment, err := platform.NewEnvironment(ctx, env.Identifier, &platform.EnvironmentArgs{
 		Identifier:  pulumi.String(env.Identifier),
 		Name:        pulumi.String(env.Name),
@@ -56,7 +50,7 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 		OrgId:       org,
 		ProjectId:   proj,
 		Tags:        tagList(tags),
-	}, envOpts...)
+	}, child)
 	if err != nil {
 		return nil, err
 	}

@@ -49,12 +49,6 @@ func NewServiceDeployment(ctx *pulumi.Context, name string, args *ServiceDeploym
 	if args.Environment != nil {
 		child = append(child, pulumi.DependsOn([]pulumi.Resource{args.Environment}))
 	}
-	pipelineOpts := child
-	if d.Stack.IsProduction() {
-		// A Production pipeline removed from the catalog stays in Harness
-		// with its execution history, the audit trail of what was deployed.
-		pipelineOpts = append(slices.Clone(child), pulumi.RetainOnDelete(true))
-	}
 
 	refs := args.Refs.resolved()
 	promoted := pulumi.ToOutput(true)
@@ -79,7 +73,7 @@ func NewServiceDeployment(ctx *pulumi.Context, name string, args *ServiceDeploym
 		ProjectId:   args.Refs.ProjectID,
 		Tags:        tags,
 		Yaml:        pipelineYAML,
-	}, pipelineOpts...)
+	}, child...)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
@@ -36,6 +37,9 @@ func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.
 	if err != nil {
 		return auto.PreviewResult{}, err
 	}
+	if err := s.checkDecommission(ctx, stack, s.Catalog.Stacks[name], true); err != nil {
+		return auto.PreviewResult{}, err
+	}
 	opts := []optpreview.Option{
 		optpreview.ProgressStreams(s.opts.Stdout), optpreview.ErrorProgressStreams(s.opts.Stderr),
 		optpreview.Parallel(o.parallel()), optpreview.PolicyPacks(o.PolicyPacks...),
@@ -53,6 +57,9 @@ func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.
 func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpResult, error) {
 	stack, err := s.Stack(ctx, name)
 	if err != nil {
+		return auto.UpResult{}, err
+	}
+	if err := s.checkDecommission(ctx, stack, s.Catalog.Stacks[name], false); err != nil {
 		return auto.UpResult{}, err
 	}
 	opts := []optup.Option{
@@ -94,14 +101,20 @@ func (s *Session) Refresh(ctx context.Context, name string, o RunOptions) error 
 	return err
 }
 
-// Destroy removes the stack's resources; protected ones make it fail.
+// Destroy removes the stack's resources. It previews first and refuses
+// if anything would be refused (a protected resource): the engine's destroy
+// would otherwise delete every unprotected resource before failing.
 func (s *Session) Destroy(ctx context.Context, name string, o RunOptions) error {
 	stack, err := auto.SelectStack(ctx, name, s.workspace)
 	if err != nil {
 		return err
 	}
-	_, err = stack.Destroy(ctx, optdestroy.ProgressStreams(s.opts.Stdout), optdestroy.ErrorProgressStreams(s.opts.Stderr),
-		optdestroy.Parallel(o.parallel()))
+	opts := []optdestroy.Option{optdestroy.ProgressStreams(s.opts.Stdout), optdestroy.ErrorProgressStreams(s.opts.Stderr),
+		optdestroy.Parallel(o.parallel())}
+	if _, err := stack.PreviewDestroy(ctx, opts...); err != nil {
+		return fmt.Errorf("destroy of %s refused, nothing was deleted: %w", name, err)
+	}
+	_, err = stack.Destroy(ctx, opts...)
 	return err
 }
 

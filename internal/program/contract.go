@@ -22,6 +22,7 @@ const (
 	OutPipelines       = "pipelines"
 	OutWebhooks        = "webhooks"
 	OutServices        = "services"
+	OutRetired         = "retired"
 	OutUpstream        = "upstream"
 )
 

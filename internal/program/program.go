@@ -76,7 +76,7 @@ func run(ctx *pulumi.Context, c *catalog.Catalog) error {
 		return err
 	}
 	pipelines, webhooks := pulumi.StringMap{}, pulumi.StringMap{}
-	services := pulumi.StringArray{}
+	var services, retired []string
 	for _, d := range c.Deployments(st) {
 		sd, err := components.NewServiceDeployment(ctx, d.Service.Name, &components.ServiceDeploymentArgs{
 			Deployment:  d,
@@ -89,7 +89,10 @@ func run(ctx *pulumi.Context, c *catalog.Catalog) error {
 		}
 		pipelines[d.Service.Name] = sd.PipelineID
 		webhooks[d.Service.Name] = sd.WebhookURL
-		services = append(services, pulumi.String(d.Service.Name))
+		services = append(services, d.Service.Name)
+		if d.Service.Retired {
+			retired = append(retired, d.Service.Name)
+		}
 	}
 
 	ctx.Export(OutContractVersion, pulumi.String(ContractVersion))
@@ -106,7 +109,8 @@ func run(ctx *pulumi.Context, c *catalog.Catalog) error {
 	ctx.Export(OutDelegates, env.Delegates)
 	ctx.Export(OutPipelines, pipelines)
 	ctx.Export(OutWebhooks, webhooks)
-	ctx.Export(OutServices, services)
+	ctx.Export(OutServices, pulumi.ToStringArray(services))
+	ctx.Export(OutRetired, pulumi.ToStringArray(retired))
 	ctx.Export(OutUpstream, upstream)
 	return nil
 }

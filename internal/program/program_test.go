@@ -134,9 +134,6 @@ func TestEnvironmentSlice(t *testing.T) {
 		if len(envs) != 1 || str(envs[0], "type") != st.Environment.Type || str(envs[0], "identifier") != st.Environment.Identifier {
 			t.Fatalf("%s environment: %+v", stack, envs)
 		}
-		if got, want := envs[0].RetainOnDelete, st.IsProduction(); got != want {
-			t.Errorf("%s environment retainOnDelete = %v, want %v", stack, got, want)
-		}
 		conns := rec.OfType(tK8s)
 		if len(conns) != len(st.Regions) {
 			t.Fatalf("%s: %d connectors for %d regions", stack, len(conns), len(st.Regions))
@@ -235,9 +232,6 @@ func TestPipelinesPerEnvironment(t *testing.T) {
 			if st.IsProduction() {
 				if !strings.HasPrefix(joined, "HarnessApproval,Policy,") {
 					t.Errorf("%s %s: production pipeline starts %s", stack, p.Name, joined)
-				}
-				if !p.RetainOnDelete {
-					t.Errorf("%s %s: production pipeline without retainOnDelete", stack, p.Name)
 				}
 			} else if strings.Contains(joined, "HarnessApproval") || strings.Contains(joined, "Policy") {
 				t.Errorf("%s %s: lower environment pipeline has gates: %s", stack, p.Name, joined)

@@ -45,7 +45,15 @@ type Cloud struct {
 // OpenCloud opens (or creates) the store of provider under dir.
 func OpenCloud(dir, provider string) (*Cloud, error) {
 	c := &Cloud{path: filepath.Join(dir, provider+".json")}
-	return c, c.Reload()
+	if err := c.Reload(); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(c.path); os.IsNotExist(err) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c, c.save() // an empty cloud is a file too, ready to inspect
+	}
+	return c, nil
 }
 
 // Reload reads the file again.
