@@ -291,8 +291,7 @@ func (v *validator) services() {
 		if _, ok := c.teams[s.Team]; !ok && s.Team != "" {
 			v.at(s.At.Field("team"), v.suggestion(s.Team, keys(c.teams), TeamsFile), "unknown team %q", s.Team)
 		}
-		arch, ok := c.archetypes[s.Archetype]
-		if !ok && s.Archetype != "" {
+		if _, ok := c.archetypes[s.Archetype]; !ok && s.Archetype != "" {
 			v.at(s.At.Field("archetype"), v.suggestion(s.Archetype, keys(c.archetypes), ArchetypesFile), "unknown archetype %q", s.Archetype)
 		}
 		if s.Repo != "" && !repoPattern.MatchString(s.Repo) {
@@ -304,7 +303,6 @@ func (v *validator) services() {
 		if o := s.Overrides; o != nil && o.Replicas != nil && *o.Replicas < 1 {
 			v.at(o.At.Field("replicas"), "set at least 1", "replicas must be positive")
 		}
-		_ = arch
 		v.serviceEnvironments(s)
 	}
 	// Promotion: an environment's upstream must have the service too.

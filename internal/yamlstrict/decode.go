@@ -74,18 +74,18 @@ func ParseFile(file string, data []byte, diags *diag.List) *yaml.Node {
 			diags.Add(file, 0, 0, "add the expected top-level keys", "file is empty")
 			return nil
 		}
-		line := 0
-		msg := err.Error()
 		// yaml.v3 reports "yaml: line N: message".
-		if _, scanErr := fmt.Sscanf(msg, "yaml: line %d:", &line); scanErr == nil {
-			msg = strings.TrimSpace(msg[strings.Index(msg[len("yaml: line "):], ":")+len("yaml: line ")+1:])
-			// yaml.v3 gives parser errors ("did not find expected ...") a
-			// 0-based line and scanner errors a 1-based one.
+		line := 0
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		if n, rest, ok := strings.Cut(strings.TrimPrefix(msg, "line "), ":"); ok && strings.HasPrefix(msg, "line ") {
+			if _, scanErr := fmt.Sscan(n, &line); scanErr == nil {
+				msg = strings.TrimSpace(rest)
+			}
+			// Parser errors ("did not find expected ...") carry a 0-based
+			// line, scanner errors a 1-based one.
 			if strings.HasPrefix(msg, "did not find expected") {
 				line++
 			}
-		} else {
-			msg = strings.TrimPrefix(msg, "yaml: ")
 		}
 		diags.Add(file, line, 1, "fix the YAML syntax", "YAML syntax error: %s", msg)
 		return nil
