@@ -158,7 +158,7 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 			Description: pulumi.String(s.Description),
 			OrgId:       org,
 			ProjectId:   proj,
-			Tags:        tagList(harnessyaml.ServiceTags(s)),
+			Tags:        tagList(pipeline.ServiceTags(s)),
 			Yaml:        yamlBody,
 		}, child)
 		if err != nil {

@@ -75,19 +75,6 @@ type Variable struct {
 	Value string `yaml:"value"`
 }
 
-// ServiceTags are the tags of a catalog service's Harness service.
-func ServiceTags(s *catalog.Service) map[string]string {
-	tags := map[string]string{}
-	for k, v := range s.Tags {
-		tags[k] = v
-	}
-	tags["team"] = s.Team
-	tags["service"] = s.Name
-	tags["archetype"] = s.Archetype
-	tags["managed-by"] = pipeline.ManagedBy
-	return tags
-}
-
 // BuildService returns the Harness service of s. Its manifests are the
 // generated ones of the environment and region being deployed, and its
 // image tag is the pipeline's runtime input.
@@ -98,7 +85,7 @@ func BuildService(s *catalog.Service, gh catalog.GithubSettings, orgID, projectI
 		OrgIdentifier:     orgID,
 		ProjectIdentifier: projectID,
 		Description:       s.Description,
-		Tags:              ServiceTags(s),
+		Tags:              pipeline.ServiceTags(s),
 		ServiceDefinition: ServiceDefinition{Type: "Kubernetes", Spec: ServiceSpec{
 			Manifests: []ManifestElement{{Manifest: Manifest{
 				Identifier: "manifests",

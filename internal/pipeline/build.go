@@ -27,18 +27,25 @@ const (
 	TargetRegionInput = "targetRegion"
 )
 
-// Tags are the tags of d's pipeline and trigger: the service's catalog tags
-// plus team, service, archetype, environment and managed-by, which win.
-func Tags(d catalog.Deployment) map[string]string {
-	tags := maps.Clone(d.Service.Tags)
+// ServiceTags are the tags of everything generated for s: its catalog tags
+// plus team, service, archetype and managed-by, which win.
+func ServiceTags(s *catalog.Service) map[string]string {
+	tags := maps.Clone(s.Tags)
 	if tags == nil {
 		tags = map[string]string{}
 	}
-	tags["team"] = d.Service.Team
-	tags["service"] = d.Service.Name
-	tags["archetype"] = d.Service.Archetype
-	tags["environment"] = d.Stack.Environment.Name
+	tags["team"] = s.Team
+	tags["service"] = s.Name
+	tags["archetype"] = s.Archetype
 	tags["managed-by"] = ManagedBy
+	return tags
+}
+
+// Tags are the tags of d's pipeline and trigger: the service's tags plus
+// its environment, and lifecycle: retired once it is.
+func Tags(d catalog.Deployment) map[string]string {
+	tags := ServiceTags(d.Service)
+	tags["environment"] = d.Stack.Environment.Name
 	if d.Service.Retired {
 		tags["lifecycle"] = "retired"
 	}
