@@ -33,6 +33,7 @@ func (o RunOptions) parallel() int {
 
 // Preview shows what up would change.
 func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.PreviewResult, error) {
+	defer s.flush()
 	stack, err := s.Stack(ctx, name)
 	if err != nil {
 		return auto.PreviewResult{}, err
@@ -55,6 +56,7 @@ func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.
 
 // Up applies the stack.
 func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpResult, error) {
+	defer s.flush()
 	stack, err := s.Stack(ctx, name)
 	if err != nil {
 		return auto.UpResult{}, err
@@ -79,6 +81,7 @@ func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpRes
 // reports differences and leaves the state as it was, so the next check
 // still sees the drift (a plain refresh would accept it into the state).
 func (s *Session) Refresh(ctx context.Context, name string, o RunOptions) error {
+	defer s.flush()
 	stack, err := s.Stack(ctx, name)
 	if err != nil {
 		return err
@@ -105,6 +108,7 @@ func (s *Session) Refresh(ctx context.Context, name string, o RunOptions) error 
 // if anything would be refused (a protected resource): the engine's destroy
 // would otherwise delete every unprotected resource before failing.
 func (s *Session) Destroy(ctx context.Context, name string, o RunOptions) error {
+	defer s.flush()
 	stack, err := auto.SelectStack(ctx, name, s.workspace)
 	if err != nil {
 		return err
@@ -125,4 +129,14 @@ func (s *Session) Outputs(ctx context.Context, name string) (auto.OutputMap, err
 		return nil, err
 	}
 	return stack.Outputs(ctx)
+}
+
+// flush writes the simulated cloud when an operation ends, so that what the
+// engine did is on disk for whoever looks next.
+func (s *Session) flush() {
+	if s.Servers != nil {
+		if err := s.Servers.Flush(); err != nil {
+			fmt.Fprintf(s.opts.Stderr, "warning: writing the simulated cloud: %v\n", err)
+		}
+	}
 }

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 )
@@ -34,13 +35,20 @@ const secretKey = "secretSha256"
 
 // Cloud is the persistent store of one provider. It is reloaded from disk
 // at the start of every engine operation (Configure), so edits made between
-// runs are seen, and written back after every change.
+// runs are seen. Changes are written back within flushDelay, coalesced: a
+// rewrite per change would make large stacks quadratic. Flush writes them
+// at once; the engine session flushes when each operation ends.
 type Cloud struct {
 	path string
 
 	mu      sync.Mutex
 	records map[string]Record
+	dirty   bool
+	timer   *time.Timer
+	err     error // the last failed write, reported by Flush
 }
+
+const flushDelay = 200 * time.Millisecond
 
 // OpenCloud opens (or creates) the store of provider under dir.
 func OpenCloud(dir, provider string) (*Cloud, error) {
@@ -56,10 +64,13 @@ func OpenCloud(dir, provider string) (*Cloud, error) {
 	return c, nil
 }
 
-// Reload reads the file again.
+// Reload reads the file again, after writing pending changes.
 func (c *Cloud) Reload() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err := c.flushLocked(); err != nil {
+		return err
+	}
 	c.records = map[string]Record{}
 	data, err := os.ReadFile(c.path)
 	if os.IsNotExist(err) {
@@ -82,20 +93,49 @@ func (c *Cloud) Get(id string) (Record, bool) {
 	return r, ok
 }
 
-// Put stores a record and writes the file.
+// Put stores a record.
 func (c *Cloud) Put(id string, r Record) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.records[id] = r
-	return c.save()
+	return c.changed()
 }
 
-// Delete removes a record and writes the file.
+// Delete removes a record.
 func (c *Cloud) Delete(id string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.records, id)
-	return c.save()
+	return c.changed()
+}
+
+// changed schedules a write; the caller holds mu.
+func (c *Cloud) changed() error {
+	c.dirty = true
+	if c.timer == nil {
+		c.timer = time.AfterFunc(flushDelay, func() { _ = c.Flush() })
+	}
+	return c.err
+}
+
+// Flush writes pending changes now.
+func (c *Cloud) Flush() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.flushLocked()
+}
+
+func (c *Cloud) flushLocked() error {
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+	if !c.dirty {
+		return c.err
+	}
+	c.dirty = false
+	c.err = c.save()
+	return c.err
 }
 
 // IDs lists the stored ids, sorted.

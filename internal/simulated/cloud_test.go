@@ -24,8 +24,11 @@ func TestSecretsAreStoredAsDigests(t *testing.T) {
 	if err := c.Put("SecretText/tok", Record{Type: "t", Properties: toStored(props)}); err != nil {
 		t.Fatal(err)
 	}
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
 	data, _ := os.ReadFile(filepath.Join(dir, "harness.json"))
-	if strings.Contains(string(data), "s3cr3t-value") {
+	if !strings.Contains(string(data), "secretSha256") || strings.Contains(string(data), "s3cr3t-value") {
 		t.Fatal("secret written in plaintext")
 	}
 	rec, _ := c.Get("SecretText/tok")
@@ -45,6 +48,9 @@ func TestOutOfBandEditsAreRead(t *testing.T) {
 	dir := t.TempDir()
 	c, _ := OpenCloud(dir, "harness")
 	_ = c.Put("Pipeline/p", Record{Type: "t", Properties: map[string]any{"yaml": "a"}})
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(dir, "harness.json")
 	data, _ := os.ReadFile(path)
 	if err := os.WriteFile(path, []byte(strings.Replace(string(data), `"a"`, `"b"`, 1)), 0o600); err != nil {

@@ -1,6 +1,7 @@
 package simulated
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"path/filepath"
@@ -74,9 +75,19 @@ func (s *Servers) DebugProviders() string {
 // Cloud returns the store of one provider.
 func (s *Servers) Cloud(provider string) *Cloud { return s.clouds[provider] }
 
-// Stop ends the servers.
+// Flush writes every provider's pending changes.
+func (s *Servers) Flush() error {
+	var errs []error
+	for _, c := range s.clouds {
+		errs = append(errs, c.Flush())
+	}
+	return errors.Join(errs...)
+}
+
+// Stop ends the servers and writes what is pending.
 func (s *Servers) Stop() {
 	for _, srv := range s.servers {
 		srv.Stop()
 	}
+	_ = s.Flush()
 }
