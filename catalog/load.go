@@ -42,6 +42,7 @@ type servicesFile struct {
 }
 
 type teamsFile struct {
+	At           yamlstrict.At
 	PlatformTeam string  `yaml:"platformTeam" required:"true" desc:"The team that co-approves every Production deployment."`
 	Teams        []*Team `yaml:"teams" required:"true" desc:"Teams that own services."`
 }
@@ -125,7 +126,7 @@ func Parse(files map[string][]byte) (*Catalog, error) {
 
 	v := validator{c: c, diags: &diags}
 	v.regions()
-	v.teams(tf.PlatformTeam, teamsAt(files))
+	v.teams(tf.PlatformTeam, tf.At.Field("platformTeam"))
 	v.archetypes()
 	v.stacks()
 	v.services()
@@ -154,20 +155,6 @@ func decodeFile(files map[string][]byte, name string, into any, diags *diag.List
 	if n := yamlstrict.ParseFile(name, data, diags); n != nil {
 		yamlstrict.Decode(name, n, into, diags)
 	}
-}
-
-// teamsAt is the position of the platformTeam key, for its reference check.
-func teamsAt(files map[string][]byte) diag.Pos {
-	var n yaml.Node
-	if yaml.Unmarshal(files[TeamsFile], &n) == nil && len(n.Content) > 0 {
-		m := n.Content[0]
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			if m.Content[i].Value == "platformTeam" {
-				return diag.Pos{File: TeamsFile, Line: m.Content[i+1].Line, Col: m.Content[i+1].Column}
-			}
-		}
-	}
-	return diag.Pos{File: TeamsFile, Line: 1, Col: 1}
 }
 
 // parseStack decodes the project's keys of one stack file; keys of other

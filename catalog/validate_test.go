@@ -73,6 +73,8 @@ func TestValidationErrors(t *testing.T) {
 			[]string{`catalog/teams.yaml:19:11: team "data-team" maps to Harness identifier "data_team", the same as team "data_team"; rename one of them (the other is at line 16)`}},
 		{"unknown team", []edit{{ServicesFile, "team: checkout\n    archetype: worker", "team: chekout\n    archetype: worker"}},
 			[]string{`catalog/services.yaml:44:11: unknown team "chekout"; did you mean "checkout"?`}},
+		{"unknown platform team", []edit{{TeamsFile, "platformTeam: platform", "platformTeam: platfrom"}},
+			[]string{`catalog/teams.yaml:5:15: platform team "platfrom" is not a team; did you mean "platform"?`}},
 		{"unknown archetype", []edit{{ServicesFile, "archetype: cron\n    repo: company/promotions", "archetype: batch\n    repo: company/promotions"}},
 			[]string{`catalog/services.yaml:51:16: unknown archetype "batch"; use one of: api, cron, worker, or declare it in catalog/archetypes.yaml`}},
 		{"unknown region", []edit{{ServicesFile, "regions: [euw1]", "regions: [use1]"}},
