@@ -21,11 +21,11 @@ test: cli check
 	$(GO) test -count=1 -timeout 30m ./...
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime 1x ./catalog ./internal/program
+	$(GO) test -run '^$$' -bench . -benchtime 1x -benchmem ./catalog ./program
 
 # golden: regenerate the reviewed golden files and catalog schemas.
 golden:
-	$(GO) test ./internal/render -update
+	$(GO) test ./plan -update
 	$(GO) test ./catalog -run TestJSONSchemas -update
 
 clean-state:

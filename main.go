@@ -10,7 +10,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/catalog"
-	"github.com/company/harness-platform/internal/program"
+	"github.com/company/harness-platform/program"
 )
 
 func main() {

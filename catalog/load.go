@@ -8,8 +8,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/company/harness-platform/internal/diag"
-	"github.com/company/harness-platform/internal/yamlstrict"
+	"github.com/company/harness-platform/catalog/internal/yamlstrict"
+	"github.com/company/harness-platform/diag"
 )
 
 // The catalog files, relative to the project directory.
@@ -19,41 +19,6 @@ const (
 	ArchetypesFile = "catalog/archetypes.yaml"
 	RegionsFile    = "catalog/regions.yaml"
 )
-
-// Catalog is the validated input of the program.
-type Catalog struct {
-	Services     []*Service
-	Teams        []*Team
-	PlatformTeam *Team
-	Archetypes   []*Archetype
-	Regions      []*Region
-	// Stacks by name, and their names in promotion order (root first).
-	Stacks map[string]*Stack
-	Chain  []string
-
-	services   map[string]*Service
-	teams      map[string]*Team
-	archetypes map[string]*Archetype
-	regions    map[string]*Region
-}
-
-type servicesFile struct {
-	Services []*Service `yaml:"services" required:"true" desc:"Every service the platform deploys."`
-}
-
-type teamsFile struct {
-	At           yamlstrict.At
-	PlatformTeam string  `yaml:"platformTeam" required:"true" desc:"The team that co-approves every Production deployment."`
-	Teams        []*Team `yaml:"teams" required:"true" desc:"Teams that own services."`
-}
-
-type archetypesFile struct {
-	Archetypes []*Archetype `yaml:"archetypes" required:"true" desc:"Pipeline shapes and defaults."`
-}
-
-type regionsFile struct {
-	Regions []*Region `yaml:"regions" required:"true" desc:"Regions environments may use."`
-}
 
 // stackFile is a Pulumi stack file; only this project's keys are decoded.
 type stackFile struct {
@@ -99,8 +64,6 @@ func Load(dir string) (*Catalog, error) {
 // Pulumi.<stack>.yaml files).
 func Parse(files map[string][]byte) (*Catalog, error) {
 	var diags diag.List
-	c := &Catalog{Stacks: map[string]*Stack{}}
-
 	var sf servicesFile
 	var tf teamsFile
 	var af archetypesFile
@@ -109,7 +72,11 @@ func Parse(files map[string][]byte) (*Catalog, error) {
 	decodeFile(files, TeamsFile, &tf, &diags)
 	decodeFile(files, ArchetypesFile, &af, &diags)
 	decodeFile(files, RegionsFile, &rf, &diags)
-	c.Services, c.Teams, c.Archetypes, c.Regions = compact(sf.Services), compact(tf.Teams), compact(af.Archetypes), compact(rf.Regions)
+	docs := decoded{
+		services: compact(sf.Services), teams: compact(tf.Teams),
+		archetypes: compact(af.Archetypes), regions: compact(rf.Regions),
+		stacks: map[string]*stackDoc{},
+	}
 
 	names := make([]string, 0, len(files))
 	for name := range files {
@@ -120,20 +87,29 @@ func Parse(files map[string][]byte) (*Catalog, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		if st := parseStack(name, files[name], &diags); st != nil {
-			c.Stacks[st.Name] = st
+			docs.stacks[st.name] = st
 		}
 	}
 
-	v := validator{c: c, diags: &diags}
-	v.regions()
-	v.teams(tf.PlatformTeam, tf.At.Field("platformTeam"))
-	v.archetypes()
-	v.stacks()
-	v.services()
+	v := newValidator(&docs, &diags)
+	v.checkRegions()
+	v.checkTeams(tf.PlatformTeam, tf.At.Field("platformTeam"))
+	v.checkArchetypes()
+	v.checkStacks()
+	v.checkServices()
 	if err := diags.Err(); err != nil {
 		return nil, err
 	}
-	return c, nil
+	return resolve(v), nil
+}
+
+// decoded are the documents of every file, as decoded.
+type decoded struct {
+	services   []*serviceDoc
+	teams      []*teamDoc
+	archetypes []*archetypeDoc
+	regions    []*regionDoc
+	stacks     map[string]*stackDoc
 }
 
 func compact[T any](in []*T) []*T {
@@ -159,12 +135,12 @@ func decodeFile(files map[string][]byte, name string, into any, diags *diag.List
 
 // parseStack decodes the project's keys of one stack file; keys of other
 // namespaces (aws:region, ...) belong to other programs and are left alone.
-func parseStack(file string, data []byte, diags *diag.List) *Stack {
+func parseStack(file string, data []byte, diags *diag.List) *stackDoc {
 	root := yamlstrict.ParseFile(file, data, diags)
 	if root == nil {
 		return nil
 	}
-	st := &Stack{Name: strings.TrimSuffix(strings.TrimPrefix(file, "Pulumi."), ".yaml"), File: file}
+	st := &stackDoc{name: strings.TrimSuffix(strings.TrimPrefix(file, "Pulumi."), ".yaml"), file: file}
 	if root.Kind != yaml.MappingNode {
 		diags.Add(file, root.Line, root.Column, "start the file with config:", "expected a mapping")
 		return nil
@@ -195,7 +171,7 @@ func parseStack(file string, data []byte, diags *diag.List) *Stack {
 			continue
 		}
 		if k.Value == Namespace+":githubToken" && v.Kind == yaml.ScalarNode {
-			diags.Add(file, v.Line, v.Column, "remove it and run: pulumi config set --secret "+Namespace+":githubToken --stack "+st.Name, "%s is stored in plaintext", k.Value)
+			diags.Add(file, v.Line, v.Column, "remove it and run: pulumi config set --secret "+Namespace+":githubToken --stack "+st.name, "%s is stored in plaintext", k.Value)
 			continue
 		}
 		own.Content = append(own.Content, k, v)

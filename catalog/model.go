@@ -1,75 +1,263 @@
-// Package catalog loads and validates everything a platform team edits: the
-// service catalog (services, teams, archetypes, regions) and the typed
-// settings of every stack file. Load reports every problem at once, and
-// nothing is declared from a catalog that has any.
+// Package catalog loads everything a platform team edits, the service
+// catalog (services, teams, archetypes, regions) and the typed settings of
+// every stack file, in three steps: decode (strict, with positions),
+// validate (every problem at once, as file:line:col with a fix, and no side
+// effects), then resolve the defaults into the model below. Nothing is
+// declared from a catalog that has any problem.
+//
+// The model is plain data, resolved once: treat it as read-only.
 package catalog
 
-import "github.com/company/harness-platform/internal/yamlstrict"
+// Namespace is the project's config namespace in the stack files.
+const Namespace = "harness-platform"
 
-// Service is one entry of catalog/services.yaml.
+// Environment types.
+const (
+	Production    = "Production"
+	PreProduction = "PreProduction"
+)
+
+// Strategies.
+const (
+	Rolling = "rolling"
+	Canary  = "canary"
+)
+
+// Defaults filled in by resolve.
+const (
+	DefaultStepTimeout      = "10m"
+	DefaultGithubConnector  = "github_manifests"
+	DefaultGithubBranch     = "main"
+	DefaultMinimumApprovals = 2
+	DefaultApprovalTimeout  = "1d"
+)
+
+// Catalog is the validated, resolved input of the program.
+type Catalog struct {
+	Services     []Service // in catalog order
+	Teams        []Team
+	PlatformTeam string // a team name
+	Archetypes   []Archetype
+	Regions      []Region
+	// Stacks by name, and their names in promotion order (root first).
+	Stacks map[string]*Stack
+	Chain  []string
+
+	services map[string]int
+	teams    map[string]int
+}
+
+// Service is one catalog service, with its archetype's defaults and its
+// overrides resolved.
 type Service struct {
-	At           yamlstrict.At
-	Name         string            `yaml:"name" required:"true" desc:"Service name: a Kubernetes name (lower-case letters, digits, '-'); its Harness identifier replaces '-' with '_'."`
-	Team         string            `yaml:"team" required:"true" desc:"Owning team, a name from catalog/teams.yaml."`
-	Archetype    string            `yaml:"archetype" required:"true" desc:"Archetype from catalog/archetypes.yaml: the pipeline shape and defaults."`
-	Repo         string            `yaml:"repo" required:"true" desc:"Source repository, owner/name."`
-	Image        string            `yaml:"image" required:"true" desc:"Container image without tag; the tag is a runtime input of the pipeline."`
-	Description  string            `yaml:"description" desc:"One line about the service."`
-	Environments []string          `yaml:"environments" desc:"Stacks the service is enabled in (default: all). An environment's upstream must have it too."`
-	Regions      []string          `yaml:"regions" desc:"Regions to deploy to (default: all regions of each environment)."`
-	Overrides    *Overrides        `yaml:"overrides" desc:"Overrides of the archetype's defaults."`
-	Tags         map[string]string `yaml:"tags" desc:"Extra tags on the service's Harness resources."`
-	Retired      bool              `yaml:"retired" desc:"Decommissioning: triggers are disabled and the service can then be removed."`
+	Name        string
+	Team        string
+	Archetype   string
+	Repo        string
+	Image       string
+	Description string
+	// Environments are the stacks it is enabled in, in chain order.
+	Environments []string
+	// Regions it is limited to; empty means every region of an environment.
+	Regions []string
+	Tags    map[string]string
+	Retired bool
 
-	// Resolved by validation.
-	enabled map[string]bool
+	ProductionStrategy string // Rolling or Canary
+	Replicas           int
+	Verification       bool
+	StepTimeout        string
 }
 
-// Overrides changes an archetype's defaults for one service.
-type Overrides struct {
-	At                 yamlstrict.At
-	ProductionStrategy string `yaml:"productionStrategy" enum:"canary|rolling" desc:"Deployment strategy in Production environments."`
-	Replicas           *int   `yaml:"replicas" desc:"Number of replicas."`
-	Verification       *bool  `yaml:"verification" desc:"Continuous verification after each canary phase."`
-}
-
-// Team is one entry of catalog/teams.yaml.
+// Team owns services.
 type Team struct {
-	At          yamlstrict.At
-	Name        string   `yaml:"name" required:"true" desc:"Team name."`
-	Description string   `yaml:"description" desc:"What the team owns."`
-	UserGroup   string   `yaml:"userGroup" desc:"Harness user group identifier (default: <name>_team)."`
-	Members     []string `yaml:"members" desc:"E-mail addresses of the team's members (the user group's users)."`
+	Name        string
+	Description string
+	UserGroup   string
+	Members     []string
 }
 
-// Archetype is one entry of catalog/archetypes.yaml.
+// Archetype is a pipeline shape with defaults.
 type Archetype struct {
-	At                 yamlstrict.At
-	Name               string `yaml:"name" required:"true" desc:"Archetype name, referenced by services."`
-	Description        string `yaml:"description" desc:"What kind of workload it is."`
-	ProductionStrategy string `yaml:"productionStrategy" required:"true" enum:"canary|rolling" desc:"Strategy in Production environments; lower environments always roll."`
-	Replicas           int    `yaml:"replicas" required:"true" desc:"Default replica count."`
-	Verification       bool   `yaml:"verification" desc:"Continuous verification after each canary phase."`
-	StepTimeout        string `yaml:"stepTimeout" desc:"Timeout of each deployment step (default 10m)."`
+	Name               string
+	Description        string
+	ProductionStrategy string
+	Replicas           int
+	Verification       bool
+	StepTimeout        string
 }
 
-// Region is one entry of catalog/regions.yaml.
+// Region is a region environments may use.
 type Region struct {
-	At          yamlstrict.At
-	Name        string `yaml:"name" required:"true" desc:"Short region name used in identifiers, e.g. euw1."`
-	AWSRegion   string `yaml:"awsRegion" required:"true" desc:"The cloud region, e.g. eu-west-1."`
-	Description string `yaml:"description" desc:"Where it is."`
+	Name        string
+	AWSRegion   string
+	Description string
 }
 
-// Deployment is the resolved shape of one service in one environment.
-type Deployment struct {
-	Service      *Service
-	Team         *Team
-	PlatformTeam *Team
-	Archetype    *Archetype
-	Stack        *Stack
-	Regions      []string
-	Strategy     string // "rolling" or "canary"
-	Replicas     int
-	Verification bool
+// Stack holds the settings of one Pulumi.<stack>.yaml.
+type Stack struct {
+	Name        string // from the file name
+	File        string // relative to the project directory
+	Environment Environment
+	Upstream    string // "" on the stack that owns the foundation
+	Regions     []StackRegion
+	Foundation  *Foundation // only on the stack with no upstream
+	// Approval is set on Production stacks (defaults filled in).
+	Approval     *Approval
+	ChangeWindow *ChangeWindow
+}
+
+// Environment is a Harness environment.
+type Environment struct {
+	Name        string
+	Identifier  string
+	Type        string // Production or PreProduction
+	Description string
+}
+
+// StackRegion is one region of an environment.
+type StackRegion struct {
+	Name        string
+	NetworkCIDR string
+}
+
+// Foundation configures the account-level objects the root stack owns.
+type Foundation struct {
+	Org     Org
+	Project Project
+	Github  Github
+}
+
+// Org is the Harness organization.
+type Org struct {
+	Identifier string
+	Name       string
+	Create     bool
+}
+
+// Project is the Harness project holding every pipeline.
+type Project struct {
+	Identifier  string
+	Name        string
+	Description string
+}
+
+// Github is the manifests connector.
+type Github struct {
+	ConnectorIdentifier string
+	URL                 string
+	Username            string
+	Branch              string
+}
+
+// Approval is the Production approval gate.
+type Approval struct {
+	MinimumCount int
+	Timeout      string
+}
+
+// ChangeWindow is when Production deployments may run (UTC).
+type ChangeWindow struct {
+	Days       []string
+	Start, End string
+}
+
+// IsProduction reports whether the stack's environment is Production.
+func (s *Stack) IsProduction() bool { return s.Environment.Type == Production }
+
+// OwnsFoundation reports whether this stack declares the foundation.
+func (s *Stack) OwnsFoundation() bool { return s.Upstream == "" }
+
+// RegionNames lists the stack's regions.
+func (s *Stack) RegionNames() []string {
+	out := make([]string, len(s.Regions))
+	for i, r := range s.Regions {
+		out[i] = r.Name
+	}
+	return out
+}
+
+// Root is the stack that owns the foundation.
+func (c *Catalog) Root() *Stack { return c.Stacks[c.Chain[0]] }
+
+// Stack returns the named stack, or an error naming the known ones.
+func (c *Catalog) Stack(name string) (*Stack, error) {
+	if st, ok := c.Stacks[name]; ok {
+		return st, nil
+	}
+	return nil, &UnknownStackError{Name: name, Known: c.Chain}
+}
+
+// UnknownStackError is returned for a stack with no stack file.
+type UnknownStackError struct {
+	Name  string
+	Known []string
+}
+
+func (e *UnknownStackError) Error() string {
+	return "no stack file Pulumi." + e.Name + ".yaml; known stacks: " + joinNames(e.Known)
+}
+
+// Service returns the named service.
+func (c *Catalog) Service(name string) (Service, bool) {
+	i, ok := c.services[name]
+	if !ok {
+		return Service{}, false
+	}
+	return c.Services[i], true
+}
+
+// Team returns the named team.
+func (c *Catalog) Team(name string) (Team, bool) {
+	i, ok := c.teams[name]
+	if !ok {
+		return Team{}, false
+	}
+	return c.Teams[i], true
+}
+
+// EnabledIn reports whether s is enabled in the named stack.
+func (s *Service) EnabledIn(stack string) bool {
+	for _, e := range s.Environments {
+		if e == stack {
+			return true
+		}
+	}
+	return false
+}
+
+// RegionsIn is where s runs in st: its regions, or all of st's, in st's
+// order.
+func (s *Service) RegionsIn(st *Stack) []string {
+	if len(s.Regions) == 0 {
+		return st.RegionNames()
+	}
+	var out []string
+	for _, r := range st.Regions {
+		for _, want := range s.Regions {
+			if r.Name == want {
+				out = append(out, r.Name)
+			}
+		}
+	}
+	return out
+}
+
+// StrategyIn is s's strategy in st: lower environments always roll.
+func (s *Service) StrategyIn(st *Stack) string {
+	if st.IsProduction() {
+		return s.ProductionStrategy
+	}
+	return Rolling
+}
+
+func joinNames(names []string) string {
+	out := "["
+	for i, n := range names {
+		if i > 0 {
+			out += " "
+		}
+		out += n
+	}
+	return out + "]"
 }

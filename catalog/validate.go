@@ -6,14 +6,33 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/company/harness-platform/internal/diag"
-	"github.com/company/harness-platform/internal/ident"
-	"github.com/company/harness-platform/internal/yamlstrict"
+	"github.com/company/harness-platform/catalog/internal/yamlstrict"
+	"github.com/company/harness-platform/diag"
+	"github.com/company/harness-platform/ident"
 )
 
+// validator checks the decoded documents and reports every problem; it
+// never changes them. The lookups it builds are what resolve uses.
 type validator struct {
-	c     *Catalog
+	files *decoded
 	diags *diag.List
+
+	regions      map[string]*regionDoc
+	teams        map[string]*teamDoc
+	archetypes   map[string]*archetypeDoc
+	stacks       map[string]*stackDoc
+	services     map[string]*serviceDoc
+	enabled      map[*serviceDoc]map[string]bool
+	chain        []string // stack names from the root
+	platformTeam string
+}
+
+func newValidator(files *decoded, diags *diag.List) *validator {
+	return &validator{
+		files: files, diags: diags,
+		regions: map[string]*regionDoc{}, teams: map[string]*teamDoc{}, archetypes: map[string]*archetypeDoc{},
+		stacks: files.stacks, services: map[string]*serviceDoc{}, enabled: map[*serviceDoc]map[string]bool{},
+	}
 }
 
 func (v *validator) at(pos diag.Pos, fix, format string, args ...any) {
@@ -44,38 +63,33 @@ func (v *validator) checkIdent(pos diag.Pos, what, id string) bool {
 	return true
 }
 
-func (v *validator) regions() {
-	v.c.regions = map[string]*Region{}
+func (v *validator) checkRegions() {
 	seen, first := map[string]string{}, map[string]diag.Pos{}
-	for _, r := range v.c.Regions {
+	for _, r := range v.files.regions {
 		pos := r.At.Field("name")
 		if err := ident.CheckDNSLabel(r.Name); err != nil {
 			v.at(pos, "use a short lower-case name such as euw1", "region name %v", err)
 			continue
 		}
 		if v.unique("region", r.Name, ident.From(r.Name), pos, seen, first) {
-			v.c.regions[r.Name] = r
+			v.regions[r.Name] = r
 		}
 	}
 }
 
-func (v *validator) teams(platform string, platformAt diag.Pos) {
-	v.c.teams = map[string]*Team{}
+func (v *validator) checkTeams(platform string, platformAt diag.Pos) {
 	seen, first := map[string]string{}, map[string]diag.Pos{}
 	groups, groupFirst := map[string]string{}, map[string]diag.Pos{}
-	for _, t := range v.c.Teams {
+	for _, t := range v.files.teams {
 		pos := t.At.Field("name")
 		id := ident.From(t.Name)
 		if !v.checkIdent(pos, fmt.Sprintf("team %q", t.Name), id) || !v.unique("team", t.Name, id, pos, seen, first) {
 			continue
 		}
-		if t.UserGroup == "" {
-			t.UserGroup = id + "_team"
-		}
 		gpos := t.At.Field("userGroup")
-		if v.checkIdent(gpos, fmt.Sprintf("user group of team %q", t.Name), t.UserGroup) &&
-			v.unique("user group", t.UserGroup, t.UserGroup, gpos, groups, groupFirst) {
-			v.c.teams[t.Name] = t
+		if group := t.userGroup(); v.checkIdent(gpos, fmt.Sprintf("user group of team %q", t.Name), group) &&
+			v.unique("user group", group, group, gpos, groups, groupFirst) {
+			v.teams[t.Name] = t
 		}
 		for i, m := range t.Members {
 			if !strings.Contains(m, "@") {
@@ -84,34 +98,31 @@ func (v *validator) teams(platform string, platformAt diag.Pos) {
 		}
 	}
 	if platform != "" {
-		if t, ok := v.c.teams[platform]; ok {
-			v.c.PlatformTeam = t
+		if _, ok := v.teams[platform]; ok {
+			v.platformTeam = platform
 		} else {
-			v.at(platformAt, v.suggestion(platform, keys(v.c.teams), TeamsFile), "platform team %q is not a team", platform)
+			v.at(platformAt, v.suggestion(platform, keys(v.teams), TeamsFile), "platform team %q is not a team", platform)
 		}
 	}
 }
 
 var durationPattern = regexp.MustCompile(`^([1-9][0-9]*[smhdw])+$`)
 
-func (v *validator) archetypes() {
-	v.c.archetypes = map[string]*Archetype{}
+func (v *validator) checkArchetypes() {
 	seen, first := map[string]string{}, map[string]diag.Pos{}
-	for _, a := range v.c.Archetypes {
+	for _, a := range v.files.archetypes {
 		pos := a.At.Field("name")
 		id := ident.From(a.Name)
 		if !v.checkIdent(pos, fmt.Sprintf("archetype %q", a.Name), id) || !v.unique("archetype", a.Name, id, pos, seen, first) {
 			continue
 		}
-		if a.StepTimeout == "" {
-			a.StepTimeout = "10m"
-		} else if !durationPattern.MatchString(a.StepTimeout) {
+		if a.StepTimeout != "" && !durationPattern.MatchString(a.StepTimeout) {
 			v.at(a.At.Field("stepTimeout"), "write a Harness duration such as 10m or 1h30m", "stepTimeout %q is not a duration", a.StepTimeout)
 		}
 		if a.Replicas < 1 {
 			v.at(a.At.Field("replicas"), "set at least 1", "replicas must be positive")
 		}
-		v.c.archetypes[a.Name] = a
+		v.archetypes[a.Name] = a
 	}
 }
 
@@ -120,41 +131,37 @@ var (
 	weekdays = []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
 )
 
-func (v *validator) stacks() {
-	c := v.c
+func (v *validator) checkStacks() {
 	envIDs, envFirst := map[string]string{}, map[string]diag.Pos{}
-	var roots []*Stack
-	for _, name := range sortedKeys(c.Stacks) {
-		st := c.Stacks[name]
+	var roots []*stackDoc
+	for _, name := range sortedKeys(v.stacks) {
+		st := v.stacks[name]
 		pos := st.At.Pos()
 		env := &st.Environment
 		if env.Name != "" {
 			if err := ident.CheckDNSLabel(env.Name); err != nil {
 				v.at(env.At.Field("name"), "use a lower-case name such as int-stable", "environment name %v", err)
 			}
-			if env.Identifier == "" {
-				env.Identifier = ident.From(env.Name)
-			}
 			idPos := env.At.Field("identifier")
-			if v.checkIdent(idPos, "environment", env.Identifier) {
-				v.unique("environment", st.Name+" ("+env.Identifier+")", env.Identifier, idPos, envIDs, envFirst)
+			if id := env.identifier(); v.checkIdent(idPos, "environment", id) {
+				v.unique("environment", st.name+" ("+id+")", id, idPos, envIDs, envFirst)
 			}
 		}
 		if len(st.Regions) == 0 && st.At.Pos().Line > 0 {
-			v.at(st.At.Field(Namespace+":regions"), "list at least one region", "stack %q has no regions", st.Name)
+			v.at(st.At.Field(Namespace+":regions"), "list at least one region", "stack %q has no regions", st.name)
 		}
 		seenRegion := map[string]bool{}
 		for i, r := range st.Regions {
 			rpos := st.At.Item(Namespace+":regions", i)
-			if _, ok := c.regions[r.Name]; !ok && r.Name != "" {
-				v.at(r.At.Field("name"), v.suggestion(r.Name, keys(c.regions), RegionsFile), "unknown region %q", r.Name)
+			if _, ok := v.regions[r.Name]; !ok && r.Name != "" {
+				v.at(r.At.Field("name"), v.suggestion(r.Name, keys(v.regions), RegionsFile), "unknown region %q", r.Name)
 			}
 			if seenRegion[r.Name] {
 				v.at(rpos, "remove the duplicate", "region %q is listed twice", r.Name)
 			}
 			seenRegion[r.Name] = true
 			if env.Name != "" {
-				if err := ident.CheckDNSLabel(DelegateName(st, r.Name)); err != nil {
+				if err := ident.CheckDNSLabel(ident.DelegateName(env.Name, r.Name)); err != nil {
 					v.at(rpos, "shorten the environment name", "delegate name %v", err)
 				}
 			}
@@ -162,14 +169,14 @@ func (v *validator) stacks() {
 		if st.Upstream == "" {
 			roots = append(roots, st)
 			if st.Foundation == nil {
-				v.at(pos, "add "+Namespace+":foundation (org, project, github), or set "+Namespace+":upstream", "stack %q has no upstream, so it owns the foundation, but has no foundation settings", st.Name)
+				v.at(pos, "add "+Namespace+":foundation (org, project, github), or set "+Namespace+":upstream", "stack %q has no upstream, so it owns the foundation, but has no foundation settings", st.name)
 			}
 		} else {
-			if _, ok := c.Stacks[st.Upstream]; !ok {
-				v.at(st.At.Field(Namespace+":upstream"), v.suggestion(st.Upstream, keys(c.Stacks), "Pulumi."+st.Upstream+".yaml"), "upstream stack %q has no stack file", st.Upstream)
+			if _, ok := v.stacks[st.Upstream]; !ok {
+				v.at(st.At.Field(Namespace+":upstream"), v.suggestion(st.Upstream, keys(v.stacks), "Pulumi."+st.Upstream+".yaml"), "upstream stack %q has no stack file", st.Upstream)
 			}
 			if st.Foundation != nil {
-				v.at(st.At.Field(Namespace+":foundation"), "move it to the stack with no upstream", "only the stack with no upstream owns the foundation; %q has upstream %q", st.Name, st.Upstream)
+				v.at(st.At.Field(Namespace+":foundation"), "move it to the stack with no upstream", "only the stack with no upstream owns the foundation; %q has upstream %q", st.name, st.Upstream)
 			}
 			if st.GithubToken != nil {
 				v.at(st.At.Field(Namespace+":githubToken"), "set it on the foundation stack only", "githubToken belongs to the foundation stack")
@@ -178,37 +185,20 @@ func (v *validator) stacks() {
 		if f := st.Foundation; f != nil {
 			v.checkIdent(f.At.Field("org"), "organization", f.Org.Identifier)
 			v.checkIdent(f.At.Field("project"), "project", f.Project.Identifier)
-			if f.Github.ConnectorIdentifier == "" {
-				f.Github.ConnectorIdentifier = "github_manifests"
-			}
-			v.checkIdent(f.Github.At.Field("connectorIdentifier"), "GitHub connector", f.Github.ConnectorIdentifier)
-			if f.Github.Branch == "" {
-				f.Github.Branch = "main"
-			}
+			v.checkIdent(f.Github.At.Field("connectorIdentifier"), "GitHub connector", f.Github.connectorIdentifier())
 			if f.Github.URL != "" && !strings.HasPrefix(f.Github.URL, "https://") {
 				v.at(f.Github.At.Field("url"), "use the https URL of the repository", "github url %q is not an https URL", f.Github.URL)
 			}
 		}
-		if st.IsProduction() {
-			if st.Approval == nil {
-				st.Approval = &Approval{}
-			}
-			if st.ChangeWindow == nil {
-				v.at(pos, "add "+Namespace+":changeWindow (days, start, end)", "Production stack %q has no change window", st.Name)
-			}
+		if st.isProduction() && st.ChangeWindow == nil {
+			v.at(pos, "add "+Namespace+":changeWindow (days, start, end)", "Production stack %q has no change window", st.name)
 		}
-		if st.Approval != nil {
-			if st.Approval.MinimumCount == 0 {
-				st.Approval.MinimumCount = 2
+		if a := st.approval(); a != nil {
+			if a.MinimumCount < 2 {
+				v.at(st.At.Field(Namespace+":approval"), "require at least 2: one from the owning team and one from the platform team", "approval minimumCount %d is too low", a.MinimumCount)
 			}
-			if st.Approval.Timeout == "" {
-				st.Approval.Timeout = "1d"
-			}
-			if st.Approval.MinimumCount < 2 {
-				v.at(st.At.Field(Namespace+":approval"), "require at least 2: one from the owning team and one from the platform team", "approval minimumCount %d is too low", st.Approval.MinimumCount)
-			}
-			if !durationPattern.MatchString(st.Approval.Timeout) {
-				v.at(st.At.Field(Namespace+":approval"), "write a Harness duration such as 1d", "approval timeout %q is not a duration", st.Approval.Timeout)
+			if !durationPattern.MatchString(a.Timeout) {
+				v.at(st.At.Field(Namespace+":approval"), "write a Harness duration such as 1d", "approval timeout %q is not a duration", a.Timeout)
 			}
 		}
 		if w := st.ChangeWindow; w != nil {
@@ -230,39 +220,38 @@ func (v *validator) stacks() {
 	}
 	if len(roots) > 1 {
 		for _, st := range roots[1:] {
-			v.at(st.At.Pos(), fmt.Sprintf("set %s:upstream in %s; only %s owns the foundation", Namespace, st.File, roots[0].File), "stacks %q and %q both have no upstream and so both claim the foundation", roots[0].Name, st.Name)
+			v.at(st.At.Pos(), fmt.Sprintf("set %s:upstream in %s; only %s owns the foundation", Namespace, st.file, roots[0].file), "stacks %q and %q both have no upstream and so both claim the foundation", roots[0].name, st.name)
 		}
 	}
-	if len(roots) == 0 && len(c.Stacks) > 0 {
+	if len(roots) == 0 && len(v.stacks) > 0 {
 		v.at(diag.Pos{File: "Pulumi.<stack>.yaml"}, "remove "+Namespace+":upstream from the first stack of the chain", "every stack has an upstream: no stack owns the foundation")
 	}
-	v.chain(roots)
+	v.orderChain(roots)
 }
 
 // chain orders the stacks from the root and reports cycles.
-func (v *validator) chain(roots []*Stack) {
-	c := v.c
+func (v *validator) orderChain(roots []*stackDoc) {
 	if len(roots) != 1 {
 		return
 	}
 	children := map[string][]string{}
-	for _, name := range sortedKeys(c.Stacks) {
-		if up := c.Stacks[name].Upstream; up != "" {
+	for _, name := range sortedKeys(v.stacks) {
+		if up := v.stacks[name].Upstream; up != "" {
 			children[up] = append(children[up], name)
 		}
 	}
-	queue := []string{roots[0].Name}
+	queue := []string{roots[0].name}
 	for len(queue) > 0 {
 		name := queue[0]
 		queue = queue[1:]
-		c.Chain = append(c.Chain, name)
+		v.chain = append(v.chain, name)
 		queue = append(queue, children[name]...)
 	}
-	for _, name := range sortedKeys(c.Stacks) {
-		if !slices.Contains(c.Chain, name) {
-			st := c.Stacks[name]
-			if _, ok := c.Stacks[st.Upstream]; ok {
-				v.at(st.At.Field(Namespace+":upstream"), "break the cycle: the chain must start at the foundation stack", "stack %q is not reachable from the foundation stack %q (its upstream chain is a cycle)", name, roots[0].Name)
+	for _, name := range sortedKeys(v.stacks) {
+		if !slices.Contains(v.chain, name) {
+			st := v.stacks[name]
+			if _, ok := v.stacks[st.Upstream]; ok {
+				v.at(st.At.Field(Namespace+":upstream"), "break the cycle: the chain must start at the foundation stack", "stack %q is not reachable from the foundation stack %q (its upstream chain is a cycle)", name, roots[0].name)
 			}
 		}
 	}
@@ -270,11 +259,9 @@ func (v *validator) chain(roots []*Stack) {
 
 var repoPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
 
-func (v *validator) services() {
-	c := v.c
-	c.services = map[string]*Service{}
+func (v *validator) checkServices() {
 	seen, first := map[string]string{}, map[string]diag.Pos{}
-	for _, s := range c.Services {
+	for _, s := range v.files.services {
 		pos := s.At.Field("name")
 		if s.Name == "" {
 			continue
@@ -283,16 +270,16 @@ func (v *validator) services() {
 			v.at(pos, "rename it: the name is also its Kubernetes namespace and release name", "service name %v", err)
 			continue
 		}
-		id := ident.From(s.Name)
+		id := ident.Service(s.Name)
 		if !v.checkIdent(pos, fmt.Sprintf("service %q", s.Name), id) || !v.unique("service", s.Name, id, pos, seen, first) {
 			continue
 		}
-		c.services[s.Name] = s
-		if _, ok := c.teams[s.Team]; !ok && s.Team != "" {
-			v.at(s.At.Field("team"), v.suggestion(s.Team, keys(c.teams), TeamsFile), "unknown team %q", s.Team)
+		v.services[s.Name] = s
+		if _, ok := v.teams[s.Team]; !ok && s.Team != "" {
+			v.at(s.At.Field("team"), v.suggestion(s.Team, keys(v.teams), TeamsFile), "unknown team %q", s.Team)
 		}
-		if _, ok := c.archetypes[s.Archetype]; !ok && s.Archetype != "" {
-			v.at(s.At.Field("archetype"), v.suggestion(s.Archetype, keys(c.archetypes), ArchetypesFile), "unknown archetype %q", s.Archetype)
+		if _, ok := v.archetypes[s.Archetype]; !ok && s.Archetype != "" {
+			v.at(s.At.Field("archetype"), v.suggestion(s.Archetype, keys(v.archetypes), ArchetypesFile), "unknown archetype %q", s.Archetype)
 		}
 		if s.Repo != "" && !repoPattern.MatchString(s.Repo) {
 			v.at(s.At.Field("repo"), "write it as owner/name", "repo %q is not owner/name", s.Repo)
@@ -306,16 +293,16 @@ func (v *validator) services() {
 		v.serviceEnvironments(s)
 	}
 	// Promotion: an environment's upstream must have the service too.
-	for _, s := range c.Services {
-		if c.services[s.Name] != s {
+	for _, s := range v.files.services {
+		if v.services[s.Name] != s {
 			continue
 		}
 		for i, env := range s.Environments {
-			st, ok := c.Stacks[env]
-			if !ok || st.Upstream == "" || s.enabled[st.Upstream] {
+			st, ok := v.stacks[env]
+			if !ok || st.Upstream == "" || v.enabled[s][st.Upstream] {
 				continue
 			}
-			if _, ok := c.Stacks[st.Upstream]; !ok {
+			if _, ok := v.stacks[st.Upstream]; !ok {
 				continue
 			}
 			v.at(s.At.Item("environments", i), fmt.Sprintf("add %q to its environments first: services are promoted through the chain", st.Upstream),
@@ -324,51 +311,73 @@ func (v *validator) services() {
 	}
 }
 
-func (v *validator) serviceEnvironments(s *Service) {
-	c := v.c
-	s.enabled = map[string]bool{}
+// serviceEnvironments records where s is enabled (default: every stack)
+// and checks its environments, regions and the names derived from them.
+func (v *validator) serviceEnvironments(s *serviceDoc) {
+	enabled := map[string]bool{}
+	v.enabled[s] = enabled
 	if s.Environments == nil {
-		s.Environments = sortedKeys(c.Stacks)
-		slices.SortFunc(s.Environments, func(a, b string) int { return slices.Index(c.Chain, a) - slices.Index(c.Chain, b) })
-		for _, e := range s.Environments {
-			s.enabled[e] = true
+		for name := range v.stacks {
+			enabled[name] = true
 		}
 	} else {
 		for i, env := range s.Environments {
-			if _, ok := c.Stacks[env]; !ok {
-				v.at(s.At.Item("environments", i), v.suggestion(env, keys(c.Stacks), "Pulumi."+env+".yaml"), "unknown environment %q", env)
+			if _, ok := v.stacks[env]; !ok {
+				v.at(s.At.Item("environments", i), v.suggestion(env, keys(v.stacks), "Pulumi."+env+".yaml"), "unknown environment %q", env)
 				continue
 			}
-			if s.enabled[env] {
+			if enabled[env] {
 				v.at(s.At.Item("environments", i), "remove the duplicate", "environment %q is listed twice", env)
 			}
-			s.enabled[env] = true
+			enabled[env] = true
 		}
 	}
 	for i, r := range s.Regions {
-		if _, ok := c.regions[r]; !ok {
-			v.at(s.At.Item("regions", i), v.suggestion(r, keys(c.regions), RegionsFile), "unknown region %q", r)
+		if _, ok := v.regions[r]; !ok {
+			v.at(s.At.Item("regions", i), v.suggestion(r, keys(v.regions), RegionsFile), "unknown region %q", r)
 			continue
 		}
-		for _, env := range s.Environments {
-			if st, ok := c.Stacks[env]; ok && s.enabled[env] && !slices.Contains(st.RegionNames(), r) {
-				v.at(s.At.Item("regions", i), fmt.Sprintf("add %q to %s, or leave the service's environments without %q", r, st.File, env), "region %q is not a region of environment %q", r, env)
+		for _, env := range v.inChainOrder(enabled) {
+			if st := v.stacks[env]; !slices.Contains(st.regionNames(), r) {
+				v.at(s.At.Item("regions", i), fmt.Sprintf("add %q to %s, or leave the service's environments without %q", r, st.file, env), "region %q is not a region of environment %q", r, env)
 			}
 		}
 	}
-	for _, env := range c.Chain {
-		st := c.Stacks[env]
-		if !s.enabled[env] || st.Environment.Name == "" {
+	for _, env := range v.chain {
+		st := v.stacks[env]
+		if !enabled[env] || st.Environment.Name == "" {
 			continue
 		}
-		for _, r := range c.regionsOf(s, st) {
-			if err := ident.CheckDNSLabel(KubernetesNamespace(st, s, r)); err != nil {
+		for _, r := range st.regionNames() {
+			if len(s.Regions) > 0 && !slices.Contains(s.Regions, r) {
+				continue
+			}
+			if err := ident.CheckDNSLabel(ident.Namespace(st.Environment.Name, s.Name, r)); err != nil {
 				v.at(s.At.Field("name"), "shorten the service name", "namespace in %q: %v", env, err)
 				break
 			}
 		}
-		v.checkIdent(s.At.Field("name"), fmt.Sprintf("pipeline of service %q in %q", s.Name, env), PipelineIdentifier(s, st))
+		if v.checkIdent(s.At.Field("name"), fmt.Sprintf("pipeline of service %q in %q", s.Name, env), ident.Pipeline(s.Name, st.Environment.identifier())) {
+			v.checkIdent(s.At.Field("name"), fmt.Sprintf("trigger of service %q in %q", s.Name, env), ident.Trigger(s.Name, st.Environment.identifier()))
+		}
 	}
+}
+
+// inChainOrder lists the enabled stacks in chain order, then any stack off
+// the chain (already reported) by name.
+func (v *validator) inChainOrder(enabled map[string]bool) []string {
+	var out []string
+	for _, name := range v.chain {
+		if enabled[name] {
+			out = append(out, name)
+		}
+	}
+	for _, name := range sortedKeys(enabled) {
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // suggestion is the fix for a reference to an unknown name.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/company/harness-platform/internal/diag"
+	"github.com/company/harness-platform/diag"
 )
 
 // exampleFiles reads the example catalog and stack files.

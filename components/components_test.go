@@ -1,7 +1,6 @@
 package components
 
 import (
-	"github.com/company/harness-platform/internal/catalogtest"
 	"strings"
 	"testing"
 
@@ -9,19 +8,24 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/mocktest"
+	"github.com/company/harness-platform/plan"
 )
 
-func example(t *testing.T) *catalog.Catalog { return catalogtest.Example(t, "..") }
-
-func refs() ProjectRefs {
-	return ProjectRefs{OrgID: pulumi.String("default").ToStringOutput(), ProjectID: pulumi.String("platform").ToStringOutput()}
+func build(t *testing.T, stack string) (*catalog.Catalog, *plan.Plan) {
+	c := catalogtest.Example(t, "..")
+	p, err := plan.Build(c, stack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, p
 }
 
-func run(t *testing.T, stack string, prog func(ctx *pulumi.Context) error, opts ...pulumi.RunOption) *mocktest.Recorder {
+func run(t *testing.T, stack string, prog func(ctx *pulumi.Context) error) *mocktest.Recorder {
 	t.Helper()
 	rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{}}
-	if err := mocktest.Run(prog, stack, rec, opts...); err != nil {
+	if err := mocktest.Run(prog, stack, rec); err != nil {
 		t.Fatal(err)
 	}
 	return rec
@@ -35,8 +39,8 @@ func count(rec *mocktest.Recorder) map[string]int {
 	return n
 }
 
-// children checks every non-component resource is parented to a component
-// of the given type.
+// children checks every Harness resource is parented to a component of the
+// given type.
 func children(t *testing.T, rec *mocktest.Recorder, componentType string) {
 	for _, r := range rec.Resources() {
 		if strings.HasPrefix(r.Type, "harness:") && !strings.Contains(r.Parent, componentType) {
@@ -45,12 +49,17 @@ func children(t *testing.T, rec *mocktest.Recorder, componentType string) {
 	}
 }
 
-func TestFoundation(t *testing.T) {
-	c := example(t)
-	rec := run(t, "dev", func(ctx *pulumi.Context) error {
-		_, err := NewFoundation(ctx, "foundation", &FoundationArgs{Catalog: c, Stack: c.Root(), GithubToken: pulumi.ToSecret(pulumi.String("tok")).(pulumi.StringOutput)})
+func foundation(p *plan.Plan) func(ctx *pulumi.Context) error {
+	return func(ctx *pulumi.Context) error {
+		_, err := NewFoundation(ctx, "foundation", &FoundationArgs{Plan: p.Foundation, Scope: p.Scope,
+			GithubToken: pulumi.ToSecret(pulumi.String("tok")).(pulumi.StringOutput)})
 		return err
-	})
+	}
+}
+
+func TestFoundation(t *testing.T) {
+	c, p := build(t, "dev")
+	rec := run(t, "dev", foundation(p))
 	n := count(rec)
 	want := map[string]int{
 		"harness:platform/project:Project":                 1,
@@ -75,32 +84,52 @@ func TestFoundation(t *testing.T) {
 			t.Errorf("%s %s protect=%v, want %v", r.Type, r.Name, r.Protect, protect)
 		}
 	}
-
-	c.Root().Foundation.Org.Create = true
-	rec = run(t, "dev", func(ctx *pulumi.Context) error {
-		_, err := NewFoundation(ctx, "foundation", &FoundationArgs{Catalog: c, Stack: c.Root(), GithubToken: pulumi.String("tok")})
-		return err
-	})
+	p.Foundation.Organization = &plan.Organization{Identifier: "default", Name: "default"}
+	rec = run(t, "dev", foundation(p))
 	if orgs := rec.OfType("harness:platform/organization:Organization"); len(orgs) != 1 || !orgs[0].Protect {
 		t.Errorf("org.create: organizations %+v", orgs)
 	}
 }
 
+// What an object needs becomes its DependsOn: the connector needs the
+// token secret, each service the connector.
+func TestFoundationDependencies(t *testing.T) {
+	_, p := build(t, "dev")
+	rec := run(t, "dev", foundation(p))
+	deps := map[string][]string{}
+	for _, r := range rec.Resources() {
+		deps[r.Name] = r.Dependencies
+	}
+	has := func(name, dep string) {
+		for _, d := range deps[name] {
+			if strings.HasSuffix(d, "::"+dep) {
+				return
+			}
+		}
+		t.Errorf("%s depends on %v, not on %s", name, deps[name], dep)
+	}
+	has("github_platform_next_cross_org", "github_manifests_token")
+	has("github_platform_next_cross_org", "platform")
+	has("payment_service", "github_platform_next_cross_org")
+	has("payments_team-_pipeline_executor", "payments_team")
+}
+
 func TestEnvironmentSlice(t *testing.T) {
-	c := example(t)
+	c := catalogtest.Example(t, "..")
 	for _, stack := range c.Chain {
-		st := c.Stacks[stack]
+		_, p := build(t, stack)
 		rec := run(t, stack, func(ctx *pulumi.Context) error {
-			_, err := NewEnvironmentSlice(ctx, "env", &EnvironmentSliceArgs{Stack: st, Refs: refs()})
+			_, err := NewEnvironmentSlice(ctx, "env", &EnvironmentSliceArgs{Scope: p.Scope, Environment: p.Environment, Clusters: p.Clusters, ChangeWindow: p.ChangeWindow})
 			return err
 		})
 		n := count(rec)
 		policies := 0
-		if st.IsProduction() {
+		if p.Production {
 			policies = 1
 		}
-		if n["harness:platform/environment:Environment"] != 1 || n["harness:platform/kubernetesConnector:KubernetesConnector"] != len(st.Regions) ||
-			n["harness:platform/infrastructure:Infrastructure"] != len(st.Regions) || n["harness:platform/policy:Policy"] != policies || n["harness:platform/policySet:PolicySet"] != policies {
+		regions := len(c.Stacks[stack].Regions)
+		if n["harness:platform/environment:Environment"] != 1 || n["harness:platform/kubernetesConnector:KubernetesConnector"] != regions ||
+			n["harness:platform/infrastructure:Infrastructure"] != regions || n["harness:platform/policy:Policy"] != policies || n["harness:platform/policySet:PolicySet"] != policies {
 			t.Errorf("%s: %v", stack, n)
 		}
 		children(t, rec, EnvironmentSliceType)
@@ -108,11 +137,10 @@ func TestEnvironmentSlice(t *testing.T) {
 }
 
 func TestServiceDeployment(t *testing.T) {
-	c := example(t)
-	st := c.Stacks["production"]
-	d := c.Deployments(st)[0]
+	_, p := build(t, "production")
+	d := p.Deployments[0]
 	rec := run(t, "production", func(ctx *pulumi.Context) error {
-		_, err := NewServiceDeployment(ctx, d.Service.Name, &ServiceDeploymentArgs{Deployment: d, Refs: refs()})
+		_, err := NewServiceDeployment(ctx, d.Service, &ServiceDeploymentArgs{Scope: p.Scope, Deployment: d})
 		return err
 	})
 	pipes, triggers := rec.OfType("harness:platform/pipeline:Pipeline"), rec.OfType("harness:platform/triggers:Triggers")
@@ -122,10 +150,11 @@ func TestServiceDeployment(t *testing.T) {
 	if triggers[0].Inputs["targetId"].StringValue() != "payment_service_prod" {
 		t.Errorf("trigger target %v", triggers[0].Inputs["targetId"])
 	}
-	for _, want := range []string{"type: HarnessApproval", "type: Policy", "type: K8sCanaryDeploy", "type: K8sRollingRollback", "minimumCount: 2", "disallowPipelineExecutor: true"} {
-		if !strings.Contains(pipes[0].Inputs["yaml"].StringValue(), want) {
-			t.Errorf("production pipeline lacks %q", want)
-		}
+	if pipes[0].Inputs["yaml"].StringValue() != d.Pipeline.YAML || triggers[0].Inputs["yaml"].StringValue() != d.Trigger.YAML {
+		t.Error("the registered YAML is not the plan's")
+	}
+	if len(triggers[0].Dependencies) != 1 || !strings.HasSuffix(triggers[0].Dependencies[0], "::payment_service_prod") {
+		t.Errorf("trigger depends on %v, want its pipeline", triggers[0].Dependencies)
 	}
 	children(t, rec, ServiceDeploymentType)
 }

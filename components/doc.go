@@ -1,14 +1,17 @@
-// Package components holds the Pulumi component resources that turn the
-// catalog into Harness resources: Foundation (owned by the stack with no
-// upstream), EnvironmentSlice (one per stack) and ServiceDeployment (one per
-// catalog service enabled in the stack). Each has typed args, parents its
-// children to itself and registers its outputs.
+// Package components holds the Pulumi component resources that declare a
+// plan (package plan): Foundation (the stack with no upstream),
+// EnvironmentSlice (one per stack) and ServiceDeployment (one per catalog
+// service enabled in the stack). Each takes its part of the plan, in
+// Harness terms, registers one resource per planned object with the
+// plan's inputs, parents them to itself, and turns what an object needs
+// into DependsOn, so that create and delete order follow the plan.
+// Outputs are used only for values the provider computes (webhook URLs).
 package components
 
 import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"github.com/company/harness-platform/internal/pipeline"
+	"github.com/company/harness-platform/plan"
 )
 
 // Type tokens of the components.
@@ -18,21 +21,24 @@ const (
 	ServiceDeploymentType = "harness-platform:index:ServiceDeployment"
 )
 
-// ProjectRefs locate the Harness project every stack deploys into. In the
-// foundation stack they come from the Foundation; downstream from the
-// upstream stack's outputs.
-type ProjectRefs struct {
-	OrgID     pulumi.StringOutput
-	ProjectID pulumi.StringOutput
+// Resources maps planned objects to the resources that declare them.
+type Resources map[plan.Ref]pulumi.Resource
+
+// dependsOn is the option that orders a resource after what it needs,
+// among the resources of this stack; what another stack of the chain
+// declares exists already, by the chain's order.
+func (r Resources) dependsOn(needs []plan.Ref) pulumi.ResourceOption {
+	var deps []pulumi.Resource
+	for _, n := range needs {
+		if res, ok := r[n]; ok {
+			deps = append(deps, res)
+		}
+	}
+	return pulumi.DependsOn(deps)
 }
 
-// resolved waits for both identifiers.
-func (r ProjectRefs) resolved() pulumi.Output {
-	return pulumi.All(r.OrgID, r.ProjectID).ApplyT(func(v []any) pipeline.Refs {
-		return pipeline.Refs{OrgID: v[0].(string), ProjectID: v[1].(string)}
-	})
+func (r Resources) add(kind plan.Kind, id string, res pulumi.Resource) {
+	r[plan.Ref{Kind: kind, Identifier: id}] = res
 }
 
-func tagList(tags map[string]string) pulumi.StringArray {
-	return pulumi.ToStringArray(pipeline.TagList(tags))
-}
+func stringArray(list []string) pulumi.StringArray { return pulumi.ToStringArray(list) }

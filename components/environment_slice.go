@@ -3,17 +3,19 @@ package components
 import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/harness/platform"
-	"github.com/company/harness-platform/internal/harnessyaml"
-	"github.com/company/harness-platform/internal/pipeline"
-	"github.com/company/harness-platform/policy/rego"
+	"github.com/company/harness-platform/plan"
 )
 
 // EnvironmentSliceArgs are the inputs of an EnvironmentSlice.
 type EnvironmentSliceArgs struct {
-	Stack *catalog.Stack
-	Refs  ProjectRefs
+	Scope        plan.Scope
+	Environment  plan.Environment
+	Clusters     []plan.Cluster
+	ChangeWindow *plan.ChangeWindow
+	// Needs resolves what the slice's objects need outside it (the
+	// foundation's project, in the root stack).
+	Needs Resources
 }
 
 // EnvironmentSlice is one stack's environment: the Harness environment, and
@@ -24,24 +26,25 @@ type EnvironmentSliceArgs struct {
 type EnvironmentSlice struct {
 	pulumi.ResourceState
 
-	EnvironmentID   pulumi.StringOutput    `pulumi:"environmentId"`
-	Infrastructures pulumi.StringMapOutput `pulumi:"infrastructures"`
-	Connectors      pulumi.StringMapOutput `pulumi:"connectors"`
-	Delegates       pulumi.StringMapOutput `pulumi:"delegates"`
+	// Resources are the declared objects, for what other objects need.
+	Resources Resources
 }
 
 // NewEnvironmentSlice declares the environment slice.
 func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSliceArgs, opts ...pulumi.ResourceOption) (*EnvironmentSlice, error) {
-	e := &EnvironmentSlice{}
+	e := &EnvironmentSlice{Resources: Resources{}}
 	if err := ctx.RegisterComponentResource(EnvironmentSliceType, name, e, opts...); err != nil {
 		return nil, err
 	}
-	st := args.Stack
-	env := st.Environment
-	child := pulumi.Parent(e)
-	org, proj := args.Refs.OrgID.ToStringPtrOutput(), args.Refs.ProjectID.ToStringPtrOutput()
-	tags := map[string]string{"environment": env.Name, "managed-by": pipeline.ManagedBy}
-
+	res := Resources{}
+	for k, v := range args.Needs {
+		res[k] = v
+	}
+	child := func(needs []plan.Ref) []pulumi.ResourceOption {
+		return []pulumi.ResourceOption{pulumi.Parent(e), res.dependsOn(needs)}
+	}
+	org, proj := pulumi.String(args.Scope.OrgID), pulumi.String(args.Scope.ProjectID)
+	env := args.Environment
 	environment, err := platform.NewEnvironment(ctx, env.Identifier, &platform.EnvironmentArgs{
 		Identifier:  pulumi.String(env.Identifier),
 		Name:        pulumi.String(env.Name),
@@ -49,98 +52,84 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 		Type:        pulumi.String(env.Type),
 		OrgId:       org,
 		ProjectId:   proj,
-		Tags:        tagList(tags),
-	}, child)
+		Tags:        stringArray(env.Tags),
+	}, child(env.Needs)...)
 	if err != nil {
 		return nil, err
 	}
-
-	infras, connectors, delegates := pulumi.StringMap{}, pulumi.StringMap{}, pulumi.StringMap{}
-	for _, region := range st.RegionNames() {
-		delegate := catalog.DelegateName(st, region)
-		regionTags := tagList(map[string]string{"environment": env.Name, "region": region, "managed-by": pipeline.ManagedBy})
-		connID := catalog.ConnectorIdentifier(st, region)
-		conn, err := platform.NewKubernetesConnector(ctx, connID, &platform.KubernetesConnectorArgs{
-			Identifier:        pulumi.String(connID),
-			Name:              pulumi.String(env.Name + "-" + region),
-			Description:       pulumi.String("Cluster " + env.Name + "/" + region + " through delegate " + delegate),
+	res.add(plan.KindEnvironment, env.Identifier, environment)
+	e.Resources.add(plan.KindEnvironment, env.Identifier, environment)
+	for _, c := range args.Clusters {
+		k := c.Connector
+		conn, err := platform.NewKubernetesConnector(ctx, k.Identifier, &platform.KubernetesConnectorArgs{
+			Identifier:        pulumi.String(k.Identifier),
+			Name:              pulumi.String(k.Name),
+			Description:       pulumi.String(k.Description),
 			OrgId:             org,
 			ProjectId:         proj,
-			DelegateSelectors: pulumi.StringArray{pulumi.String(delegate)},
+			DelegateSelectors: stringArray(k.DelegateSelectors),
 			InheritFromDelegate: &platform.KubernetesConnectorInheritFromDelegateArgs{
-				DelegateSelectors: pulumi.StringArray{pulumi.String(delegate)},
+				DelegateSelectors: stringArray(k.DelegateSelectors),
 			},
-			Tags: regionTags,
-		}, child)
+			Tags: stringArray(k.Tags),
+		}, child(k.Needs)...)
 		if err != nil {
 			return nil, err
 		}
-		infraID := catalog.InfrastructureIdentifier(st, region)
-		body := pulumi.All(args.Refs.resolved(), conn.Identifier, environment.Identifier).ApplyT(func(v []any) (string, error) {
-			refs := v[0].(pipeline.Refs)
-			y, err := pipeline.Marshal(harnessyaml.BuildInfrastructure(st, region, refs.OrgID, refs.ProjectID))
-			return string(y), err
-		}).(pulumi.StringOutput)
-		infra, err := platform.NewInfrastructure(ctx, infraID, &platform.InfrastructureArgs{
-			Identifier:     pulumi.String(infraID),
-			Name:           pulumi.String(env.Name + "-" + region),
-			EnvId:          environment.Identifier,
+		res.add(plan.KindKubernetesConnector, k.Identifier, conn)
+		i := c.Infrastructure
+		infra, err := platform.NewInfrastructure(ctx, i.Identifier, &platform.InfrastructureArgs{
+			Identifier:     pulumi.String(i.Identifier),
+			Name:           pulumi.String(i.Name),
+			EnvId:          pulumi.String(i.EnvID),
 			OrgId:          org,
 			ProjectId:      proj,
-			Type:           pulumi.String("KubernetesDirect"),
-			DeploymentType: pulumi.String("Kubernetes"),
-			Yaml:           body,
-			Tags:           regionTags,
-		}, child)
+			Type:           pulumi.String(i.Type),
+			DeploymentType: pulumi.String(i.DeploymentType),
+			Yaml:           pulumi.String(i.YAML),
+			Tags:           stringArray(i.Tags),
+		}, child(i.Needs)...)
 		if err != nil {
 			return nil, err
 		}
-		infras[region] = infra.Identifier
-		connectors[region] = conn.Identifier
-		delegates[region] = pulumi.String(delegate).ToStringOutput()
+		res.add(plan.KindInfrastructure, i.Identifier, infra)
+		e.Resources.add(plan.KindInfrastructure, i.Identifier, infra)
 	}
-
-	if w := st.ChangeWindow; w != nil {
-		policyID := catalog.ChangeWindowPolicy(st)
-		policy, err := platform.NewPolicy(ctx, policyID, &platform.PolicyArgs{
-			Identifier:  pulumi.String(policyID),
-			Name:        pulumi.String("Change window " + env.Name),
-			Description: pulumi.String("Deployments to " + env.Name + " run only inside the change window"),
+	if w := args.ChangeWindow; w != nil {
+		p := w.Policy
+		policy, err := platform.NewPolicy(ctx, p.Identifier, &platform.PolicyArgs{
+			Identifier:  pulumi.String(p.Identifier),
+			Name:        pulumi.String(p.Name),
+			Description: pulumi.String(p.Description),
 			OrgId:       org,
 			ProjectId:   proj,
-			Rego:        pulumi.String(rego.ChangeWindow(w)),
-			Tags:        tagList(tags),
-		}, child)
+			Rego:        pulumi.String(p.Rego),
+			Tags:        stringArray(p.Tags),
+		}, child(p.Needs)...)
 		if err != nil {
 			return nil, err
 		}
-		setID := catalog.ChangeWindowPolicySet(st)
-		if _, err := platform.NewPolicySet(ctx, setID, &platform.PolicySetArgs{
-			Identifier: pulumi.String(setID),
-			Name:       pulumi.String("Change window " + env.Name),
-			Action:     pulumi.String("onstep"),
-			Type:       pulumi.String("custom"),
-			Enabled:    pulumi.Bool(true),
+		res.add(plan.KindPolicy, p.Identifier, policy)
+		s := w.PolicySet
+		policies := platform.PolicySetPolicyArray{}
+		for _, id := range s.Policies {
+			policies = append(policies, platform.PolicySetPolicyArgs{Identifier: pulumi.String(id), Severity: pulumi.String(s.Severity)})
+		}
+		set, err := platform.NewPolicySet(ctx, s.Identifier, &platform.PolicySetArgs{
+			Identifier: pulumi.String(s.Identifier),
+			Name:       pulumi.String(s.Name),
+			Action:     pulumi.String(s.Action),
+			Type:       pulumi.String(s.Type),
+			Enabled:    pulumi.Bool(s.Enabled),
 			OrgId:      org,
 			ProjectId:  proj,
-			Policies: platform.PolicySetPolicyArray{platform.PolicySetPolicyArgs{
-				Identifier: policy.Identifier,
-				Severity:   pulumi.String("error"),
-			}},
-			Tags: tagList(tags),
-		}, child); err != nil {
+			Policies:   policies,
+			Tags:       stringArray(s.Tags),
+		}, child(s.Needs)...)
+		if err != nil {
 			return nil, err
 		}
+		e.Resources.add(plan.KindPolicySet, s.Identifier, set)
 	}
-
-	e.EnvironmentID = environment.Identifier
-	e.Infrastructures = infras.ToStringMapOutput()
-	e.Connectors = connectors.ToStringMapOutput()
-	e.Delegates = delegates.ToStringMapOutput()
-	return e, ctx.RegisterResourceOutputs(e, pulumi.Map{
-		"environmentId":   e.EnvironmentID,
-		"infrastructures": e.Infrastructures,
-		"connectors":      e.Connectors,
-		"delegates":       e.Delegates,
-	})
+	return e, ctx.RegisterResourceOutputs(e, pulumi.Map{})
 }

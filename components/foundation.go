@@ -3,26 +3,14 @@ package components
 import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/harness/platform"
-	"github.com/company/harness-platform/internal/harnessyaml"
-	"github.com/company/harness-platform/internal/pipeline"
-)
-
-// Harness's built-in roles and resource group used for team access.
-const (
-	allProjectResources = "_all_project_level_resources"
-	executorRole        = "_pipeline_executor"
-	adminRole           = "_project_admin"
-	githubTokenSecretID = "github_manifests_token"
-	harnessSecretStore  = "harnessSecretManager"
+	"github.com/company/harness-platform/plan"
 )
 
 // FoundationArgs are the inputs of a Foundation.
 type FoundationArgs struct {
-	Catalog *catalog.Catalog
-	// Stack is the stack with no upstream; its foundation settings are used.
-	Stack *catalog.Stack
+	Plan  *plan.Foundation
+	Scope plan.Scope
 	// GithubToken is the manifests connector's token; it must be a secret.
 	GithubToken pulumi.StringInput
 }
@@ -35,155 +23,127 @@ type FoundationArgs struct {
 type Foundation struct {
 	pulumi.ResourceState
 
-	OrgID             pulumi.StringOutput    `pulumi:"orgId"`
-	ProjectID         pulumi.StringOutput    `pulumi:"projectId"`
-	GithubConnectorID pulumi.StringOutput    `pulumi:"githubConnectorId"`
-	UserGroups        pulumi.StringMapOutput `pulumi:"userGroups"`
-	Services          pulumi.StringMapOutput `pulumi:"services"`
+	// Resources are the declared objects, for what other objects need.
+	Resources Resources
 }
 
 // NewFoundation declares the foundation.
 func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts ...pulumi.ResourceOption) (*Foundation, error) {
-	f := &Foundation{}
+	f := &Foundation{Resources: Resources{}}
 	if err := ctx.RegisterComponentResource(FoundationType, name, f, opts...); err != nil {
 		return nil, err
 	}
-	c, settings := args.Catalog, args.Stack.Foundation
-	child := pulumi.Parent(f)
-	protected := []pulumi.ResourceOption{child, pulumi.Protect(true)}
-	tags := tagList(map[string]string{"managed-by": pipeline.ManagedBy})
-
-	orgID := pulumi.String(settings.Org.Identifier).ToStringOutput()
-	if settings.Org.Create {
-		org, err := platform.NewOrganization(ctx, settings.Org.Identifier, &platform.OrganizationArgs{
-			Identifier: pulumi.String(settings.Org.Identifier),
-			Name:       pulumi.String(orDefault(settings.Org.Name, settings.Org.Identifier)),
-			Tags:       tags,
-		}, protected...)
+	fp, res := args.Plan, f.Resources
+	org, proj := pulumi.String(args.Scope.OrgID), pulumi.String(args.Scope.ProjectID)
+	child := func(needs []plan.Ref) []pulumi.ResourceOption {
+		return []pulumi.ResourceOption{pulumi.Parent(f), res.dependsOn(needs)}
+	}
+	protected := func(needs []plan.Ref) []pulumi.ResourceOption {
+		return append(child(needs), pulumi.Protect(true))
+	}
+	if o := fp.Organization; o != nil {
+		r, err := platform.NewOrganization(ctx, o.Identifier, &platform.OrganizationArgs{
+			Identifier: pulumi.String(o.Identifier),
+			Name:       pulumi.String(o.Name),
+			Tags:       stringArray(o.Tags),
+		}, protected(nil)...)
 		if err != nil {
 			return nil, err
 		}
-		orgID = org.Identifier
+		res.add(plan.KindOrganization, o.Identifier, r)
 	}
-	project, err := platform.NewProject(ctx, settings.Project.Identifier, &platform.ProjectArgs{
-		Identifier:  pulumi.String(settings.Project.Identifier),
-		Name:        pulumi.String(orDefault(settings.Project.Name, settings.Project.Identifier)),
-		Description: pulumi.String(settings.Project.Description),
-		OrgId:       orgID,
-		Tags:        tags,
-	}, protected...)
+	p := fp.Project
+	project, err := platform.NewProject(ctx, p.Identifier, &platform.ProjectArgs{
+		Identifier:  pulumi.String(p.Identifier),
+		Name:        pulumi.String(p.Name),
+		Description: pulumi.String(p.Description),
+		OrgId:       org,
+		Tags:        stringArray(p.Tags),
+	}, protected(p.Needs)...)
 	if err != nil {
 		return nil, err
 	}
-	org, proj := orgID.ToStringPtrOutput(), project.Identifier.ToStringPtrOutput()
-
-	groups := pulumi.StringMap{}
-	for _, t := range c.Teams {
-		g, err := platform.NewUsergroup(ctx, t.UserGroup, &platform.UsergroupArgs{
-			Identifier:  pulumi.String(t.UserGroup),
-			Name:        pulumi.String(t.Name),
-			Description: pulumi.String(t.Description),
+	res.add(plan.KindProject, p.Identifier, project)
+	for _, g := range fp.UserGroups {
+		r, err := platform.NewUsergroup(ctx, g.Identifier, &platform.UsergroupArgs{
+			Identifier:  pulumi.String(g.Identifier),
+			Name:        pulumi.String(g.Name),
+			Description: pulumi.String(g.Description),
 			OrgId:       org,
 			ProjectId:   proj,
-			UserEmails:  pulumi.ToStringArray(t.Members),
-			Tags:        tagList(map[string]string{"team": t.Name, "managed-by": pipeline.ManagedBy}),
-		}, child)
+			UserEmails:  stringArray(g.Members),
+			Tags:        stringArray(g.Tags),
+		}, child(g.Needs)...)
 		if err != nil {
 			return nil, err
 		}
-		groups[t.Name] = g.Identifier
-		role := executorRole
-		if t == c.PlatformTeam {
-			role = adminRole
-		}
-		if _, err := platform.NewRoleAssignments(ctx, t.UserGroup+"-"+role, &platform.RoleAssignmentsArgs{
-			Identifier:              pulumi.String(t.UserGroup + role),
+		res.add(plan.KindUserGroup, g.Identifier, r)
+	}
+	for _, a := range fp.RoleAssignments {
+		if _, err := platform.NewRoleAssignments(ctx, a.Resource, &platform.RoleAssignmentsArgs{
+			Identifier:              pulumi.String(a.Identifier),
 			OrgId:                   org,
 			ProjectId:               proj,
-			ResourceGroupIdentifier: pulumi.String(allProjectResources),
-			RoleIdentifier:          pulumi.String(role),
+			ResourceGroupIdentifier: pulumi.String(a.ResourceGroup),
+			RoleIdentifier:          pulumi.String(a.Role),
 			Principals: platform.RoleAssignmentsPrincipalArray{platform.RoleAssignmentsPrincipalArgs{
-				Identifier: g.Identifier,
+				Identifier: pulumi.String(a.UserGroup),
 				Type:       pulumi.String("USER_GROUP"),
 			}},
-		}, child); err != nil {
+		}, child(a.Needs)...); err != nil {
 			return nil, err
 		}
 	}
-
-	token, err := platform.NewSecretText(ctx, githubTokenSecretID, &platform.SecretTextArgs{
-		Identifier:              pulumi.String(githubTokenSecretID),
-		Name:                    pulumi.String("GitHub token of " + settings.Github.Username),
-		Description:             pulumi.String("Read access to the manifests repository, for " + settings.Github.ConnectorIdentifier),
+	s := fp.GithubToken
+	token, err := platform.NewSecretText(ctx, s.Identifier, &platform.SecretTextArgs{
+		Identifier:              pulumi.String(s.Identifier),
+		Name:                    pulumi.String(s.Name),
+		Description:             pulumi.String(s.Description),
 		OrgId:                   org,
 		ProjectId:               proj,
-		SecretManagerIdentifier: pulumi.String(harnessSecretStore),
+		SecretManagerIdentifier: pulumi.String(s.SecretManager),
 		ValueType:               pulumi.String("Inline"),
 		Value:                   args.GithubToken,
-		Tags:                    tags,
-	}, protected...)
+		Tags:                    stringArray(s.Tags),
+	}, protected(s.Needs)...)
 	if err != nil {
 		return nil, err
 	}
-	gh, err := platform.NewGithubConnector(ctx, settings.Github.ConnectorIdentifier, &platform.GithubConnectorArgs{
-		Identifier:     pulumi.String(settings.Github.ConnectorIdentifier),
-		Name:           pulumi.String(settings.Github.ConnectorIdentifier),
-		Description:    pulumi.String("Cross-org access to the generated manifests"),
+	res.add(plan.KindSecret, s.Identifier, token)
+	g := fp.GithubConnector
+	gh, err := platform.NewGithubConnector(ctx, g.Identifier, &platform.GithubConnectorArgs{
+		Identifier:     pulumi.String(g.Identifier),
+		Name:           pulumi.String(g.Name),
+		Description:    pulumi.String(g.Description),
 		OrgId:          org,
 		ProjectId:      proj,
-		ConnectionType: pulumi.String("Repo"),
-		Url:            pulumi.String(settings.Github.URL),
+		ConnectionType: pulumi.String(g.ConnectionType),
+		Url:            pulumi.String(g.URL),
 		Credentials: &platform.GithubConnectorCredentialsArgs{Http: &platform.GithubConnectorCredentialsHttpArgs{
-			Username: pulumi.String(settings.Github.Username),
-			TokenRef: token.Identifier.ToStringPtrOutput(),
+			Username: pulumi.String(g.Username),
+			TokenRef: pulumi.String(g.TokenRef),
 		}},
-		ApiAuthentication: &platform.GithubConnectorApiAuthenticationArgs{TokenRef: token.Identifier.ToStringPtrOutput()},
-		Tags:              tags,
-	}, protected...)
+		ApiAuthentication: &platform.GithubConnectorApiAuthenticationArgs{TokenRef: pulumi.String(g.TokenRef)},
+		Tags:              stringArray(g.Tags),
+	}, protected(g.Needs)...)
 	if err != nil {
 		return nil, err
 	}
-
-	services := pulumi.StringMap{}
-	for _, s := range c.Services {
-		yamlBody := pulumi.All(orgID, project.Identifier, gh.Identifier).ApplyT(func(v []any) (string, error) {
-			gs := settings.Github
-			gs.ConnectorIdentifier = v[2].(string)
-			y, err := pipeline.Marshal(harnessyaml.BuildService(s, gs, v[0].(string), v[1].(string)))
-			return string(y), err
-		}).(pulumi.StringOutput)
-		svc, err := platform.NewService(ctx, catalog.ServiceIdentifier(s), &platform.ServiceArgs{
-			Identifier:  pulumi.String(catalog.ServiceIdentifier(s)),
-			Name:        pulumi.String(s.Name),
-			Description: pulumi.String(s.Description),
+	res.add(plan.KindGithubConnector, g.Identifier, gh)
+	for _, svc := range fp.Services {
+		r, err := platform.NewService(ctx, svc.Identifier, &platform.ServiceArgs{
+			Identifier:  pulumi.String(svc.Identifier),
+			Name:        pulumi.String(svc.Name),
+			Description: pulumi.String(svc.Description),
 			OrgId:       org,
 			ProjectId:   proj,
-			Tags:        tagList(pipeline.ServiceTags(s)),
-			Yaml:        yamlBody,
-		}, child)
+			Tags:        stringArray(svc.Tags),
+			Yaml:        pulumi.String(svc.YAML),
+		}, child(svc.Needs)...)
 		if err != nil {
 			return nil, err
 		}
-		services[s.Name] = svc.Identifier
+		res.add(plan.KindService, svc.Identifier, r)
 	}
-
-	f.OrgID = orgID
-	f.ProjectID = project.Identifier
-	f.GithubConnectorID = gh.Identifier
-	f.UserGroups = groups.ToStringMapOutput()
-	f.Services = services.ToStringMapOutput()
-	return f, ctx.RegisterResourceOutputs(f, pulumi.Map{
-		"orgId":             f.OrgID,
-		"projectId":         f.ProjectID,
-		"githubConnectorId": f.GithubConnectorID,
-		"userGroups":        f.UserGroups,
-		"services":          f.Services,
-	})
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
+	return f, ctx.RegisterResourceOutputs(f, pulumi.Map{})
 }

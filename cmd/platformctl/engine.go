@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/company/harness-platform/catalog"
-	"github.com/company/harness-platform/internal/engine"
+	"github.com/company/harness-platform/engine"
 )
 
 func open(ctx context.Context, c *catalog.Catalog, f flags, stdout, stderr io.Writer) (*engine.Session, error) {

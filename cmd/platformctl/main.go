@@ -19,11 +19,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/company/harness-platform/catalog"
-	"github.com/company/harness-platform/internal/diag"
-	"github.com/company/harness-platform/internal/engine"
-	"github.com/company/harness-platform/internal/render"
+	"github.com/company/harness-platform/diag"
+	"github.com/company/harness-platform/engine"
+	"github.com/company/harness-platform/plan"
 )
 
 const usage = `usage:
@@ -96,12 +97,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprint(stderr, "render needs --stack\n", usage)
 			return 2
 		}
-		out, err := render.Stack(c, f.stack, f.service)
-		if err != nil {
+		if err := renderStack(c, f.stack, f.service, stdout); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		_, _ = stdout.Write(out)
 		return 0
 	case "preview", "up", "refresh", "destroy", "outputs":
 		return runEngine(args[0], c, f, stdout, stderr)
@@ -122,4 +121,22 @@ func printLoadError(w io.Writer, err error) {
 		return
 	}
 	fmt.Fprintln(w, err)
+}
+
+// renderStack prints the plan of stack (or of one service in it): every
+// YAML document the program would register, byte for byte.
+func renderStack(c *catalog.Catalog, stack, service string, w io.Writer) error {
+	p, err := plan.Build(c, stack)
+	if err != nil {
+		return err
+	}
+	if service != "" {
+		if _, ok := c.Service(service); !ok {
+			return fmt.Errorf("no service %q in %s", service, catalog.ServicesFile)
+		}
+		if !slices.Contains(p.Services(), service) {
+			return fmt.Errorf("service %q is not enabled in stack %q", service, stack)
+		}
+	}
+	return plan.Render(w, p, service)
 }

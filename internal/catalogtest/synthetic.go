@@ -68,3 +68,20 @@ func Example(tb testing.TB, root string) *catalog.Catalog {
 	}
 	return c
 }
+
+// RenameRegion renames a region in regions.yaml, every stack file and the
+// services' region lists.
+func RenameRegion(files map[string][]byte, from, to string) {
+	for name, data := range files {
+		if name == catalog.RegionsFile || strings.HasPrefix(name, "Pulumi.") {
+			files[name] = []byte(strings.ReplaceAll(string(data), "name: "+from+"\n", "name: "+to+"\n"))
+		}
+	}
+	lines := strings.Split(string(files[catalog.ServicesFile]), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "regions: [") {
+			lines[i] = strings.NewReplacer("["+from+"]", "["+to+"]", "["+from+",", "["+to+",", " "+from+"]", " "+to+"]", " "+from+",", " "+to+",").Replace(l)
+		}
+	}
+	files[catalog.ServicesFile] = []byte(strings.Join(lines, "\n"))
+}

@@ -5,6 +5,7 @@ package mocktest
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -14,10 +15,13 @@ import (
 // Registered is one resource the program registered.
 type Registered struct {
 	Type, Name     string
+	Custom         bool // false for component resources
 	Inputs         resource.PropertyMap
 	Parent         string
 	Protect        bool
 	RetainOnDelete bool
+	// Dependencies are the URNs of its DependsOn.
+	Dependencies []string
 }
 
 // Recorder is a pulumi.MockResourceMonitor that records resources and
@@ -28,6 +32,7 @@ type Recorder struct {
 
 	mu        sync.Mutex
 	resources []Registered
+	reads     []string
 }
 
 // Resources returns what was registered, in registration order.
@@ -62,10 +67,11 @@ func (r *Recorder) NewResource(args pulumi.MockResourceArgs) (string, resource.P
 			"outputs": resource.NewObjectProperty(out),
 		}, nil
 	}
-	reg := Registered{Type: args.TypeToken, Name: args.Name, Inputs: args.Inputs}
+	reg := Registered{Type: args.TypeToken, Name: args.Name, Custom: args.Custom, Inputs: args.Inputs}
 	if rpc := args.RegisterRPC; rpc != nil {
 		reg.Parent, reg.Protect = rpc.GetParent(), rpc.GetProtect()
 		reg.RetainOnDelete = rpc.GetRetainOnDelete()
+		reg.Dependencies = rpc.GetDependencies()
 	}
 	r.mu.Lock()
 	r.resources = append(r.resources, reg)
@@ -77,9 +83,32 @@ func (r *Recorder) NewResource(args pulumi.MockResourceArgs) (string, resource.P
 	return args.Name + "-id", state, nil
 }
 
-// Call answers invokes; the program makes none.
+// Call answers the engine's built-in readStackOutputs invoke from
+// StackOutputs (a stack never deployed has none), and refuses any other
+// invoke: the program looks nothing up.
 func (r *Recorder) Call(args pulumi.MockCallArgs) (resource.PropertyMap, error) {
-	return nil, fmt.Errorf("unexpected invoke %s", args.Token)
+	if args.Token != "pulumi:pulumi:readStackOutputs" {
+		return nil, fmt.Errorf("unexpected invoke %s", args.Token)
+	}
+	name := args.Args["name"].StringValue()
+	r.mu.Lock()
+	r.reads = append(r.reads, name)
+	r.mu.Unlock()
+	out, ok := r.StackOutputs[name[strings.LastIndex(name, "/")+1:]]
+	if !ok {
+		out = resource.PropertyMap{}
+	}
+	return resource.PropertyMap{
+		"name":    resource.NewStringProperty(name),
+		"outputs": resource.NewObjectProperty(out),
+	}, nil
+}
+
+// Reads lists the stacks whose outputs the program read, in order.
+func (r *Recorder) Reads() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.reads...)
 }
 
 // WithConfig sets the stack's config (and which keys are secret).

@@ -1,0 +1,204 @@
+package catalog
+
+import (
+	"github.com/company/harness-platform/catalog/internal/yamlstrict"
+	"github.com/company/harness-platform/ident"
+)
+
+// The types below are the files as decoded, with their positions, for
+// validation. They are private: after validation, resolve turns them into
+// the model (model.go), with every default filled in.
+
+type servicesFile struct {
+	Services []*serviceDoc `yaml:"services" required:"true" desc:"Every service the platform deploys."`
+}
+
+type teamsFile struct {
+	At           yamlstrict.At
+	PlatformTeam string     `yaml:"platformTeam" required:"true" desc:"The team that co-approves every Production deployment."`
+	Teams        []*teamDoc `yaml:"teams" required:"true" desc:"Teams that own services."`
+}
+
+type archetypesFile struct {
+	Archetypes []*archetypeDoc `yaml:"archetypes" required:"true" desc:"Pipeline shapes and defaults."`
+}
+
+type regionsFile struct {
+	Regions []*regionDoc `yaml:"regions" required:"true" desc:"Regions environments may use."`
+}
+
+// serviceDoc is one entry of catalog/services.yaml.
+type serviceDoc struct {
+	At           yamlstrict.At
+	Name         string            `yaml:"name" required:"true" desc:"Service name: a Kubernetes name (lower-case letters, digits, '-'); its Harness identifier replaces '-' with '_'."`
+	Team         string            `yaml:"team" required:"true" desc:"Owning team, a name from catalog/teams.yaml."`
+	Archetype    string            `yaml:"archetype" required:"true" desc:"Archetype from catalog/archetypes.yaml: the pipeline shape and defaults."`
+	Repo         string            `yaml:"repo" required:"true" desc:"Source repository, owner/name."`
+	Image        string            `yaml:"image" required:"true" desc:"Container image without tag; the tag is a runtime input of the pipeline."`
+	Description  string            `yaml:"description" desc:"One line about the service."`
+	Environments []string          `yaml:"environments" desc:"Stacks the service is enabled in (default: all). An environment's upstream must have it too."`
+	Regions      []string          `yaml:"regions" desc:"Regions to deploy to (default: all regions of each environment)."`
+	Overrides    *overridesDoc     `yaml:"overrides" desc:"Overrides of the archetype's defaults."`
+	Tags         map[string]string `yaml:"tags" desc:"Extra tags on the service's Harness resources."`
+	Retired      bool              `yaml:"retired" desc:"Decommissioning: triggers are disabled and the service can then be removed."`
+}
+
+type overridesDoc struct {
+	At                 yamlstrict.At
+	ProductionStrategy string `yaml:"productionStrategy" enum:"canary|rolling" desc:"Deployment strategy in Production environments."`
+	Replicas           *int   `yaml:"replicas" desc:"Number of replicas."`
+	Verification       *bool  `yaml:"verification" desc:"Continuous verification after each canary phase."`
+}
+
+type teamDoc struct {
+	At          yamlstrict.At
+	Name        string   `yaml:"name" required:"true" desc:"Team name."`
+	Description string   `yaml:"description" desc:"What the team owns."`
+	UserGroup   string   `yaml:"userGroup" desc:"Harness user group identifier (default: <name>_team)."`
+	Members     []string `yaml:"members" desc:"E-mail addresses of the team's members (the user group's users)."`
+}
+
+type archetypeDoc struct {
+	At                 yamlstrict.At
+	Name               string `yaml:"name" required:"true" desc:"Archetype name, referenced by services."`
+	Description        string `yaml:"description" desc:"What kind of workload it is."`
+	ProductionStrategy string `yaml:"productionStrategy" required:"true" enum:"canary|rolling" desc:"Strategy in Production environments; lower environments always roll."`
+	Replicas           int    `yaml:"replicas" required:"true" desc:"Default replica count."`
+	Verification       bool   `yaml:"verification" desc:"Continuous verification after each canary phase."`
+	StepTimeout        string `yaml:"stepTimeout" desc:"Timeout of each deployment step (default 10m)."`
+}
+
+type regionDoc struct {
+	At          yamlstrict.At
+	Name        string `yaml:"name" required:"true" desc:"Short region name used in identifiers, e.g. euw1."`
+	AWSRegion   string `yaml:"awsRegion" required:"true" desc:"The cloud region, e.g. eu-west-1."`
+	Description string `yaml:"description" desc:"Where it is."`
+}
+
+// stackDoc holds the project's keys of one Pulumi.<stack>.yaml.
+type stackDoc struct {
+	At           yamlstrict.At
+	Environment  environmentDoc   `yaml:"harness-platform:environment" required:"true" desc:"The Harness environment this stack owns."`
+	Upstream     string           `yaml:"harness-platform:upstream" desc:"The stack this one promotes from; absent on the stack that owns the foundation."`
+	Regions      []stackRegionDoc `yaml:"harness-platform:regions" required:"true" desc:"Regions of this environment, one cluster each."`
+	Foundation   *foundationDoc   `yaml:"harness-platform:foundation" desc:"Organization, project and GitHub settings; only on the stack with no upstream."`
+	Approval     *approvalDoc     `yaml:"harness-platform:approval" desc:"Approval gate of Production pipelines."`
+	ChangeWindow *changeWindowDoc `yaml:"harness-platform:changeWindow" desc:"When Production deployments may run."`
+	GithubToken  *secretDoc       `yaml:"harness-platform:githubToken" desc:"The GitHub token of the cross-org connector (a secret, on the foundation stack)."`
+
+	name string // from the file name
+	file string // relative to the project directory
+}
+
+type secretDoc struct {
+	Secure string `yaml:"secure" required:"true" desc:"Ciphertext written by pulumi config set --secret."`
+}
+
+type environmentDoc struct {
+	At          yamlstrict.At
+	Name        string `yaml:"name" required:"true" desc:"Environment name, e.g. int-stable; a Kubernetes name."`
+	Identifier  string `yaml:"identifier" desc:"Harness identifier (default: the name with '-' as '_')."`
+	Type        string `yaml:"type" required:"true" enum:"PreProduction|Production" desc:"Harness environment type."`
+	Description string `yaml:"description" desc:"What the environment is for."`
+}
+
+type stackRegionDoc struct {
+	At          yamlstrict.At
+	Name        string `yaml:"name" required:"true" desc:"A region from catalog/regions.yaml."`
+	NetworkCIDR string `yaml:"networkCidr" desc:"The environment's network in this region, e.g. 10.3.0.0/16."`
+}
+
+type foundationDoc struct {
+	At      yamlstrict.At
+	Org     orgDoc     `yaml:"org" required:"true" desc:"Harness organization."`
+	Project projectDoc `yaml:"project" required:"true" desc:"Harness project holding every pipeline."`
+	Github  githubDoc  `yaml:"github" required:"true" desc:"Cross-org GitHub connector to the manifests repository."`
+}
+
+type orgDoc struct {
+	Identifier string `yaml:"identifier" required:"true" desc:"Organization identifier."`
+	Name       string `yaml:"name" desc:"Display name."`
+	Create     bool   `yaml:"create" desc:"Create the organization (default: it exists)."`
+}
+
+type projectDoc struct {
+	Identifier  string `yaml:"identifier" required:"true" desc:"Project identifier."`
+	Name        string `yaml:"name" desc:"Display name."`
+	Description string `yaml:"description" desc:"Description."`
+}
+
+type githubDoc struct {
+	At                  yamlstrict.At
+	ConnectorIdentifier string `yaml:"connectorIdentifier" desc:"Connector identifier (default github_manifests)."`
+	URL                 string `yaml:"url" required:"true" desc:"https URL of the manifests repository."`
+	Username            string `yaml:"username" required:"true" desc:"The bot account the token belongs to."`
+	Branch              string `yaml:"branch" desc:"Branch the manifests are read from (default main)."`
+}
+
+type approvalDoc struct {
+	MinimumCount int    `yaml:"minimumCount" desc:"Approvals needed (default 2)."`
+	Timeout      string `yaml:"timeout" desc:"How long the gate waits (default 1d)."`
+}
+
+type changeWindowDoc struct {
+	At    yamlstrict.At
+	Days  []string `yaml:"days" required:"true" desc:"Allowed weekdays: Mon, Tue, Wed, Thu, Fri, Sat, Sun."`
+	Start string   `yaml:"start" required:"true" desc:"Start time, HH:MM UTC."`
+	End   string   `yaml:"end" required:"true" desc:"End time, HH:MM UTC."`
+}
+
+// Defaults, used by validation (to check the names they give) and by
+// resolve (to fill them in); neither changes the documents.
+
+func (e *environmentDoc) identifier() string {
+	if e.Identifier != "" {
+		return e.Identifier
+	}
+	return ident.Environment(e.Name)
+}
+
+func (t *teamDoc) userGroup() string {
+	if t.UserGroup != "" {
+		return t.UserGroup
+	}
+	return ident.UserGroup(t.Name)
+}
+
+func (a *archetypeDoc) stepTimeout() string { return orDefault(a.StepTimeout, DefaultStepTimeout) }
+
+func (g *githubDoc) connectorIdentifier() string {
+	return orDefault(g.ConnectorIdentifier, DefaultGithubConnector)
+}
+
+func (s *stackDoc) isProduction() bool { return s.Environment.Type == Production }
+
+func (s *stackDoc) regionNames() []string {
+	out := make([]string, len(s.Regions))
+	for i, r := range s.Regions {
+		out[i] = r.Name
+	}
+	return out
+}
+
+// approval is the stack's approval gate with its defaults, or nil when the
+// stack has none (a Production stack always has one).
+func (s *stackDoc) approval() *Approval {
+	if s.Approval == nil && !s.isProduction() {
+		return nil
+	}
+	a := Approval{MinimumCount: DefaultMinimumApprovals, Timeout: DefaultApprovalTimeout}
+	if s.Approval != nil {
+		if s.Approval.MinimumCount != 0 {
+			a.MinimumCount = s.Approval.MinimumCount
+		}
+		a.Timeout = orDefault(s.Approval.Timeout, a.Timeout)
+	}
+	return &a
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

@@ -1,0 +1,246 @@
+// Package yamlstrict decodes YAML into Go structs strictly and reports every
+// problem with its position: unknown keys (with a suggestion), missing
+// required keys, values of the wrong kind and values outside an enum.
+//
+// Struct fields use the `yaml` tag for their key, and optionally
+// `required:"true"`, `enum:"a|b|c"` and `desc:"..."` (the description the
+// catalog's JSON Schema carries). A field of type At records where its struct
+// was declared, so later checks can point at the right line.
+package yamlstrict
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/company/harness-platform/diag"
+)
+
+// At records the position of a decoded mapping.
+type At struct {
+	file string
+	node *yaml.Node
+}
+
+// Pos is the position of the mapping itself.
+func (a At) Pos() diag.Pos {
+	if a.node == nil {
+		return diag.Pos{File: a.file}
+	}
+	return diag.Pos{File: a.file, Line: a.node.Line, Col: a.node.Column}
+}
+
+// Field is the position of the value of key, or of the mapping when the key
+// is absent.
+func (a At) Field(key string) diag.Pos {
+	if n := a.value(key); n != nil {
+		return diag.Pos{File: a.file, Line: n.Line, Col: n.Column}
+	}
+	return a.Pos()
+}
+
+// Item is the position of the i-th element of the sequence under key.
+func (a At) Item(key string, i int) diag.Pos {
+	if n := a.value(key); n != nil && n.Kind == yaml.SequenceNode && i < len(n.Content) {
+		c := n.Content[i]
+		return diag.Pos{File: a.file, Line: c.Line, Col: c.Column}
+	}
+	return a.Field(key)
+}
+
+func (a At) value(key string) *yaml.Node {
+	if a.node == nil || a.node.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(a.node.Content); i += 2 {
+		if a.node.Content[i].Value == key {
+			return a.node.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// ParseFile parses one YAML document. Syntax errors become diagnostics.
+func ParseFile(file string, data []byte, diags *diag.List) *yaml.Node {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			diags.Add(file, 0, 0, "add the expected top-level keys", "file is empty")
+			return nil
+		}
+		// yaml.v3 reports "yaml: line N: message".
+		line := 0
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		if n, rest, ok := strings.Cut(strings.TrimPrefix(msg, "line "), ":"); ok && strings.HasPrefix(msg, "line ") {
+			if _, scanErr := fmt.Sscan(n, &line); scanErr == nil {
+				msg = strings.TrimSpace(rest)
+			}
+			// Parser errors ("did not find expected ...") carry a 0-based
+			// line, scanner errors a 1-based one.
+			if strings.HasPrefix(msg, "did not find expected") {
+				line++
+			}
+		}
+		diags.Add(file, line, 1, "fix the YAML syntax", "YAML syntax error: %s", msg)
+		return nil
+	}
+	if len(doc.Content) == 0 {
+		diags.Add(file, 0, 0, "add the expected top-level keys", "file is empty")
+		return nil
+	}
+	return doc.Content[0]
+}
+
+// Decode decodes node into v, a pointer to a struct, adding a diagnostic for
+// every problem found. Fields whose values are wrong keep their zero value.
+func Decode(file string, node *yaml.Node, v any, diags *diag.List) {
+	d := decoder{file: file, diags: diags}
+	d.decode(node, reflect.ValueOf(v).Elem(), "")
+}
+
+type decoder struct {
+	file  string
+	diags *diag.List
+}
+
+var atType = reflect.TypeOf(At{})
+
+func (d *decoder) add(n *yaml.Node, fix, format string, args ...any) {
+	d.diags.Add(d.file, n.Line, n.Column, fix, format, args...)
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	default:
+		return fmt.Sprintf("%q", n.Value)
+	}
+}
+
+func (d *decoder) decode(n *yaml.Node, v reflect.Value, key string) {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	where := ""
+	if key != "" {
+		where = fmt.Sprintf(" for %q", key)
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if n.Tag == "!!null" {
+			return
+		}
+		p := reflect.New(v.Type().Elem())
+		d.decode(n, p.Elem(), key)
+		v.Set(p)
+	case reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			d.add(n, "write it as key: value pairs", "expected a mapping%s, found %s", where, kindName(n))
+			return
+		}
+		d.decodeStruct(n, v)
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			d.add(n, "write it as a list, e.g. [a, b]", "expected a list%s, found %s", where, kindName(n))
+			return
+		}
+		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+		for i, item := range n.Content {
+			d.decode(item, s.Index(i), key)
+		}
+		v.Set(s)
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			d.add(n, "write it as key: value pairs", "expected a mapping%s, found %s", where, kindName(n))
+			return
+		}
+		m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, val := n.Content[i], n.Content[i+1]
+			elem := reflect.New(v.Type().Elem()).Elem()
+			d.decode(val, elem, k.Value)
+			m.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), elem)
+		}
+		v.Set(m)
+	default:
+		if n.Kind != yaml.ScalarNode {
+			d.add(n, "give a single value", "expected a %s%s, found %s", scalarName(v.Kind()), where, kindName(n))
+			return
+		}
+		if err := n.Decode(v.Addr().Interface()); err != nil {
+			d.add(n, "give a single value of that kind", "expected a %s%s, found %q", scalarName(v.Kind()), where, n.Value)
+		}
+	}
+}
+
+func scalarName(k reflect.Kind) string {
+	switch k {
+	case reflect.Bool:
+		return "boolean (true or false)"
+	case reflect.Int, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint32, reflect.Uint64:
+		return "whole number"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	default:
+		return "string"
+	}
+}
+
+func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
+	fields := Fields(v.Type())
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		f, ok := fields.byKey[k.Value]
+		if !ok {
+			fix := "remove it"
+			if s := suggest(k.Value, fields.keys); s != "" {
+				fix = fmt.Sprintf("did you mean %q?", s)
+			} else if len(fields.keys) > 0 {
+				fix = "allowed keys: " + strings.Join(fields.keys, ", ")
+			}
+			d.add(k, fix, "unknown key %q", k.Value)
+			continue
+		}
+		if seen[k.Value] {
+			d.add(k, "keep one of them", "key %q is given twice", k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		fv := v.Field(f.Index)
+		d.decode(val, fv, k.Value)
+		if f.Enum != nil && fv.Kind() == reflect.String && val.Kind == yaml.ScalarNode && !contains(f.Enum, fv.String()) {
+			fix := "use one of: " + strings.Join(f.Enum, ", ")
+			if s := suggest(fv.String(), f.Enum); s != "" {
+				fix = fmt.Sprintf("did you mean %q?", s)
+			}
+			d.add(val, fix, "%q is not a valid %s", fv.String(), k.Value)
+		}
+	}
+	for _, f := range fields.list {
+		if f.Required && !seen[f.Key] {
+			d.add(n, fmt.Sprintf("add %q", f.Key+": ..."), "missing required key %q", f.Key)
+		}
+	}
+	if fields.at >= 0 {
+		v.Field(fields.at).Set(reflect.ValueOf(At{file: d.file, node: n}))
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,107 @@
+package catalog
+
+import "slices"
+
+// resolve turns validated documents into the model, filling in every
+// default. It runs only on documents that validated without a problem.
+func resolve(v *validator) *Catalog {
+	c := &Catalog{
+		PlatformTeam: v.platformTeam,
+		Stacks:       map[string]*Stack{},
+		Chain:        slices.Clone(v.chain),
+		services:     map[string]int{},
+		teams:        map[string]int{},
+	}
+	for _, r := range v.files.regions {
+		c.Regions = append(c.Regions, Region{Name: r.Name, AWSRegion: r.AWSRegion, Description: r.Description})
+	}
+	for _, t := range v.files.teams {
+		c.teams[t.Name] = len(c.Teams)
+		c.Teams = append(c.Teams, Team{Name: t.Name, Description: t.Description, UserGroup: t.userGroup(), Members: slices.Clone(t.Members)})
+	}
+	for _, a := range v.files.archetypes {
+		c.Archetypes = append(c.Archetypes, Archetype{
+			Name: a.Name, Description: a.Description, ProductionStrategy: a.ProductionStrategy,
+			Replicas: a.Replicas, Verification: a.Verification, StepTimeout: a.stepTimeout(),
+		})
+	}
+	for name, d := range v.stacks {
+		c.Stacks[name] = resolveStack(d)
+	}
+	for _, s := range v.files.services {
+		a := v.archetypes[s.Archetype]
+		svc := Service{
+			Name: s.Name, Team: s.Team, Archetype: s.Archetype, Repo: s.Repo, Image: s.Image,
+			Description: s.Description, Regions: slices.Clone(s.Regions), Retired: s.Retired,
+			Tags:               cloneMap(s.Tags),
+			ProductionStrategy: a.ProductionStrategy,
+			Replicas:           a.Replicas,
+			Verification:       a.Verification,
+			StepTimeout:        a.stepTimeout(),
+		}
+		for _, env := range c.Chain {
+			if v.enabled[s][env] {
+				svc.Environments = append(svc.Environments, env)
+			}
+		}
+		if o := s.Overrides; o != nil {
+			if o.ProductionStrategy != "" {
+				svc.ProductionStrategy = o.ProductionStrategy
+			}
+			if o.Replicas != nil {
+				svc.Replicas = *o.Replicas
+			}
+			if o.Verification != nil {
+				svc.Verification = *o.Verification
+			}
+		}
+		c.services[s.Name] = len(c.Services)
+		c.Services = append(c.Services, svc)
+	}
+	return c
+}
+
+func resolveStack(d *stackDoc) *Stack {
+	st := &Stack{
+		Name: d.name,
+		File: d.file,
+		Environment: Environment{
+			Name:        d.Environment.Name,
+			Identifier:  d.Environment.identifier(),
+			Type:        d.Environment.Type,
+			Description: d.Environment.Description,
+		},
+		Upstream: d.Upstream,
+		Approval: d.approval(),
+	}
+	for _, r := range d.Regions {
+		st.Regions = append(st.Regions, StackRegion{Name: r.Name, NetworkCIDR: r.NetworkCIDR})
+	}
+	if f := d.Foundation; f != nil {
+		st.Foundation = &Foundation{
+			Org:     Org{Identifier: f.Org.Identifier, Name: orDefault(f.Org.Name, f.Org.Identifier), Create: f.Org.Create},
+			Project: Project{Identifier: f.Project.Identifier, Name: orDefault(f.Project.Name, f.Project.Identifier), Description: f.Project.Description},
+			Github: Github{
+				ConnectorIdentifier: f.Github.connectorIdentifier(),
+				URL:                 f.Github.URL,
+				Username:            f.Github.Username,
+				Branch:              orDefault(f.Github.Branch, DefaultGithubBranch),
+			},
+		}
+	}
+	if w := d.ChangeWindow; w != nil {
+		st.ChangeWindow = &ChangeWindow{Days: slices.Clone(w.Days), Start: w.Start, End: w.End}
+	}
+	return st
+}
+
+func cloneMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,475 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/mocktest"
+	"github.com/company/harness-platform/program"
+	"github.com/company/harness-platform/simulated"
+)
+
+// These tests run the program through the real Pulumi CLI, offline: the
+// Automation API, a file:// backend and the simulated providers.
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type harnessSession struct {
+	*Session
+	state string
+	out   *syncBuffer
+}
+
+func open(t *testing.T, state string, c *catalog.Catalog) harnessSession {
+	t.Helper()
+	if _, err := FindCLI(); err != nil {
+		t.Fatalf("%v (make test installs it)", err)
+	}
+	out := &syncBuffer{}
+	s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: state, Stdout: out, Stderr: out, Catalog: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return harnessSession{Session: s, state: state, out: out}
+}
+
+func example(t *testing.T) *catalog.Catalog { return catalogtest.Example(t, "..") }
+
+// cloudRecords reads the simulated Harness cloud from disk.
+func cloudRecords(t *testing.T, state string) map[string]simulated.Record {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(state, "cloud", "harness.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs map[string]simulated.Record
+	if err := json.Unmarshal(data, &recs); err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func writeCloud(t *testing.T, state string, recs map[string]simulated.Record) {
+	t.Helper()
+	data, _ := json.MarshalIndent(recs, "", "  ")
+	if err := os.WriteFile(filepath.Join(state, "cloud", "harness.json"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func stateFile(t *testing.T, state, stack string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(state, "backend", ".pulumi", "stacks", "harness-platform", stack+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// stateURNs lists the URNs of the resources the stack's state holds.
+func stateURNs(t *testing.T, state, stack string) []string {
+	var cp struct {
+		Checkpoint struct {
+			Latest struct {
+				Resources []struct{ URN string }
+			}
+		}
+	}
+	if err := json.Unmarshal(stateFile(t, state, stack), &cp); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range cp.Checkpoint.Latest.Resources {
+		out = append(out, r.URN)
+	}
+	if len(out) < 10 {
+		t.Fatalf("the state of %s holds only %d resources", stack, len(out))
+	}
+	return out
+}
+
+// mockCount is how many resources the program registers for stack whose
+// type starts with prefix ("" for all).
+func mockCount(t *testing.T, c *catalog.Catalog, stack, prefix string) int {
+	rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{}}
+	if err := mocktest.Run(program.New(c), stack, rec); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range rec.Resources() {
+		if strings.HasPrefix(r.Type, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+func opTypes(m map[string]int) map[apitype.OpType]int {
+	out := map[apitype.OpType]int{}
+	for k, v := range m {
+		out[apitype.OpType(k)] = v
+	}
+	return out
+}
+
+func onlyOp(t *testing.T, what string, summary map[apitype.OpType]int, op apitype.OpType) int {
+	t.Helper()
+	for k, n := range summary {
+		// Stacks read their contracts with an invoke: no read step either.
+		if k != op && n > 0 {
+			t.Errorf("%s: %d %s, want only %s: %v", what, n, k, op, summary)
+		}
+	}
+	return summary[op]
+}
+
+func TestLifecycle(t *testing.T) {
+	ctx := context.Background()
+	c := example(t)
+	s := open(t, t.TempDir(), c)
+
+	// A preview of dev on an empty state creates everything, nothing else.
+	pre, err := s.Preview(ctx, "dev", RunOptions{})
+	if err != nil {
+		t.Fatalf("preview dev: %v\n%s", err, s.out)
+	}
+	if got, want := onlyOp(t, "preview dev", pre.ChangeSummary, apitype.OpCreate), mockCount(t, c, "dev", "")+1; got != want {
+		t.Errorf("preview dev creates %d resources, want %d (the program's plus the stack)", got, want)
+	}
+
+	var afterStaging []string
+	for _, stack := range c.Chain {
+		if _, err := s.Up(ctx, stack, RunOptions{}); err != nil {
+			t.Fatalf("up %s: %v", stack, err)
+		}
+		if stack == "staging" {
+			afterStaging = s.Servers.Cloud("harness").IDs()
+		}
+	}
+	// The drift check is quiet right after a first up: nothing the program
+	// declares changes by being read back.
+	for _, stack := range c.Chain {
+		if err := s.Refresh(ctx, stack, RunOptions{PreviewOnly: true, ExpectNoChanges: true}); err != nil {
+			t.Fatalf("drift check right after the first up of %s: %v", stack, err)
+		}
+	}
+	for _, stack := range c.Chain {
+		res, err := s.Up(ctx, stack, RunOptions{})
+		if err != nil {
+			t.Fatalf("second up %s: %v", stack, err)
+		}
+		onlyOp(t, "second up of "+stack, opTypes(*res.Summary.ResourceChanges), apitype.OpSame)
+	}
+
+	t.Run("stack references carry the foundation", func(t *testing.T) {
+		for _, stack := range []string{"staging", "production"} {
+			outs, err := s.Outputs(ctx, stack)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, _ := outs[program.OutFoundation].Value.(map[string]any)
+			if f["ownerStack"] != "dev" || f["orgId"] != "default" || f["projectId"] != "platform" {
+				t.Errorf("%s foundation output: %v", stack, f)
+			}
+		}
+	})
+
+	t.Run("drift is reported without touching state", func(t *testing.T) {
+		check := RunOptions{PreviewOnly: true, ExpectNoChanges: true}
+		if err := s.Refresh(ctx, "production", check); err != nil {
+			t.Fatalf("drift check on a clean deployment: %v", err)
+		}
+		before := stateFile(t, s.state, "production")
+		recs := cloudRecords(t, s.state)
+		id := "Pipeline/default/platform/payment_service_prod"
+		orig, ok := recs[id]
+		if !ok {
+			t.Fatalf("no %s in the simulated cloud", id)
+		}
+		edited := simulated.Record{Type: orig.Type, Name: orig.Name, Properties: map[string]any{}}
+		for k, v := range orig.Properties {
+			edited.Properties[k] = v
+		}
+		edited.Properties["yaml"] = orig.Properties["yaml"].(string) + "# edited in the Harness UI\n"
+		recs[id] = edited
+		writeCloud(t, s.state, recs)
+		for i := 0; i < 2; i++ { // the drift stays visible: the check wrote nothing
+			s.out.b.Reset()
+			err := s.Refresh(ctx, "production", check)
+			if err == nil {
+				t.Fatal("drift check passed with an edited pipeline")
+			}
+			if !strings.Contains(s.out.String(), "payment_service_prod") {
+				t.Errorf("drift output does not name the pipeline:\n%s", s.out)
+			}
+		}
+		if !bytes.Equal(before, stateFile(t, s.state, "production")) {
+			t.Error("the drift check changed the state file")
+		}
+		recs[id] = orig
+		writeCloud(t, s.state, recs)
+		if err := s.Refresh(ctx, "production", check); err != nil {
+			t.Fatalf("drift check after restoring: %v", err)
+		}
+	})
+
+	t.Run("secrets never in plaintext", func(t *testing.T) {
+		_ = filepath.Walk(s.state, func(path string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() {
+				data, _ := os.ReadFile(path)
+				if bytes.Contains(data, []byte(DemoGithubToken)) {
+					t.Errorf("GitHub token in plaintext in %s", path)
+				}
+			}
+			return nil
+		})
+		if strings.Contains(s.out.String(), DemoGithubToken) {
+			t.Error("GitHub token in the engine output")
+		}
+		for _, stack := range c.Chain {
+			outs, _ := s.Outputs(ctx, stack)
+			js, _ := json.Marshal(outs)
+			if bytes.Contains(js, []byte(DemoGithubToken)) {
+				t.Errorf("GitHub token in the outputs of %s", stack)
+			}
+		}
+		recs := cloudRecords(t, s.state)
+		value, _ := recs["SecretText/default/platform/github_manifests_token"].Properties["value"].(map[string]any)
+		if value["secretSha256"] == nil {
+			t.Errorf("the simulated cloud does not hold the token as a digest: %v", value)
+		}
+	})
+
+	t.Run("removing an unretired production service is refused", func(t *testing.T) {
+		files, err := catalogtest.ExampleFiles("..")
+		if err != nil {
+			t.Fatal(err)
+		}
+		entry := "  - name: refund-service\n    team: payments\n    archetype: api\n    repo: company/refunds\n    image: registry.company.io/payments/refund-service\n    regions: [euw1]\n"
+		if !bytes.Contains(files[catalog.ServicesFile], []byte(entry)) {
+			t.Fatal("example entry changed; update the test")
+		}
+		files[catalog.ServicesFile] = bytes.Replace(files[catalog.ServicesFile], []byte(entry), nil, 1)
+		removed, err := catalog.Parse(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := open(t, s.state, removed)
+		if _, err := r.Preview(ctx, "production", RunOptions{}); err != nil {
+			t.Fatalf("preview must only warn: %v", err)
+		}
+		want := "would delete the Production pipeline of refund-service, not retired in its last deployment"
+		if !strings.Contains(r.out.String(), want) {
+			t.Errorf("preview does not warn %q", want)
+		}
+		cloudBefore, err := os.ReadFile(filepath.Join(s.state, "cloud", "harness.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		urnsBefore := stateURNs(t, s.state, "production")
+		if _, err := r.Up(ctx, "production", RunOptions{}); err == nil || !strings.Contains(err.Error()+r.out.String(), want) {
+			t.Fatalf("up must refuse: %v", err)
+		}
+		r.Close()
+		// The refused up changed nothing: not the cloud, not the resources
+		// the stack holds (the engine may record the failed update).
+		if cloudAfter, _ := os.ReadFile(filepath.Join(s.state, "cloud", "harness.json")); !bytes.Equal(cloudBefore, cloudAfter) {
+			t.Error("the refused up changed the simulated cloud")
+		}
+		if after := stateURNs(t, s.state, "production"); strings.Join(after, "\n") != strings.Join(urnsBefore, "\n") {
+			t.Errorf("the refused up changed the stack's resources: %d before, %d after", len(urnsBefore), len(after))
+		}
+	})
+
+	t.Run("protection and destroy", func(t *testing.T) {
+		before := s.Servers.Cloud("harness").IDs()
+		if err := s.Destroy(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {
+			t.Fatalf("destroy of dev was not refused by protection: %v", err)
+		}
+		if err := s.Servers.Cloud("harness").Reload(); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Servers.Cloud("harness").IDs(); len(got) != len(before) {
+			t.Errorf("refused destroy of dev removed %d objects", len(before)-len(got))
+		}
+		if err := s.Destroy(ctx, "production", RunOptions{}); err != nil {
+			t.Fatalf("destroy production: %v", err)
+		}
+		if got := s.Servers.Cloud("harness").IDs(); strings.Join(got, ",") != strings.Join(afterStaging, ",") {
+			t.Errorf("destroy of production left the cloud with %d objects, want the %d dev and staging ones", len(got), len(afterStaging))
+		}
+	})
+}
+
+func TestPromotionAgainstDeployedUpstream(t *testing.T) {
+	ctx := context.Background()
+	state := t.TempDir()
+	s := open(t, state, example(t))
+	for _, stack := range []string{"dev", "staging"} {
+		if _, err := s.Up(ctx, stack, RunOptions{}); err != nil {
+			t.Fatalf("up %s: %v", stack, err)
+		}
+	}
+	s.Close()
+
+	// The onboarding change: promo-importer, so far dev only, everywhere.
+	files, err := catalogtest.ExampleFiles("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files[catalog.ServicesFile] = bytes.Replace(files[catalog.ServicesFile], []byte("    environments: [dev]\n"), nil, 1)
+	onboarded, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, state, onboarded)
+	if _, err := s.Preview(ctx, "production", RunOptions{}); err != nil {
+		t.Fatalf("preview must only warn: %v", err)
+	}
+	want := `service "promo-importer" is not deployed in upstream stack "staging" yet`
+	if !strings.Contains(s.out.String(), want) {
+		t.Errorf("preview does not warn %q:\n%s", want, s.out)
+	}
+	_, err = s.Up(ctx, "production", RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("up must fail with the promotion error, got %v", err)
+	}
+}
+
+func TestUpstreamNeverDeployed(t *testing.T) {
+	s := open(t, t.TempDir(), example(t))
+	_, err := s.Preview(context.Background(), "staging", RunOptions{})
+	if !errors.Is(err, ErrUpstreamNotDeployed) || !strings.Contains(err.Error(), "deploy it first: platformctl up --stack dev --offline") {
+		t.Fatalf("want a message naming the stack to deploy first, got %v", err)
+	}
+}
+
+// A value the provider refuses (a test-only catalog bypassing validation)
+// fails preview with the provider's own message.
+func TestProviderRejectsBadInput(t *testing.T) {
+	c := example(t)
+	c.Stacks["dev"].Environment.Identifier = "int-stable"
+	s := open(t, t.TempDir(), c)
+	_, err := s.Preview(context.Background(), "dev", RunOptions{})
+	if err == nil {
+		t.Fatal("preview accepted an identifier Harness refuses")
+	}
+	if want := `invalid value for identifier ("int-stable")`; !strings.Contains(err.Error()+s.out.String(), want) {
+		t.Errorf("want the provider's message %q, got %v\n%s", want, err, s.out)
+	}
+}
+
+// An up cancelled midway, then run again, converges: the same objects, no
+// duplicates, and nothing left to do.
+func TestInterruptedUpConverges(t *testing.T) {
+	c := example(t)
+	state := t.TempDir()
+	s := open(t, state, c)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for ctx.Err() == nil {
+			if len(s.Servers.Cloud("harness").IDs()) >= 20 {
+				cancel()
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	_, err := s.Up(ctx, "dev", RunOptions{Parallel: 2})
+	cancel()
+	if err == nil {
+		t.Fatal("the cancelled up succeeded; the test did not interrupt it")
+	}
+	partial := len(s.Servers.Cloud("harness").IDs())
+	if _, err := s.Up(context.Background(), "dev", RunOptions{}); err != nil {
+		t.Fatalf("rerun after interruption: %v\n%s", err, s.out)
+	}
+	res, err := s.Up(context.Background(), "dev", RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	onlyOp(t, "up after convergence", opTypes(*res.Summary.ResourceChanges), apitype.OpSame)
+	harnessResources := mockCount(t, c, "dev", "harness:")
+	if got := len(s.Servers.Cloud("harness").IDs()); got != harnessResources {
+		t.Errorf("after the interrupted up (%d objects) and a rerun the cloud holds %d objects, want %d", partial, got, harnessResources)
+	}
+}
+
+// A region whose name has a '-' works end to end: the stack applies, and
+// every region a pipeline offers resolves to an infrastructure the
+// simulated Harness holds.
+func TestRegionWithDash(t *testing.T) {
+	files, err := catalogtest.ExampleFiles("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalogtest.RenameRegion(files, "euw2", "eu-w2")
+	c, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, t.TempDir(), c)
+	if _, err := s.Up(context.Background(), "dev", RunOptions{}); err != nil {
+		t.Fatalf("up: %v\n%s", err, s.out)
+	}
+	recs := cloudRecords(t, s.state)
+	infras := map[string]bool{}
+	for _, r := range recs {
+		if r.Type == "harness:platform/infrastructure:Infrastructure" {
+			infras[r.Properties["identifier"].(string)] = true
+		}
+	}
+	if !infras["int_stable_eu_w2_k8s"] {
+		t.Fatalf("infrastructures %v", infras)
+	}
+	checked := 0
+	for _, r := range recs {
+		if r.Type != "harness:platform/pipeline:Pipeline" {
+			continue
+		}
+		y := r.Properties["yaml"].(string)
+		for _, region := range []string{"euw1", "eu-w2"} {
+			if !strings.Contains(y, region) {
+				continue
+			}
+			resolved := strings.Replace(y, `<+<+pipeline.variables.targetRegion>.replace("-", "_")>`, strings.ReplaceAll(region, "-", "_"), 1)
+			id := "int_stable_" + strings.ReplaceAll(region, "-", "_") + "_k8s"
+			if !strings.Contains(resolved, "- identifier: "+id+"\n") || !infras[id] {
+				t.Errorf("%s: region %s does not resolve to a declared infrastructure", r.Name, region)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("checked only %d pipeline regions", checked)
+	}
+}

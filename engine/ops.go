@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+)
+
+// DefaultParallel caps concurrent resource operations: Harness allows about
+// 1,000 API calls a minute per key.
+const DefaultParallel = 8
+
+// RunOptions are the flags users expect from the Pulumi CLI.
+type RunOptions struct {
+	Diff            bool
+	ExpectNoChanges bool
+	PreviewOnly     bool // refresh: report drift without writing state
+	PolicyPacks     []string
+	Parallel        int
+}
+
+func (o RunOptions) parallel() int {
+	if o.Parallel > 0 {
+		return o.Parallel
+	}
+	return DefaultParallel
+}
+
+// Preview shows what up would change.
+func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.PreviewResult, error) {
+	defer s.flush()
+	stack, err := s.Stack(ctx, name)
+	if err != nil {
+		return auto.PreviewResult{}, err
+	}
+	opts := []optpreview.Option{
+		optpreview.ProgressStreams(s.opts.Stdout), optpreview.ErrorProgressStreams(s.opts.Stderr),
+		optpreview.Parallel(o.parallel()), optpreview.PolicyPacks(o.PolicyPacks...),
+	}
+	if o.Diff {
+		opts = append(opts, optpreview.Diff())
+	}
+	if o.ExpectNoChanges {
+		opts = append(opts, optpreview.ExpectNoChanges())
+	}
+	return stack.Preview(ctx, opts...)
+}
+
+// Up applies the stack.
+func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpResult, error) {
+	defer s.flush()
+	stack, err := s.Stack(ctx, name)
+	if err != nil {
+		return auto.UpResult{}, err
+	}
+	opts := []optup.Option{
+		optup.ProgressStreams(s.opts.Stdout), optup.ErrorProgressStreams(s.opts.Stderr),
+		optup.Parallel(o.parallel()), optup.PolicyPacks(o.PolicyPacks...),
+	}
+	if o.Diff {
+		opts = append(opts, optup.Diff())
+	}
+	if o.ExpectNoChanges {
+		opts = append(opts, optup.ExpectNoChanges())
+	}
+	return stack.Up(ctx, opts...)
+}
+
+// Refresh reads the cloud back. With PreviewOnly it is the drift check: it
+// reports differences and leaves the state as it was, so the next check
+// still sees the drift (a plain refresh would accept it into the state).
+func (s *Session) Refresh(ctx context.Context, name string, o RunOptions) error {
+	defer s.flush()
+	stack, err := s.Stack(ctx, name)
+	if err != nil {
+		return err
+	}
+	opts := []optrefresh.Option{
+		optrefresh.ProgressStreams(s.opts.Stdout), optrefresh.ErrorProgressStreams(s.opts.Stderr),
+		optrefresh.Parallel(o.parallel()),
+	}
+	if o.Diff {
+		opts = append(opts, optrefresh.Diff())
+	}
+	if o.ExpectNoChanges {
+		opts = append(opts, optrefresh.ExpectNoChanges())
+	}
+	if o.PreviewOnly {
+		_, err = stack.PreviewRefresh(ctx, opts...)
+	} else {
+		_, err = stack.Refresh(ctx, opts...)
+	}
+	return err
+}
+
+// Destroy removes the stack's resources. It previews first and refuses
+// if anything would be refused (a protected resource): the engine's destroy
+// would otherwise delete every unprotected resource before failing.
+func (s *Session) Destroy(ctx context.Context, name string, o RunOptions) error {
+	defer s.flush()
+	stack, err := auto.SelectStack(ctx, name, s.workspace)
+	if err != nil {
+		return err
+	}
+	opts := []optdestroy.Option{optdestroy.ProgressStreams(s.opts.Stdout), optdestroy.ErrorProgressStreams(s.opts.Stderr),
+		optdestroy.Parallel(o.parallel())}
+	if _, err := stack.PreviewDestroy(ctx, opts...); err != nil {
+		return fmt.Errorf("destroy of %s refused, nothing was deleted: %w", name, err)
+	}
+	_, err = stack.Destroy(ctx, opts...)
+	return err
+}
+
+// Outputs returns the stack's outputs.
+func (s *Session) Outputs(ctx context.Context, name string) (auto.OutputMap, error) {
+	stack, err := auto.SelectStack(ctx, name, s.workspace)
+	if err != nil {
+		return nil, err
+	}
+	return stack.Outputs(ctx)
+}
+
+// flush writes the simulated cloud when an operation ends, so that what the
+// engine did is on disk for whoever looks next.
+func (s *Session) flush() {
+	if s.Servers != nil {
+		if err := s.Servers.Flush(); err != nil {
+			fmt.Fprintf(s.opts.Stderr, "warning: writing the simulated cloud: %v\n", err)
+		}
+	}
+}

@@ -1,0 +1,224 @@
+// Package engine drives the program through the Pulumi Automation API as
+// an inline program (the same program.New that main.go runs). Offline, it
+// uses a local file:// backend, a passphrase secrets provider and the
+// simulated providers, all under one state directory:
+//
+//	<state>/backend    Pulumi state (file:// backend)
+//	<state>/cloud      the simulated cloud, one JSON file per provider
+//	<state>/workspace  the workspace's copy of Pulumi.yaml and stack files
+//	<state>/home       PULUMI_HOME
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"gopkg.in/yaml.v3"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/program"
+	"github.com/company/harness-platform/simulated"
+)
+
+// Options configure a Session.
+type Options struct {
+	// ProjectDir holds Pulumi.yaml, the stack files and catalog/.
+	ProjectDir string
+	// Offline runs against the simulated cloud under StateDir.
+	Offline  bool
+	StateDir string
+	// Passphrase encrypts offline secrets (PULUMI_CONFIG_PASSPHRASE).
+	Passphrase string
+	// GithubToken is configured, as a secret, on the foundation stack
+	// offline. Online, the stack's own config holds it.
+	GithubToken string
+	// Stdout and Stderr receive the engine's progress.
+	Stdout, Stderr io.Writer
+	// Catalog overrides loading ProjectDir's catalog (tests).
+	Catalog *catalog.Catalog
+}
+
+// Session is a workspace ready to run stacks of the program.
+type Session struct {
+	opts      Options
+	Catalog   *catalog.Catalog
+	Servers   *simulated.Servers
+	workspace auto.Workspace
+}
+
+// DefaultPassphrase encrypts the offline demo's secrets. It protects
+// nothing real; set PULUMI_CONFIG_PASSPHRASE to use another.
+const DefaultPassphrase = "harness-platform-offline"
+
+// Open validates the catalog and prepares the workspace. Close it.
+func Open(ctx context.Context, opts Options) (*Session, error) {
+	if opts.Stdout == nil {
+		opts.Stdout = os.Stdout
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	c := opts.Catalog
+	if c == nil {
+		var err error
+		if c, err = catalog.Load(opts.ProjectDir); err != nil {
+			return nil, err
+		}
+	}
+	cmd, err := FindCLI()
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{opts: opts, Catalog: c}
+	env := map[string]string{"PULUMI_SKIP_UPDATE_CHECK": "true"}
+	workDir := opts.ProjectDir
+	if opts.Offline {
+		state, err := filepath.Abs(opts.StateDir)
+		if err != nil {
+			return nil, err
+		}
+		s.opts.StateDir = state
+		workDir = filepath.Join(state, "workspace")
+		for _, d := range []string{"backend", "home", "workspace", "cloud"} {
+			if err := os.MkdirAll(filepath.Join(state, d), 0o700); err != nil {
+				return nil, err
+			}
+		}
+		if err := s.copyProject(workDir); err != nil {
+			return nil, err
+		}
+		if s.Servers, err = simulated.Start(state); err != nil {
+			return nil, err
+		}
+		passphrase := opts.Passphrase
+		if passphrase == "" {
+			passphrase = DefaultPassphrase
+		}
+		env["PULUMI_BACKEND_URL"] = "file://" + filepath.Join(state, "backend")
+		env["PULUMI_HOME"] = filepath.Join(state, "home")
+		env["PULUMI_CONFIG_PASSPHRASE"] = passphrase
+		env["PULUMI_DEBUG_PROVIDERS"] = s.Servers.DebugProviders()
+	}
+	wsOpts := []auto.LocalWorkspaceOption{
+		auto.WorkDir(workDir),
+		auto.Program(program.New(c)),
+		auto.Pulumi(cmd),
+		auto.EnvVars(env),
+	}
+	if opts.Offline {
+		wsOpts = append(wsOpts, auto.SecretsProvider("passphrase"))
+	}
+	if s.workspace, err = auto.NewLocalWorkspace(ctx, wsOpts...); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close stops the simulated providers.
+func (s *Session) Close() {
+	if s.Servers != nil {
+		s.Servers.Stop()
+	}
+}
+
+// copyProject writes Pulumi.yaml and the stack files into the offline
+// workspace, keeping the encryption salt the workspace already has so that
+// secrets stay readable across runs. The project's files are never
+// modified.
+func (s *Session) copyProject(workDir string) error {
+	data, err := os.ReadFile(filepath.Join(s.opts.ProjectDir, "Pulumi.yaml"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(workDir, "Pulumi.yaml"), data, 0o600); err != nil {
+		return err
+	}
+	for name := range s.Catalog.Stacks {
+		file := "Pulumi." + name + ".yaml"
+		var settings map[string]any
+		data, err := os.ReadFile(filepath.Join(s.opts.ProjectDir, file))
+		if err != nil {
+			return err
+		}
+		if err := yaml.Unmarshal(data, &settings); err != nil {
+			return err
+		}
+		if settings == nil {
+			settings = map[string]any{}
+		}
+		var previous map[string]any
+		if old, err := os.ReadFile(filepath.Join(workDir, file)); err == nil && yaml.Unmarshal(old, &previous) == nil {
+			if salt, ok := previous["encryptionsalt"]; ok {
+				settings["encryptionsalt"] = salt
+			}
+		}
+		out, err := yaml.Marshal(settings)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(workDir, file), out, 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ErrUpstreamNotDeployed is returned for a stack whose upstream has no
+// deployment yet.
+var ErrUpstreamNotDeployed = errors.New("upstream not deployed")
+
+// Stack selects (or creates) a stack and configures it. A stack whose
+// upstream was never deployed is refused with the stack to deploy first.
+func (s *Session) Stack(ctx context.Context, name string) (auto.Stack, error) {
+	st, err := s.Catalog.Stack(name)
+	if err != nil {
+		return auto.Stack{}, err
+	}
+	if st.Upstream != "" {
+		if err := s.requireDeployed(ctx, st.Upstream, name); err != nil {
+			return auto.Stack{}, err
+		}
+	}
+	stack, err := auto.UpsertStack(ctx, name, s.workspace)
+	if err != nil {
+		return auto.Stack{}, err
+	}
+	if s.opts.Offline && st.OwnsFoundation() {
+		token := s.opts.GithubToken
+		if token == "" {
+			token = DemoGithubToken
+		}
+		if err := stack.SetConfig(ctx, catalog.Namespace+":githubToken", auto.ConfigValue{Value: token, Secret: true}); err != nil {
+			return auto.Stack{}, err
+		}
+	}
+	return stack, nil
+}
+
+// DemoGithubToken is the token the offline demo configures: a placeholder
+// that tests search for to prove it never reaches state in plaintext.
+const DemoGithubToken = "ghp_OFFLINE_DEMO_TOKEN_not_a_real_secret"
+
+func (s *Session) requireDeployed(ctx context.Context, upstream, stack string) error {
+	summaries, err := s.workspace.ListStacks(ctx)
+	if err != nil {
+		return err
+	}
+	deployFirst := fmt.Errorf("%w: stack %q reads its upstream %q, which has not been deployed; deploy it first: platformctl up --stack %s%s",
+		ErrUpstreamNotDeployed, stack, upstream, upstream, map[bool]string{true: " --offline", false: ""}[s.opts.Offline])
+	for _, sum := range summaries {
+		if sum.Name == upstream || filepath.Base(sum.Name) == upstream {
+			if sum.ResourceCount == nil || *sum.ResourceCount == 0 {
+				return deployFirst
+			}
+			return nil
+		}
+	}
+	return deployFirst
+}

@@ -1,0 +1,196 @@
+// Package document holds the Harness YAML documents this project
+// generates, as typed Go values: pipelines, triggers, the input sets a
+// trigger carries, services and infrastructure definitions. Marshal encodes
+// them canonically (struct fields in declaration order, map keys sorted,
+// two-space indentation), so the same values always give the same bytes.
+//
+// The types cover the part of Harness's YAML the project uses; field order
+// is output order.
+package document
+
+// Document is a pipeline YAML document.
+type Document struct {
+	Pipeline Pipeline `yaml:"pipeline"`
+}
+
+// Pipeline is the top-level pipeline.
+type Pipeline struct {
+	Name              string            `yaml:"name"`
+	Identifier        string            `yaml:"identifier"`
+	ProjectIdentifier string            `yaml:"projectIdentifier"`
+	OrgIdentifier     string            `yaml:"orgIdentifier"`
+	Description       string            `yaml:"description,omitempty"`
+	Tags              map[string]string `yaml:"tags"`
+	Variables         []Variable        `yaml:"variables"`
+	Stages            []StageElement    `yaml:"stages"`
+}
+
+// Variable is a pipeline variable; Value "<+input>" makes it a runtime input.
+type Variable struct {
+	Name        string `yaml:"name"`
+	Type        string `yaml:"type"`
+	Description string `yaml:"description,omitempty"`
+	Required    bool   `yaml:"required"`
+	Value       string `yaml:"value"`
+}
+
+// StageElement wraps a stage.
+type StageElement struct {
+	Stage Stage `yaml:"stage"`
+}
+
+// Stage is a Deployment stage.
+type Stage struct {
+	Name              string            `yaml:"name"`
+	Identifier        string            `yaml:"identifier"`
+	Description       string            `yaml:"description,omitempty"`
+	Type              string            `yaml:"type"`
+	Spec              DeploymentSpec    `yaml:"spec"`
+	FailureStrategies []FailureStrategy `yaml:"failureStrategies"`
+}
+
+// DeploymentSpec is what a Deployment stage deploys, where and how.
+type DeploymentSpec struct {
+	DeploymentType string      `yaml:"deploymentType"`
+	Service        ServiceRef  `yaml:"service"`
+	Environment    Environment `yaml:"environment"`
+	Execution      Execution   `yaml:"execution"`
+}
+
+// ServiceRef names the Harness service.
+type ServiceRef struct {
+	ServiceRef string `yaml:"serviceRef"`
+}
+
+// Environment names the environment and the infrastructure definition.
+type Environment struct {
+	EnvironmentRef            string     `yaml:"environmentRef"`
+	DeployToAll               bool       `yaml:"deployToAll"`
+	InfrastructureDefinitions []InfraRef `yaml:"infrastructureDefinitions"`
+}
+
+// InfraRef names an infrastructure definition.
+type InfraRef struct {
+	Identifier string `yaml:"identifier"`
+}
+
+// Execution holds the steps and the rollback steps.
+type Execution struct {
+	Steps         []StepElement `yaml:"steps"`
+	RollbackSteps []StepElement `yaml:"rollbackSteps"`
+}
+
+// StepElement wraps a step.
+type StepElement struct {
+	Step Step `yaml:"step"`
+}
+
+// Step is one step; Spec is one of the *Spec types below.
+type Step struct {
+	Type              string            `yaml:"type"`
+	Name              string            `yaml:"name"`
+	Identifier        string            `yaml:"identifier"`
+	Spec              any               `yaml:"spec"`
+	Timeout           string            `yaml:"timeout"`
+	FailureStrategies []FailureStrategy `yaml:"failureStrategies,omitempty"`
+}
+
+// FailureStrategy maps errors to an action.
+type FailureStrategy struct {
+	OnFailure OnFailure `yaml:"onFailure"`
+}
+
+// OnFailure lists errors and the action taken on them.
+type OnFailure struct {
+	Errors []string `yaml:"errors"`
+	Action Action   `yaml:"action"`
+}
+
+// Action is a failure action such as StageRollback or Abort.
+type Action struct {
+	Type string `yaml:"type"`
+}
+
+// HarnessApprovalSpec is the spec of a HarnessApproval step.
+type HarnessApprovalSpec struct {
+	ApprovalMessage                 string          `yaml:"approvalMessage"`
+	IncludePipelineExecutionHistory bool            `yaml:"includePipelineExecutionHistory"`
+	Approvers                       Approvers       `yaml:"approvers"`
+	ApproverInputs                  []ApproverInput `yaml:"approverInputs"`
+}
+
+// Approvers are who may approve.
+type Approvers struct {
+	UserGroups               []string `yaml:"userGroups"`
+	MinimumCount             int      `yaml:"minimumCount"`
+	DisallowPipelineExecutor bool     `yaml:"disallowPipelineExecutor"`
+}
+
+// ApproverInput is a value the approver must give.
+type ApproverInput struct {
+	Name         string `yaml:"name"`
+	DefaultValue string `yaml:"defaultValue"`
+}
+
+// PolicySpec is the spec of a Policy step.
+type PolicySpec struct {
+	PolicySets []string         `yaml:"policySets"`
+	Type       string           `yaml:"type"`
+	PolicySpec CustomPolicySpec `yaml:"policySpec"`
+}
+
+// CustomPolicySpec carries the JSON payload a Custom policy evaluates.
+type CustomPolicySpec struct {
+	Payload string `yaml:"payload"`
+}
+
+// K8sRollingDeploySpec is the spec of K8sRollingDeploy.
+type K8sRollingDeploySpec struct {
+	SkipDryRun     bool `yaml:"skipDryRun"`
+	PruningEnabled bool `yaml:"pruningEnabled"`
+}
+
+// K8sRollingRollbackSpec is the spec of K8sRollingRollback.
+type K8sRollingRollbackSpec struct {
+	PruningEnabled bool `yaml:"pruningEnabled"`
+}
+
+// K8sCanaryDeploySpec is the spec of K8sCanaryDeploy.
+type K8sCanaryDeploySpec struct {
+	SkipDryRun        bool              `yaml:"skipDryRun"`
+	InstanceSelection InstanceSelection `yaml:"instanceSelection"`
+}
+
+// InstanceSelection sizes a canary.
+type InstanceSelection struct {
+	Type string           `yaml:"type"`
+	Spec PercentageOfPods `yaml:"spec"`
+}
+
+// PercentageOfPods is a canary size.
+type PercentageOfPods struct {
+	Percentage int `yaml:"percentage"`
+}
+
+// K8sCanaryDeleteSpec is the spec of K8sCanaryDelete.
+type K8sCanaryDeleteSpec struct{}
+
+// VerifySpec is the spec of a Verify step.
+type VerifySpec struct {
+	Type             string           `yaml:"type"`
+	MonitoredService MonitoredService `yaml:"monitoredService"`
+	Spec             VerifyParams     `yaml:"spec"`
+}
+
+// MonitoredService selects the service's default monitored service.
+type MonitoredService struct {
+	Type string   `yaml:"type"`
+	Spec struct{} `yaml:"spec"`
+}
+
+// VerifyParams tune continuous verification.
+type VerifyParams struct {
+	Sensitivity   string `yaml:"sensitivity"`
+	Duration      string `yaml:"duration"`
+	DeploymentTag string `yaml:"deploymentTag"`
+}

@@ -1,0 +1,73 @@
+package ident
+
+import "strings"
+
+// Every Harness identifier and Kubernetes name this project creates is
+// derived here, from catalog names, so that no stack ever needs a lookup to
+// name a thing, `pulumi import` is a mechanical mapping, and the catalog's
+// validation checks exactly the names the plan uses.
+
+// Service is the Harness service identifier of a catalog service.
+func Service(service string) string { return From(service) }
+
+// Environment is the default Harness identifier of an environment name.
+func Environment(name string) string { return From(name) }
+
+// UserGroup is the default user group of a team.
+func UserGroup(team string) string { return From(team) + "_team" }
+
+// Pipeline is the identifier of a service's pipeline in an environment.
+func Pipeline(service, envID string) string { return Join(service, envID) }
+
+// Trigger is the identifier of a pipeline's webhook trigger.
+func Trigger(service, envID string) string { return Pipeline(service, envID) + "_webhook" }
+
+// Infrastructure is the infrastructure definition of one cluster.
+func Infrastructure(envID, region string) string { return Join(envID, region, "k8s") }
+
+// InfrastructureExpr is Infrastructure computed by Harness at run time from
+// an expression that yields a region name (a Kubernetes name, so '-' is the
+// only character From replaces). Harness evaluates Java string methods on
+// expressions: https://developer.harness.io/docs/platform/variables-and-expressions/expressions-java-methods
+func InfrastructureExpr(envID, regionExpr string) string {
+	return Join(envID) + `_<+<+` + regionExpr + `>.replace("-", "_")>_k8s`
+}
+
+// KubernetesConnector is the Kubernetes connector of one cluster.
+func KubernetesConnector(envID, region string) string { return Join("k8s", envID, region) }
+
+// DelegateName is the delegate of one cluster; it is also its selector.
+// A Kubernetes name, unique in the account.
+func DelegateName(envName, region string) string {
+	return "harness-delegate-" + envName + "-" + region
+}
+
+// Namespace is the Kubernetes namespace of a service in one cluster.
+func Namespace(envName, service, region string) string {
+	return envName + "-" + service + "-" + region
+}
+
+// NamespaceExpr is the namespace as the infrastructure definition writes
+// it: the environment and service are Harness expressions, the region is
+// the definition's own.
+func NamespaceExpr(region string) string {
+	return Namespace("<+env.name>", "<+service.name>", region)
+}
+
+// ChangeWindowPolicy is the change-window policy of an environment.
+func ChangeWindowPolicy(envID string) string { return Join("change_window", envID) }
+
+// ChangeWindowPolicySet is the policy set the policy step evaluates.
+func ChangeWindowPolicySet(envID string) string { return Join(envID, "change_window") }
+
+// RoleAssignment is the identifier of a user group's role assignment.
+func RoleAssignment(userGroup, role string) string { return userGroup + role }
+
+// PipelineName is the display name of a service's pipeline.
+func PipelineName(service, envName string) string { return service + "-" + envName }
+
+// ManifestPath is where the generated manifests of a service are, per
+// environment and region (expressions allowed).
+func ManifestPath(service, envName, region string) string {
+	return strings.Join([]string{"generated", service, envName, region}, "/")
+}

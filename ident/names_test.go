@@ -1,0 +1,23 @@
+package ident
+
+import (
+	"strings"
+	"testing"
+)
+
+// Harness computes the infrastructure of the region picked at run time with
+// a replace("-", "_") on the region name; for every Kubernetes name that is
+// exactly what Infrastructure computes at plan time.
+func TestInfrastructureExprMatchesInfrastructure(t *testing.T) {
+	for _, region := range []string{"euw1", "eu-w1", "eu-west-1", "a"} {
+		if err := CheckDNSLabel(region); err != nil {
+			t.Fatal(err)
+		}
+		expr := InfrastructureExpr("prod", "pipeline.variables.targetRegion")
+		// Evaluate the expression the way Harness does for this region.
+		evaluated := strings.Replace(expr, `<+<+pipeline.variables.targetRegion>.replace("-", "_")>`, strings.ReplaceAll(region, "-", "_"), 1)
+		if want := Infrastructure("prod", region); evaluated != want {
+			t.Errorf("region %q: Harness would resolve %q, the stack declares %q", region, evaluated, want)
+		}
+	}
+}

@@ -1,0 +1,217 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/harness/document"
+	"github.com/company/harness-platform/ident"
+)
+
+// Names of the runtime inputs every pipeline has.
+const (
+	ImageTagInput     = "imageTag"
+	TargetRegionInput = "targetRegion"
+)
+
+// Webhook payload keys the trigger reads.
+const (
+	PayloadServiceName  = "service_name"
+	PayloadImageTag     = "image_tag"
+	PayloadTargetRegion = "target_region"
+)
+
+// deploymentInput is what one service's pipeline and trigger are built
+// from.
+type deploymentInput struct {
+	svc          *catalog.Service
+	stack        *catalog.Stack
+	scope        Scope
+	teamGroup    string // the owning team's user group
+	platformTeam string // the platform team's user group
+	regions      []string
+	strategy     string
+}
+
+func (d *deploymentInput) pipelineID() string {
+	return ident.Pipeline(d.svc.Name, d.stack.Environment.Identifier)
+}
+
+func (d *deploymentInput) pipelineName() string {
+	return ident.PipelineName(d.svc.Name, d.stack.Environment.Name)
+}
+
+// pipelineDocument is d's pipeline.
+func pipelineDocument(d *deploymentInput) document.Document {
+	st, s := d.stack, d.svc
+	timeout := s.StepTimeout
+	var steps, rollback []document.StepElement
+	if st.IsProduction() {
+		steps = append(steps, approvalStep(d), changeWindowStep(d))
+	}
+	if d.strategy == catalog.Canary {
+		steps = append(steps, canaryStep("canary_10", "Canary 10 percent", 10, timeout))
+		if s.Verification {
+			steps = append(steps, verifyStep("verify_canary_10", "Verify canary 10 percent", "5m"))
+		}
+		steps = append(steps, canaryStep("canary_50", "Canary 50 percent", 50, timeout))
+		if s.Verification {
+			steps = append(steps, verifyStep("verify_canary_50", "Verify canary 50 percent", "10m"))
+		}
+		steps = append(steps,
+			step("K8sCanaryDelete", "Delete canary", "canary_delete", document.K8sCanaryDeleteSpec{}, timeout),
+			step("K8sRollingDeploy", "Full rollout", "full_rollout", document.K8sRollingDeploySpec{}, timeout))
+		rollback = append(rollback, step("K8sCanaryDelete", "Delete canary", "rollback_canary_delete", document.K8sCanaryDeleteSpec{}, timeout))
+	} else {
+		steps = append(steps, step("K8sRollingDeploy", "Rolling deployment", "rolling_deploy", document.K8sRollingDeploySpec{}, timeout))
+	}
+	rollback = append(rollback, step("K8sRollingRollback", "Rolling rollback", "rolling_rollback", document.K8sRollingRollbackSpec{}, timeout))
+
+	return document.Document{Pipeline: document.Pipeline{
+		Name:              d.pipelineName(),
+		Identifier:        d.pipelineID(),
+		ProjectIdentifier: d.scope.ProjectID,
+		OrgIdentifier:     d.scope.OrgID,
+		Description:       fmt.Sprintf("Deploys %s to %s. Generated from the catalog by %s; edit the catalog, not this pipeline.", s.Name, st.Environment.Name, ManagedBy),
+		Tags:              deploymentTags(s, st),
+		Variables: []document.Variable{
+			{Name: ImageTagInput, Type: "String", Description: "Image tag of " + s.Image + " to deploy", Required: true, Value: "<+input>"},
+			{Name: TargetRegionInput, Type: "String", Description: "Region to deploy to", Required: true, Value: "<+input>.allowedValues(" + strings.Join(d.regions, ",") + ")"},
+		},
+		Stages: []document.StageElement{{Stage: document.Stage{
+			Name:       "Deploy to " + st.Environment.Name,
+			Identifier: "deploy",
+			Type:       "Deployment",
+			Spec: document.DeploymentSpec{
+				DeploymentType: "Kubernetes",
+				Service:        document.ServiceRef{ServiceRef: ident.Service(s.Name)},
+				Environment: document.Environment{
+					EnvironmentRef: st.Environment.Identifier,
+					InfrastructureDefinitions: []document.InfraRef{{
+						// The cluster follows the region chosen at run time.
+						Identifier: ident.InfrastructureExpr(st.Environment.Identifier, "pipeline.variables."+TargetRegionInput),
+					}},
+				},
+				Execution: document.Execution{Steps: steps, RollbackSteps: rollback},
+			},
+			FailureStrategies: []document.FailureStrategy{onFailure("StageRollback", "AllErrors")},
+		}}},
+	}}
+}
+
+func step(typ, name, id string, spec any, timeout string) document.StepElement {
+	return document.StepElement{Step: document.Step{Type: typ, Name: name, Identifier: id, Spec: spec, Timeout: timeout}}
+}
+
+func onFailure(action string, errors ...string) document.FailureStrategy {
+	return document.FailureStrategy{OnFailure: document.OnFailure{Errors: errors, Action: document.Action{Type: action}}}
+}
+
+func canaryStep(id, name string, percent int, timeout string) document.StepElement {
+	return step("K8sCanaryDeploy", name, id, document.K8sCanaryDeploySpec{
+		InstanceSelection: document.InstanceSelection{Type: "Percentage", Spec: document.PercentageOfPods{Percentage: percent}},
+	}, timeout)
+}
+
+func verifyStep(id, name, duration string) document.StepElement {
+	return step("Verify", name, id, document.VerifySpec{
+		Type:             "Canary",
+		MonitoredService: document.MonitoredService{Type: "Default"},
+		Spec: document.VerifyParams{
+			Sensitivity:   "MEDIUM",
+			Duration:      duration,
+			DeploymentTag: "<+pipeline.variables." + ImageTagInput + ">",
+		},
+	}, duration)
+}
+
+// approvalStep needs one approver from the owning team and one from the
+// platform team: both groups, a minimum of two, and never the executor.
+func approvalStep(d *deploymentInput) document.StepElement {
+	a := d.stack.Approval
+	s := step("HarnessApproval", "Production approval", "production_approval", document.HarnessApprovalSpec{
+		ApprovalMessage: fmt.Sprintf("Deploy %s <+pipeline.variables.%s> to %s (<+pipeline.variables.%s>).\n"+
+			"Requested by <+pipeline.triggeredBy.email>. Approvals needed: %d, from %s and %s.\n"+
+			"Give the change ticket and the rollback plan.\n",
+			d.svc.Name, ImageTagInput, d.stack.Environment.Name, TargetRegionInput,
+			a.MinimumCount, d.teamGroup, d.platformTeam),
+		IncludePipelineExecutionHistory: true,
+		Approvers: document.Approvers{
+			UserGroups:               []string{d.teamGroup, d.platformTeam},
+			MinimumCount:             a.MinimumCount,
+			DisallowPipelineExecutor: true,
+		},
+		ApproverInputs: []document.ApproverInput{{Name: "change_ticket"}, {Name: "rollback_plan"}},
+	}, a.Timeout)
+	s.Step.FailureStrategies = []document.FailureStrategy{onFailure("Abort", "Timeout")}
+	return s
+}
+
+// ChangeWindowPayload is what the change-window policy evaluates. Harness
+// policies cannot read <+...> expressions, so the step resolves them into
+// this JSON before the policy sees it.
+type ChangeWindowPayload struct {
+	Environment string `json:"environment"`
+	Service     string `json:"service"`
+	Pipeline    string `json:"pipeline"`
+	// StartTs is the execution's start, epoch milliseconds.
+	StartTs string `json:"startTs"`
+}
+
+func changeWindowStep(d *deploymentInput) document.StepElement {
+	var payload strings.Builder
+	enc := json.NewEncoder(&payload)
+	enc.SetEscapeHTML(false) // keep <+...> expressions readable for Harness
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(ChangeWindowPayload{
+		Environment: d.stack.Environment.Name,
+		Service:     d.svc.Name,
+		Pipeline:    d.pipelineID(),
+		StartTs:     "<+pipeline.startTs>",
+	}); err != nil {
+		panic(err) // a struct of strings always encodes
+	}
+	s := step("Policy", "Change window", "change_window", document.PolicySpec{
+		PolicySets: []string{ident.ChangeWindowPolicySet(d.stack.Environment.Identifier)},
+		Type:       "Custom",
+		PolicySpec: document.CustomPolicySpec{Payload: payload.String()},
+	}, "2m")
+	s.Step.FailureStrategies = []document.FailureStrategy{onFailure("Abort", "PolicyEvaluationFailure")}
+	return s
+}
+
+// triggerDocument is the custom webhook trigger of d's pipeline: a call
+// whose payload names the service starts the pipeline with the payload's
+// image tag and region. A retired service's trigger is disabled.
+func triggerDocument(d *deploymentInput) (document.TriggerDocument, error) {
+	pipelineID := d.pipelineID()
+	inputs, err := document.Marshal(document.InputSetDocument{Pipeline: document.RuntimeInputs{
+		Identifier: pipelineID,
+		Variables: []document.InputValue{
+			{Name: ImageTagInput, Type: "String", Value: "<+trigger.payload." + PayloadImageTag + ">"},
+			{Name: TargetRegionInput, Type: "String", Value: "<+trigger.payload." + PayloadTargetRegion + ">"},
+		},
+	}})
+	if err != nil {
+		return document.TriggerDocument{}, err
+	}
+	return document.TriggerDocument{Trigger: document.Trigger{
+		Name:               d.pipelineName() + "-webhook",
+		Identifier:         ident.Trigger(d.svc.Name, d.stack.Environment.Identifier),
+		Enabled:            !d.svc.Retired,
+		Description:        fmt.Sprintf("Starts %s when a build of %s calls the webhook with %s, %s and %s.", d.pipelineName(), d.svc.Name, PayloadServiceName, PayloadImageTag, PayloadTargetRegion),
+		Tags:               deploymentTags(d.svc, d.stack),
+		OrgIdentifier:      d.scope.OrgID,
+		ProjectIdentifier:  d.scope.ProjectID,
+		PipelineIdentifier: pipelineID,
+		Source: document.TriggerSource{Type: "Webhook", Spec: document.WebhookSource{Type: "Custom", Spec: document.CustomWebhook{
+			PayloadConditions: []document.Condition{
+				{Key: "<+trigger.payload." + PayloadServiceName + ">", Operator: "Equals", Value: d.svc.Name},
+			},
+			HeaderConditions: []document.Condition{},
+		}}},
+		InputYaml: string(inputs),
+	}}, nil
+}

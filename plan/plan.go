@@ -1,0 +1,247 @@
+// Package plan computes, from the validated catalog and one stack's
+// settings, every object that stack declares: identifiers, names, tags,
+// every input, the exact YAML of every Harness document, and which object
+// needs which. It is plain Go: no Pulumi types, no I/O, deterministic. The
+// program declares a plan, `platformctl render` prints it, and the guards
+// (guard.go) check it against what is deployed before anything is
+// registered.
+//
+// A Plan is immutable once built: its YAML is held in strings and nothing
+// in this package changes a plan after Build returns it.
+package plan
+
+// ManagedBy is the value of the managed-by tag on everything generated.
+const ManagedBy = "harness-platform"
+
+// Plan is everything one stack declares.
+type Plan struct {
+	Stack string
+	// Upstream is the stack this one promotes from; "" for the root.
+	Upstream   string
+	Production bool
+	// Scope is the organization and project every object lives in.
+	Scope Scope
+	// Foundation is set on the stack with no upstream.
+	Foundation  *Foundation
+	Environment Environment
+	Clusters    []Cluster
+	// ChangeWindow is set on Production stacks.
+	ChangeWindow *ChangeWindow
+	Deployments  []Deployment
+}
+
+// Scope locates objects in Harness.
+type Scope struct {
+	OrgID     string
+	ProjectID string
+}
+
+// Kind names a kind of Harness object, for dependencies.
+type Kind string
+
+// Kinds that objects depend on.
+const (
+	KindOrganization        Kind = "organization"
+	KindProject             Kind = "project"
+	KindUserGroup           Kind = "usergroup"
+	KindSecret              Kind = "secret"
+	KindGithubConnector     Kind = "githubConnector"
+	KindService             Kind = "service"
+	KindEnvironment         Kind = "environment"
+	KindKubernetesConnector Kind = "kubernetesConnector"
+	KindInfrastructure      Kind = "infrastructure"
+	KindPolicy              Kind = "policy"
+	KindPolicySet           Kind = "policySet"
+	KindPipeline            Kind = "pipeline"
+	KindTrigger             Kind = "trigger"
+	KindRoleAssignment      Kind = "roleAssignment"
+)
+
+// Ref names an object another one needs. A ref to an object that another
+// stack of the chain declares (the foundation's, downstream) is satisfied
+// by the chain's order, not by this stack.
+type Ref struct {
+	Kind       Kind
+	Identifier string
+}
+
+// Foundation is what every environment shares.
+type Foundation struct {
+	// Organization is set when the stack creates the org.
+	Organization    *Organization
+	Project         Project
+	UserGroups      []UserGroup
+	RoleAssignments []RoleAssignment
+	GithubToken     SecretText
+	GithubConnector GithubConnector
+	Services        []Service
+}
+
+// Organization is a Harness organization.
+type Organization struct {
+	Identifier, Name string
+	Tags             []string
+}
+
+// Project is the Harness project.
+type Project struct {
+	Identifier, Name, Description string
+	Tags                          []string
+	Needs                         []Ref
+}
+
+// UserGroup is a team's user group.
+type UserGroup struct {
+	Identifier, Name, Description string
+	Team                          string
+	Members                       []string
+	Tags                          []string
+	Needs                         []Ref
+}
+
+// RoleAssignment binds a user group to a role on a resource group.
+type RoleAssignment struct {
+	// Resource is the Pulumi resource name.
+	Resource      string
+	Identifier    string
+	UserGroup     string
+	Role          string
+	ResourceGroup string
+	Needs         []Ref
+}
+
+// SecretText is a Harness secret whose value comes from Pulumi config, as
+// a secret; the plan holds only where it comes from.
+type SecretText struct {
+	Identifier, Name, Description string
+	SecretManager                 string
+	// ConfigKey is the Pulumi config key holding the value.
+	ConfigKey string
+	Tags      []string
+	Needs     []Ref
+}
+
+// GithubConnector reads the manifests repository.
+type GithubConnector struct {
+	Identifier, Name, Description string
+	URL, ConnectionType, Username string
+	TokenRef                      string
+	Tags                          []string
+	Needs                         []Ref
+}
+
+// Service is a Harness service.
+type Service struct {
+	Identifier, Name, Description string
+	Tags                          []string
+	YAML                          string
+	Needs                         []Ref
+}
+
+// Environment is the stack's Harness environment.
+type Environment struct {
+	Identifier, Name, Description, Type string
+	Tags                                []string
+	Needs                               []Ref
+}
+
+// Cluster is one region of the environment: its delegate's selector, the
+// Kubernetes connector that inherits credentials from it, and the
+// infrastructure definition deployments target.
+type Cluster struct {
+	Region         string
+	Delegate       string
+	Connector      KubernetesConnector
+	Infrastructure Infrastructure
+}
+
+// KubernetesConnector reaches a cluster through its delegate.
+type KubernetesConnector struct {
+	Identifier, Name, Description string
+	DelegateSelectors             []string
+	Tags                          []string
+	Needs                         []Ref
+}
+
+// Infrastructure is an infrastructure definition.
+type Infrastructure struct {
+	Identifier, Name string
+	EnvID            string
+	Type             string
+	DeploymentType   string
+	Tags             []string
+	YAML             string
+	Needs            []Ref
+}
+
+// ChangeWindow is the environment's change-window policy and the policy
+// set the pipelines' policy step evaluates.
+type ChangeWindow struct {
+	Policy    Policy
+	PolicySet PolicySet
+}
+
+// Policy is a Harness OPA policy.
+type Policy struct {
+	Identifier, Name, Description string
+	Rego                          string
+	Tags                          []string
+	Needs                         []Ref
+}
+
+// PolicySet groups policies for an action.
+type PolicySet struct {
+	Identifier, Name string
+	Action, Type     string
+	Enabled          bool
+	Policies         []string
+	Severity         string
+	Tags             []string
+	Needs            []Ref
+}
+
+// Deployment is one catalog service in this stack's environment.
+type Deployment struct {
+	// Service is the catalog name; Resource is the component's name.
+	Service  string
+	Retired  bool
+	Pipeline Pipeline
+	Trigger  Trigger
+}
+
+// Pipeline is a Harness pipeline.
+type Pipeline struct {
+	Identifier, Name, Description string
+	Tags                          []string
+	YAML                          string
+	Needs                         []Ref
+}
+
+// Trigger is a pipeline's webhook trigger.
+type Trigger struct {
+	Identifier, Name string
+	TargetID         string
+	Tags             []string
+	YAML             string
+	Needs            []Ref
+}
+
+// Services lists the catalog names of the deployments, in catalog order.
+func (p *Plan) Services() []string {
+	out := make([]string, len(p.Deployments))
+	for i, d := range p.Deployments {
+		out[i] = d.Service
+	}
+	return out
+}
+
+// Retired lists the deployments whose service is retired.
+func (p *Plan) Retired() []string {
+	var out []string
+	for _, d := range p.Deployments {
+		if d.Retired {
+			out = append(out, d.Service)
+		}
+	}
+	return out
+}

@@ -1,0 +1,224 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/catalogtest"
+)
+
+func example(t testing.TB) *catalog.Catalog { return catalogtest.Example(t, "..") }
+
+func mustBuild(t testing.TB, c *catalog.Catalog, stack string) *Plan {
+	t.Helper()
+	p, err := Build(c, stack)
+	if err != nil {
+		t.Fatalf("%s: %v", stack, err)
+	}
+	return p
+}
+
+func inputFor(t *testing.T, c *catalog.Catalog, st *catalog.Stack, service string) *deploymentInput {
+	s, ok := c.Service(service)
+	if !ok {
+		t.Fatalf("no service %s", service)
+	}
+	team, _ := c.Team(s.Team)
+	platform, _ := c.Team(c.PlatformTeam)
+	return &deploymentInput{svc: &s, stack: st, scope: Scope{"default", "platform"}, teamGroup: team.UserGroup,
+		platformTeam: platform.UserGroup, regions: s.RegionsIn(st), strategy: s.StrategyIn(st)}
+}
+
+func TestFoundationOnlyInTheRootStack(t *testing.T) {
+	c := example(t)
+	for _, stack := range c.Chain {
+		p := mustBuild(t, c, stack)
+		if (p.Foundation != nil) != (stack == c.Chain[0]) {
+			t.Errorf("%s: foundation %v", stack, p.Foundation != nil)
+		}
+		if p.Scope != (Scope{"default", "platform"}) {
+			t.Errorf("%s: scope %+v, want the root stack file's", stack, p.Scope)
+		}
+	}
+	f := mustBuild(t, c, "dev").Foundation
+	if len(f.Services) != len(c.Services) || len(f.UserGroups) != len(c.Teams) || len(f.RoleAssignments) != len(c.Teams) {
+		t.Fatalf("foundation: %d services, %d groups, %d role assignments", len(f.Services), len(f.UserGroups), len(f.RoleAssignments))
+	}
+	roles := map[string]string{}
+	for _, r := range f.RoleAssignments {
+		roles[r.UserGroup] = r.Role
+	}
+	if roles["platform_team"] != AdminRole || roles["payments_team"] != ExecutorRole {
+		t.Errorf("roles: %v", roles)
+	}
+	if f.GithubToken.ConfigKey != "harness-platform:githubToken" || f.GithubConnector.TokenRef != f.GithubToken.Identifier {
+		t.Errorf("token: %+v, connector %+v", f.GithubToken, f.GithubConnector)
+	}
+}
+
+// Each deployment needs its service, its environment, the infrastructures
+// of its regions and, in Production, the change-window policy set; each
+// infrastructure needs its environment and connector.
+func TestDependencies(t *testing.T) {
+	c := example(t)
+	p := mustBuild(t, c, "production")
+	for _, d := range p.Deployments {
+		s, _ := c.Service(d.Service)
+		want := []Ref{{KindService, strings.ReplaceAll(d.Service, "-", "_")}, {KindEnvironment, "prod"}}
+		for _, r := range s.RegionsIn(c.Stacks["production"]) {
+			want = append(want, Ref{KindInfrastructure, "prod_" + r + "_k8s"})
+		}
+		want = append(want, Ref{KindPolicySet, "prod_change_window"})
+		if !slices.Equal(d.Pipeline.Needs, want) {
+			t.Errorf("%s needs %v, want %v", d.Service, d.Pipeline.Needs, want)
+		}
+		if !slices.Equal(d.Trigger.Needs, []Ref{{KindPipeline, d.Pipeline.Identifier}}) {
+			t.Errorf("%s trigger needs %v", d.Service, d.Trigger.Needs)
+		}
+	}
+	for _, cl := range p.Clusters {
+		if !slices.Equal(cl.Infrastructure.Needs, []Ref{{KindEnvironment, "prod"}, {KindKubernetesConnector, cl.Connector.Identifier}}) {
+			t.Errorf("%s needs %v", cl.Infrastructure.Identifier, cl.Infrastructure.Needs)
+		}
+	}
+}
+
+// The pipeline's tags equal the tags inside its YAML, as the provider
+// requires; so do the trigger's and the service's.
+func TestResourceTagsEqualYAMLTags(t *testing.T) {
+	c := example(t)
+	check := func(what string, tags []string, y string) {
+		var doc map[string]struct{ Tags map[string]string }
+		if err := yaml.Unmarshal([]byte(y), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range doc {
+			if got := TagList(v.Tags); !slices.Equal(got, tags) {
+				t.Errorf("%s: resource tags %v, YAML tags %v", what, tags, got)
+			}
+		}
+	}
+	for _, stack := range c.Chain {
+		p := mustBuild(t, c, stack)
+		for _, d := range p.Deployments {
+			check(d.Pipeline.Identifier, d.Pipeline.Tags, d.Pipeline.YAML)
+			check(d.Trigger.Identifier, d.Trigger.Tags, d.Trigger.YAML)
+		}
+		if p.Foundation != nil {
+			for _, s := range p.Foundation.Services {
+				check(s.Identifier, s.Tags, s.YAML)
+			}
+		}
+	}
+}
+
+func TestProductionGates(t *testing.T) {
+	c := example(t)
+	for _, stack := range c.Chain {
+		p := mustBuild(t, c, stack)
+		for _, d := range p.Deployments {
+			y := d.Pipeline.YAML
+			gated := strings.Contains(y, "type: HarnessApproval") && strings.Contains(y, "type: Policy")
+			if gated != p.Production {
+				t.Errorf("%s %s: gates %v, production %v", stack, d.Service, gated, p.Production)
+			}
+			if want := "enabled: " + fmt.Sprint(!d.Retired); !strings.Contains(d.Trigger.YAML, want) {
+				t.Errorf("%s %s: trigger should be %q", stack, d.Service, want)
+			}
+		}
+	}
+}
+
+// A region whose name has a '-' is deployable: the infrastructure the
+// pipeline asks for at run time is the infrastructure the stack declares.
+func TestRegionWithDash(t *testing.T) {
+	files, err := catalogtest.ExampleFiles("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalogtest.RenameRegion(files, "euw2", "eu-w2")
+	c, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mustBuild(t, c, "production")
+	declared := map[string]bool{}
+	for _, cl := range p.Clusters {
+		declared[cl.Infrastructure.Identifier] = true
+	}
+	if !declared["prod_eu_w2_k8s"] {
+		t.Fatalf("declared %v", declared)
+	}
+	for _, d := range p.Deployments {
+		var doc struct {
+			Pipeline struct {
+				Variables []struct{ Name, Value string }
+				Stages    []struct {
+					Stage struct {
+						Spec struct {
+							Environment struct {
+								InfrastructureDefinitions []struct{ Identifier string } `yaml:"infrastructureDefinitions"`
+							}
+						}
+					}
+				}
+			}
+		}
+		if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &doc); err != nil {
+			t.Fatal(err)
+		}
+		expr := doc.Pipeline.Stages[0].Stage.Spec.Environment.InfrastructureDefinitions[0].Identifier
+		allowed := doc.Pipeline.Variables[1].Value
+		regions := strings.Split(strings.TrimSuffix(strings.TrimPrefix(allowed, "<+input>.allowedValues("), ")"), ",")
+		for _, region := range regions {
+			// What Harness resolves for this runtime value.
+			resolved := strings.Replace(expr, `<+<+pipeline.variables.targetRegion>.replace("-", "_")>`, strings.ReplaceAll(region, "-", "_"), 1)
+			if !declared[resolved] {
+				t.Errorf("%s: region %q resolves to infrastructure %q, which the stack does not declare (%v)", d.Service, region, resolved, declared)
+			}
+		}
+	}
+}
+
+func TestGuards(t *testing.T) {
+	c := example(t)
+	prod := mustBuild(t, c, "production")
+	upstream := &Deployed{Stack: "staging", Scope: prod.Scope, Services: prod.Services()}
+	if v := Guard(prod, upstream, &Deployed{Stack: "production", Services: prod.Services()}); len(v) != 0 {
+		t.Fatalf("a promoted, unchanged plan: %v", v)
+	}
+
+	missing := &Deployed{Stack: "staging", Scope: prod.Scope, Services: prod.Services()[1:]}
+	v := Guard(prod, missing, nil)
+	if len(v) != 1 || v[0].Guard != GuardPromotion || v[0].Blocking ||
+		!strings.Contains(v[0].Message, `service "payment-service" is not deployed in upstream stack "staging" yet`) {
+		t.Errorf("promotion: %v", v)
+	}
+
+	other := &Deployed{Stack: "staging", Scope: Scope{"other", "platform"}, Services: prod.Services()}
+	if v := Guard(prod, other, nil); len(v) != 1 || v[0].Guard != GuardFoundation || !v[0].Blocking {
+		t.Errorf("foundation mismatch: %v", v)
+	}
+
+	previous := &Deployed{Stack: "production", Services: append(prod.Services(), "gone-service", "retired-service"), Retired: []string{"retired-service"}}
+	v = Guard(prod, upstream, previous)
+	if len(v) != 1 || v[0].Guard != GuardDecommission || !strings.Contains(v[0].Message, "pipeline of gone-service,") {
+		t.Errorf("decommission: %v", v)
+	}
+	// Outside Production, removing a service needs no retirement first.
+	staging := mustBuild(t, c, "staging")
+	if v := Guard(staging, nil, &Deployed{Stack: "staging", Services: []string{"gone-service"}}); len(v) != 0 {
+		t.Errorf("staging decommission: %v", v)
+	}
+
+	dup := mustBuild(t, c, "production")
+	dup.Deployments = append(dup.Deployments, dup.Deployments[0])
+	if v := Guard(dup, nil, nil); len(v) != 2 || v[0].Guard != GuardIdentifiers || !v[0].Blocking {
+		t.Errorf("duplicate identifiers: %v", v)
+	}
+}

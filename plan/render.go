@@ -1,0 +1,50 @@
+package plan
+
+import (
+	"fmt"
+	"io"
+)
+
+// Document is one YAML document of a plan.
+type Document struct {
+	Kind Kind
+	// Identifier of the object whose yaml input this is.
+	Identifier string
+	// Service is the catalog service it belongs to, or "".
+	Service string
+	YAML    string
+}
+
+// Documents lists every YAML document the plan declares, in declaration
+// order: services (foundation), infrastructures, then each deployment's
+// pipeline and trigger.
+func (p *Plan) Documents() []Document {
+	var out []Document
+	if f := p.Foundation; f != nil {
+		for _, s := range f.Services {
+			out = append(out, Document{KindService, s.Identifier, s.Name, s.YAML})
+		}
+	}
+	for _, c := range p.Clusters {
+		out = append(out, Document{KindInfrastructure, c.Infrastructure.Identifier, "", c.Infrastructure.YAML})
+	}
+	for _, d := range p.Deployments {
+		out = append(out, Document{KindPipeline, d.Pipeline.Identifier, d.Service, d.Pipeline.YAML})
+		out = append(out, Document{KindTrigger, d.Trigger.Identifier, d.Service, d.Trigger.YAML})
+	}
+	return out
+}
+
+// Render writes the plan's documents as one YAML stream, each headed by a
+// comment naming it; with service set, only that service's documents.
+func Render(w io.Writer, p *Plan, service string) error {
+	for _, d := range p.Documents() {
+		if service != "" && d.Service != service {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "---\n# %s: %s %s\n%s", p.Stack, d.Kind, d.Identifier, d.YAML); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,110 @@
+// Package program is the Pulumi program. For the current stack it builds
+// the plan (package plan), reads the upstream's and its own last output
+// contract once, runs the guards, and only then declares the plan: a
+// refused update registers nothing and changes nothing. main.go and the
+// Automation API (package engine) run the same function.
+package program
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/components"
+	"github.com/company/harness-platform/plan"
+)
+
+// New returns the program for a validated catalog. Validation happens
+// before this, so invalid input never reaches the engine.
+func New(c *catalog.Catalog) pulumi.RunFunc {
+	return func(ctx *pulumi.Context) error {
+		p, err := plan.Build(c, ctx.Stack())
+		if err != nil {
+			return err
+		}
+		var upstream *contract
+		if p.Upstream != "" {
+			if upstream, err = readUpstream(ctx, p.Upstream); err != nil {
+				return err
+			}
+		}
+		var previous *contract
+		if p.Production {
+			// Only Production guards decommissioning.
+			if previous, err = readPrevious(ctx); err != nil {
+				return err
+			}
+		}
+		if err := enforce(ctx, plan.Guard(p, upstream.deployed(), previous.deployed())); err != nil {
+			return err
+		}
+		return declare(ctx, p, upstream)
+	}
+}
+
+// enforce refuses the run on a blocking violation, or on any violation
+// during an update; in a preview the others are warnings.
+func enforce(ctx *pulumi.Context, violations []plan.Violation) error {
+	var errs []error
+	for _, v := range violations {
+		if v.Blocking || !ctx.DryRun() {
+			errs = append(errs, errors.New(v.String()))
+			continue
+		}
+		if err := ctx.Log.Warn(v.String(), nil); err != nil {
+			return err
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("nothing was changed: %w", errors.Join(errs...))
+	}
+	return nil
+}
+
+// declare registers the plan's resources and exports the contract.
+func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
+	resources := components.Resources{}
+	if p.Foundation != nil {
+		f, err := components.NewFoundation(ctx, "foundation", &components.FoundationArgs{
+			Plan:        p.Foundation,
+			Scope:       p.Scope,
+			GithubToken: config.RequireSecret(ctx, p.Foundation.GithubToken.ConfigKey),
+		})
+		if err != nil {
+			return err
+		}
+		for k, v := range f.Resources {
+			resources[k] = v
+		}
+	}
+	env, err := components.NewEnvironmentSlice(ctx, p.Environment.Identifier, &components.EnvironmentSliceArgs{
+		Scope:        p.Scope,
+		Environment:  p.Environment,
+		Clusters:     p.Clusters,
+		ChangeWindow: p.ChangeWindow,
+		Needs:        resources,
+	})
+	if err != nil {
+		return err
+	}
+	for k, v := range env.Resources {
+		resources[k] = v
+	}
+	webhooks := pulumi.StringMap{}
+	for _, d := range p.Deployments {
+		sd, err := components.NewServiceDeployment(ctx, d.Service, &components.ServiceDeploymentArgs{
+			Scope:      p.Scope,
+			Deployment: d,
+			Needs:      resources,
+		})
+		if err != nil {
+			return err
+		}
+		webhooks[d.Service] = sd.WebhookURL
+	}
+	export(ctx, p, upstream, webhooks)
+	return nil
+}

@@ -1,0 +1,349 @@
+package program
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"gopkg.in/yaml.v3"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/ident"
+	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/conformance"
+	"github.com/company/harness-platform/internal/mocktest"
+	"github.com/company/harness-platform/plan"
+)
+
+const (
+	tProject   = "harness:platform/project:Project"
+	tUsergroup = "harness:platform/usergroup:Usergroup"
+	tRoles     = "harness:platform/roleAssignments:RoleAssignments"
+	tSecret    = "harness:platform/secretText:SecretText"
+	tGithub    = "harness:platform/githubConnector:GithubConnector"
+	tService   = "harness:platform/service:Service"
+	tEnv       = "harness:platform/environment:Environment"
+	tK8s       = "harness:platform/kubernetesConnector:KubernetesConnector"
+	tInfra     = "harness:platform/infrastructure:Infrastructure"
+	tPipeline  = "harness:platform/pipeline:Pipeline"
+	tTrigger   = "harness:platform/triggers:Triggers"
+	tPolicy    = "harness:platform/policy:Policy"
+	tPolicySet = "harness:platform/policySet:PolicySet"
+)
+
+func example(t testing.TB) *catalog.Catalog { return catalogtest.Example(t, "..") }
+
+// upstreamOutputs is the contract a deployed upstream stack exports.
+func upstreamOutputs(c *catalog.Catalog, stack string, services []string) resource.PropertyMap {
+	if services == nil {
+		p, err := plan.Build(c, stack)
+		if err != nil {
+			panic(err)
+		}
+		services = p.Services()
+	}
+	svc := make([]resource.PropertyValue, len(services))
+	for i, s := range services {
+		svc[i] = resource.NewStringProperty(s)
+	}
+	out := resource.NewPropertyMapFromMap(map[string]any{
+		OutContractVersion: ContractVersion,
+		OutFoundation: map[string]any{
+			FoundationOrgID: "default", FoundationProjectID: "platform",
+			FoundationGithubConnector: "github_platform_next_cross_org", FoundationOwnerStack: "dev",
+		},
+		OutEnvironment: map[string]any{"identifier": c.Stacks[stack].Environment.Identifier},
+	})
+	out[OutServices] = resource.NewArrayProperty(svc)
+	return out
+}
+
+// runStack runs the program as stack with every upstream deployed.
+func runStack(t testing.TB, c *catalog.Catalog, stack string, dryRun bool) (*mocktest.Recorder, error) {
+	rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{}}
+	for _, name := range c.Chain {
+		rec.StackOutputs[name] = upstreamOutputs(c, name, nil)
+	}
+	return rec, mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(dryRun))
+}
+
+func mustRun(t *testing.T, c *catalog.Catalog, stack string) *mocktest.Recorder {
+	t.Helper()
+	rec, err := runStack(t, c, stack, false)
+	if err != nil {
+		t.Fatalf("%s: %v", stack, err)
+	}
+	return rec
+}
+
+func str(r mocktest.Registered, key string) string {
+	v := r.Inputs[resource.PropertyKey(key)]
+	for v.IsSecret() {
+		v = v.SecretValue().Element
+	}
+	if v.IsString() {
+		return v.StringValue()
+	}
+	return ""
+}
+
+func TestFoundationOnlyInDev(t *testing.T) {
+	c := example(t)
+	dev := mustRun(t, c, "dev")
+	projects := dev.OfType(tProject)
+	if len(projects) != 1 || !projects[0].Protect || str(projects[0], "identifier") != "platform" || str(projects[0], "orgId") != "default" {
+		t.Fatalf("dev project: %+v", projects)
+	}
+	if got := len(dev.OfType(tUsergroup)); got != len(c.Teams) {
+		t.Errorf("user groups: got %d, want %d", got, len(c.Teams))
+	}
+	roles := map[string]string{}
+	for _, r := range dev.OfType(tRoles) {
+		roles[r.Name] = str(r, "roleIdentifier")
+	}
+	if roles["platform_team-_project_admin"] != "_project_admin" || roles["payments_team-_pipeline_executor"] != "_pipeline_executor" {
+		t.Errorf("role assignments: %v", roles)
+	}
+	if got := len(dev.OfType(tService)); got != len(c.Services) {
+		t.Errorf("services: got %d, want %d", got, len(c.Services))
+	}
+	secrets := dev.OfType(tSecret)
+	if len(secrets) != 1 || !secrets[0].Inputs["value"].ContainsSecrets() || !secrets[0].Protect {
+		t.Fatalf("github token secret: %+v", secrets)
+	}
+	gh := dev.OfType(tGithub)
+	if len(gh) != 1 || str(gh[0], "url") != "https://github.com/company/platform-next" {
+		t.Fatalf("github connector: %+v", gh)
+	}
+	creds := gh[0].Inputs["credentials"].ObjectValue()["http"].ObjectValue()
+	if creds["tokenRef"].StringValue() != "github_manifests_token" {
+		t.Errorf("connector token ref: %v", creds)
+	}
+	for _, stack := range []string{"staging", "production"} {
+		rec := mustRun(t, c, stack)
+		for _, typ := range []string{tProject, tUsergroup, tSecret, tGithub, tService} {
+			if n := len(rec.OfType(typ)); n != 0 {
+				t.Errorf("%s declares %d %s; only the foundation stack may", stack, n, typ)
+			}
+		}
+	}
+}
+
+func TestEnvironmentSlice(t *testing.T) {
+	c := example(t)
+	for _, stack := range c.Chain {
+		st := c.Stacks[stack]
+		rec := mustRun(t, c, stack)
+		envs := rec.OfType(tEnv)
+		if len(envs) != 1 || str(envs[0], "type") != st.Environment.Type || str(envs[0], "identifier") != st.Environment.Identifier {
+			t.Fatalf("%s environment: %+v", stack, envs)
+		}
+		conns := rec.OfType(tK8s)
+		if len(conns) != len(st.Regions) {
+			t.Fatalf("%s: %d connectors for %d regions", stack, len(conns), len(st.Regions))
+		}
+		for _, conn := range conns {
+			region := strings.TrimPrefix(conn.Name, "k8s_"+st.Environment.Identifier+"_")
+			delegate := ident.DelegateName(st.Environment.Name, region)
+			sel := conn.Inputs["inheritFromDelegate"].ObjectValue()["delegateSelectors"].ArrayValue()
+			if len(sel) != 1 || sel[0].StringValue() != delegate {
+				t.Errorf("%s connector %s selectors %v, want [%s]", stack, conn.Name, sel, delegate)
+			}
+		}
+		for _, infra := range rec.OfType(tInfra) {
+			var doc struct {
+				InfrastructureDefinition struct {
+					EnvironmentRef string `yaml:"environmentRef"`
+					Spec           struct {
+						ConnectorRef string `yaml:"connectorRef"`
+						Namespace    string `yaml:"namespace"`
+					} `yaml:"spec"`
+				} `yaml:"infrastructureDefinition"`
+			}
+			if err := yaml.Unmarshal([]byte(str(infra, "yaml")), &doc); err != nil {
+				t.Fatal(err)
+			}
+			region := strings.Split(strings.TrimPrefix(infra.Name, st.Environment.Identifier+"_"), "_")[0]
+			if doc.InfrastructureDefinition.EnvironmentRef != st.Environment.Identifier ||
+				doc.InfrastructureDefinition.Spec.ConnectorRef != ident.KubernetesConnector(st.Environment.Identifier, region) ||
+				doc.InfrastructureDefinition.Spec.Namespace != "<+env.name>-<+service.name>-"+region {
+				t.Errorf("%s infrastructure %s: %+v", stack, infra.Name, doc)
+			}
+		}
+		wantPolicies := 0
+		if st.IsProduction() {
+			wantPolicies = 1
+		}
+		if len(rec.OfType(tPolicy)) != wantPolicies || len(rec.OfType(tPolicySet)) != wantPolicies {
+			t.Errorf("%s: change-window policies %d, sets %d, want %d", stack, len(rec.OfType(tPolicy)), len(rec.OfType(tPolicySet)), wantPolicies)
+		}
+	}
+}
+
+func stepTypes(t *testing.T, pipelineYAML string) (steps, rollback []string) {
+	var doc struct {
+		Pipeline struct {
+			Stages []struct {
+				Stage struct {
+					Spec struct {
+						Execution struct {
+							Steps         []struct{ Step struct{ Type string } }
+							RollbackSteps []struct{ Step struct{ Type string } } `yaml:"rollbackSteps"`
+						}
+					}
+				}
+			}
+		}
+	}
+	if err := yaml.Unmarshal([]byte(pipelineYAML), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ex := doc.Pipeline.Stages[0].Stage.Spec.Execution
+	for _, s := range ex.Steps {
+		steps = append(steps, s.Step.Type)
+	}
+	for _, s := range ex.RollbackSteps {
+		rollback = append(rollback, s.Step.Type)
+	}
+	return steps, rollback
+}
+
+func TestPipelinesPerEnvironment(t *testing.T) {
+	c := example(t)
+	for _, stack := range c.Chain {
+		st := c.Stacks[stack]
+		rec := mustRun(t, c, stack)
+		pipes, triggers := rec.OfType(tPipeline), rec.OfType(tTrigger)
+		var want []catalog.Service
+		for _, s := range c.Services {
+			if s.EnabledIn(stack) {
+				want = append(want, s)
+			}
+		}
+		if len(pipes) != len(want) || len(triggers) != len(want) {
+			t.Fatalf("%s: %d pipelines, %d triggers, want %d", stack, len(pipes), len(triggers), len(want))
+		}
+		byID := map[string]catalog.Service{}
+		for _, s := range want {
+			byID[ident.Pipeline(s.Name, st.Environment.Identifier)] = s
+		}
+		triggerYAML := map[string]string{}
+		for _, tr := range triggers {
+			triggerYAML[str(tr, "targetId")] = str(tr, "yaml")
+		}
+		for _, p := range pipes {
+			s, ok := byID[p.Name]
+			if !ok {
+				t.Fatalf("%s: unexpected pipeline %s", stack, p.Name)
+			}
+			steps, rollback := stepTypes(t, str(p, "yaml"))
+			joined := strings.Join(steps, ",")
+			if st.IsProduction() {
+				if !strings.HasPrefix(joined, "HarnessApproval,Policy,") {
+					t.Errorf("%s %s: production pipeline starts %s", stack, p.Name, joined)
+				}
+			} else if strings.Contains(joined, "HarnessApproval") || strings.Contains(joined, "Policy") {
+				t.Errorf("%s %s: lower environment pipeline has gates: %s", stack, p.Name, joined)
+			}
+			wantCanary := s.StrategyIn(st) == catalog.Canary
+			if strings.Contains(joined, "K8sCanaryDeploy") != wantCanary || (wantCanary && !st.IsProduction()) {
+				t.Errorf("%s %s: canary=%v, steps %s", stack, p.Name, wantCanary, joined)
+			}
+			if wantCanary && s.Verification && strings.Count(joined, "Verify") != 2 {
+				t.Errorf("%s %s: want verification after each canary phase: %s", stack, p.Name, joined)
+			}
+			if rollback[len(rollback)-1] != "K8sRollingRollback" {
+				t.Errorf("%s %s: rollback steps %v", stack, p.Name, rollback)
+			}
+			if str(p, "orgId") != "default" || str(p, "projectId") != "platform" {
+				t.Errorf("%s %s: not scoped by the foundation: %s/%s", stack, p.Name, str(p, "orgId"), str(p, "projectId"))
+			}
+			if want := "enabled: " + map[bool]string{true: "false", false: "true"}[s.Retired]; !strings.Contains(triggerYAML[p.Name], want) {
+				t.Errorf("%s %s: trigger should be %q", stack, p.Name, want)
+			}
+		}
+	}
+}
+
+func TestPromotionIsErrorOnUpAndWarningOnPreview(t *testing.T) {
+	c := example(t)
+	rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{
+		// staging has not deployed auth-service yet.
+		"staging": upstreamOutputs(c, "staging", []string{"payment-service"}),
+	}}
+	err := mocktest.Run(New(c), "production", rec, mocktest.WithDryRun(false))
+	if err == nil || !strings.Contains(err.Error(), `is not deployed in upstream stack "staging" yet; run `+"`pulumi up --stack staging`") {
+		t.Fatalf("up: want promotion error naming the service and upstream, got %v", err)
+	}
+	// A refused update registers nothing.
+	if n := len(rec.Resources()); n != 0 {
+		t.Errorf("the refused update registered %d resources", n)
+	}
+	rec = &mocktest.Recorder{StackOutputs: rec.StackOutputs}
+	if err := mocktest.Run(New(c), "production", rec, mocktest.WithDryRun(true)); err != nil {
+		t.Fatalf("preview must only warn: %v", err)
+	}
+	if len(rec.Resources()) == 0 {
+		t.Error("the preview declared nothing")
+	}
+}
+
+func TestUpstreamNeverDeployed(t *testing.T) {
+	c := example(t)
+	rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{}}
+	err := mocktest.Run(New(c), "staging", rec)
+	if err == nil || !strings.Contains(err.Error(), "run `pulumi up --stack dev` first") {
+		t.Fatalf("want a message naming the stack to deploy first, got %v", err)
+	}
+}
+
+// Every Harness resource the program registers, in every stack, is one the
+// provider accepts: known token, known inputs, required inputs set, kinds
+// right, secrets secret.
+func TestResourcesConformToProviderFacts(t *testing.T) {
+	facts, err := conformance.LoadFacts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := example(t)
+	checked := 0
+	for _, stack := range c.Chain {
+		for _, r := range mustRun(t, c, stack).Resources() {
+			if !strings.HasPrefix(r.Type, "harness:") {
+				continue
+			}
+			for _, p := range facts.CheckResource(r.Type, r.Inputs) {
+				t.Errorf("%s %s: %s", stack, r.Name, p)
+			}
+			checked++
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("checked only %d resources", checked)
+	}
+}
+
+// The GitHub token appears only as a secret, never as a plain value.
+func TestTokenNeverInPlaintext(t *testing.T) {
+	c := example(t)
+	var walk func(path string, v resource.PropertyValue)
+	walk = func(path string, v resource.PropertyValue) {
+		switch {
+		case v.IsSecret():
+			return
+		case v.IsString() && strings.Contains(v.StringValue(), mocktest.TestToken):
+			t.Errorf("token in plaintext at %s", path)
+		case v.IsArray():
+			for i, e := range v.ArrayValue() {
+				walk(path+"["+string(rune('0'+i))+"]", e)
+			}
+		case v.IsObject():
+			for k, e := range v.ObjectValue() {
+				walk(path+"."+string(k), e)
+			}
+		}
+	}
+	for _, r := range mustRun(t, c, "dev").Resources() {
+		walk(r.Name, resource.NewObjectProperty(r.Inputs))
+	}
+}

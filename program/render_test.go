@@ -1,0 +1,132 @@
+package program
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/mocktest"
+	"github.com/company/harness-platform/plan"
+)
+
+// kinds maps the resource types whose yaml input is a plan document.
+var kinds = map[string]plan.Kind{
+	tService: plan.KindService, tInfra: plan.KindInfrastructure, tPipeline: plan.KindPipeline, tTrigger: plan.KindTrigger,
+}
+
+// The YAML the program registers is byte for byte what `render` prints,
+// for every stack of the example catalog and of a generated 100-service
+// catalog: both come from one plan.
+func TestRegisteredYAMLIsRendered(t *testing.T) {
+	files, err := catalogtest.Synthetic("..", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	synthetic, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]*catalog.Catalog{"example": example(t), "synthetic": synthetic} {
+		for _, stack := range c.Chain {
+			p, err := plan.Build(c, stack)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rendered bytes.Buffer
+			if err := plan.Render(&rendered, p, ""); err != nil {
+				t.Fatal(err)
+			}
+			// Registrations arrive concurrently: reassemble them in the
+			// plan's document order, then compare the bytes.
+			byRef := map[plan.Ref]string{}
+			for _, r := range mustRun(t, c, stack).Resources() {
+				if kind, ok := kinds[r.Type]; ok {
+					byRef[plan.Ref{Kind: kind, Identifier: str(r, "identifier")}] = str(r, "yaml")
+				}
+			}
+			docs := p.Documents()
+			if len(byRef) != len(docs) || len(docs) < len(p.Deployments)*2 {
+				t.Fatalf("%s/%s: %d documents registered, the plan has %d", name, stack, len(byRef), len(docs))
+			}
+			var registered bytes.Buffer
+			for _, d := range docs {
+				registered.WriteString("---\n# " + stack + ": " + string(d.Kind) + " " + d.Identifier + "\n" + byRef[plan.Ref{Kind: d.Kind, Identifier: d.Identifier}])
+			}
+			if !bytes.Equal(rendered.Bytes(), registered.Bytes()) {
+				t.Errorf("%s/%s: the registered YAML (%d bytes) differs from the rendering (%d bytes)", name, stack, registered.Len(), rendered.Len())
+			}
+		}
+	}
+}
+
+// The program reads its upstream's contract, and a Production stack its
+// own last one, each once and before registering anything.
+func TestContractsAreReadOnce(t *testing.T) {
+	c := example(t)
+	org := "organization/harness-platform/"
+	for stack, want := range map[string]string{"dev": "", "staging": org + "dev", "production": org + "staging," + org + "production"} {
+		rec, err := runStack(t, c, stack, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(rec.Reads(), ","); got != want {
+			t.Errorf("%s read %q, want %q", stack, got, want)
+		}
+	}
+}
+
+// Decommissioning: a plain `pulumi up` that would delete a Production
+// pipeline whose service was not retired first is refused before anything
+// is registered; a preview warns.
+func TestDecommissionGuard(t *testing.T) {
+	c := example(t)
+	outputs := map[string]resource.PropertyMap{}
+	for _, name := range c.Chain {
+		outputs[name] = upstreamOutputs(c, name, nil)
+	}
+	previous := upstreamOutputs(c, "production", append(planServices(t, c, "production"), "old-service"))
+	outputs["production"] = previous
+	rec := &mocktest.Recorder{StackOutputs: outputs}
+	err := mocktest.Run(New(c), "production", rec, mocktest.WithDryRun(false))
+	if err == nil || !strings.Contains(err.Error(), "would delete the Production pipeline of old-service, not retired in its last deployment") {
+		t.Fatalf("up: %v", err)
+	}
+	if n := len(rec.Resources()); n != 0 {
+		t.Errorf("the refused update registered %d resources", n)
+	}
+	rec = &mocktest.Recorder{StackOutputs: outputs}
+	if err := mocktest.Run(New(c), "production", rec, mocktest.WithDryRun(true)); err != nil {
+		t.Fatalf("preview must only warn: %v", err)
+	}
+	// Retired in the last deployment: its removal is the documented path.
+	previous[OutRetired] = resource.NewArrayProperty([]resource.PropertyValue{resource.NewStringProperty("old-service")})
+	rec = &mocktest.Recorder{StackOutputs: outputs}
+	if err := mocktest.Run(New(c), "production", rec, mocktest.WithDryRun(false)); err != nil {
+		t.Fatalf("removing a retired service: %v", err)
+	}
+}
+
+// An upstream deployed with another org or project than the foundation
+// stack file names is refused, in a preview too.
+func TestFoundationMismatch(t *testing.T) {
+	c := example(t)
+	up := upstreamOutputs(c, "dev", nil)
+	up[OutFoundation].ObjectValue()[FoundationProjectID] = resource.NewStringProperty("elsewhere")
+	rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{"dev": up}}
+	err := mocktest.Run(New(c), "staging", rec, mocktest.WithDryRun(true))
+	if err == nil || !strings.Contains(err.Error(), `deploys into org "default" project "elsewhere"`) {
+		t.Fatalf("want a foundation mismatch, got %v", err)
+	}
+}
+
+func planServices(t *testing.T, c *catalog.Catalog, stack string) []string {
+	p, err := plan.Build(c, stack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Services()
+}
