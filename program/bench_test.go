@@ -34,13 +34,14 @@ func BenchmarkProgram(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
 			c := synthetic(b, n)
+			deployed := deployedChain(c)
 			b.ReportAllocs()
 			b.ResetTimer()
 			total := 0
 			for i := 0; i < b.N; i++ {
 				total = 0
 				for _, stack := range c.Chain {
-					rec, err := runStack(b, c, stack, false)
+					rec, err := runWith(deployed, c, stack, false)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -60,10 +60,20 @@ func upstreamOutputs(c *catalog.Catalog, stack string, services []string) resour
 
 // runStack runs the program as stack with every upstream deployed.
 func runStack(t testing.TB, c *catalog.Catalog, stack string, dryRun bool) (*mocktest.Recorder, error) {
-	rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{}}
+	return runWith(deployedChain(c), c, stack, dryRun)
+}
+
+// deployedChain is the outputs of every stack of the chain, deployed.
+func deployedChain(c *catalog.Catalog) map[string]resource.PropertyMap {
+	out := map[string]resource.PropertyMap{}
 	for _, name := range c.Chain {
-		rec.StackOutputs[name] = upstreamOutputs(c, name, nil)
+		out[name] = upstreamOutputs(c, name, nil)
 	}
+	return out
+}
+
+func runWith(outputs map[string]resource.PropertyMap, c *catalog.Catalog, stack string, dryRun bool) (*mocktest.Recorder, error) {
+	rec := &mocktest.Recorder{StackOutputs: outputs}
 	return rec, mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(dryRun))
 }
 
