@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -95,12 +96,17 @@ func stateFile(t *testing.T, state, stack string) []byte {
 	return data
 }
 
-// stateURNs lists the URNs of the resources the stack's state holds.
+// stateURNs lists the resources the stack's state holds, each as its URN
+// and its inputs and outputs, sorted (the engine may reorder them).
 func stateURNs(t *testing.T, state, stack string) []string {
 	var cp struct {
 		Checkpoint struct {
 			Latest struct {
-				Resources []struct{ URN string }
+				Resources []struct {
+					URN     string
+					Inputs  map[string]any
+					Outputs map[string]any
+				}
 			}
 		}
 	}
@@ -109,8 +115,11 @@ func stateURNs(t *testing.T, state, stack string) []string {
 	}
 	var out []string
 	for _, r := range cp.Checkpoint.Latest.Resources {
-		out = append(out, r.URN)
+		in, _ := json.Marshal(r.Inputs)
+		outs, _ := json.Marshal(r.Outputs)
+		out = append(out, r.URN+" "+string(in)+" "+string(outs))
 	}
+	sort.Strings(out)
 	if len(out) < 10 {
 		t.Fatalf("the state of %s holds only %d resources", stack, len(out))
 	}
