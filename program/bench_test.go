@@ -9,6 +9,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/harness/platform"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/mocktest"
 	"github.com/company/harness-platform/plan"
@@ -54,8 +55,9 @@ func BenchmarkProgram(b *testing.B) {
 }
 
 // BenchmarkFloor replays the program's registrations with no logic: the
-// same types, names, parents and input values, registered under the same
-// mocks. Program/Floor is the program's own cost.
+// same types (token and Go resource struct), names, parents and input
+// values, registered under the same mocks. Program/Floor is the program's
+// own cost.
 func BenchmarkFloor(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
@@ -123,8 +125,12 @@ func replay(recorded []mocktest.Registered) pulumi.RunFunc {
 				opts = append(opts, pulumi.Parent(p))
 			}
 			if r.custom {
-				var res pulumi.CustomResourceState
-				if err := ctx.RegisterResource(r.typ, r.name, r.inputs, &res, opts...); err != nil {
+				// The same Go resource type the bindings register.
+				res := platform.NewState(r.typ)
+				if res == nil {
+					res = &pulumi.CustomResourceState{}
+				}
+				if err := ctx.RegisterResource(r.typ, r.name, r.inputs, res, opts...); err != nil {
 					return err
 				}
 				continue

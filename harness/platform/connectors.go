@@ -6,7 +6,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-var kubernetesConnectorToken = register("harness:platform/kubernetesConnector:KubernetesConnector", KubernetesConnectorArgs{})
+var kubernetesConnectorToken = register("harness:platform/kubernetesConnector:KubernetesConnector", KubernetesConnectorArgs{}, func() pulumi.CustomResource { return &KubernetesConnector{} })
 
 // KubernetesConnector is a Harness connector to one Kubernetes cluster.
 type KubernetesConnector struct {
@@ -68,7 +68,7 @@ func NewKubernetesConnector(ctx *pulumi.Context, name string, args *KubernetesCo
 	return &resource, nil
 }
 
-var githubConnectorToken = register("harness:platform/githubConnector:GithubConnector", GithubConnectorArgs{})
+var githubConnectorToken = register("harness:platform/githubConnector:GithubConnector", GithubConnectorArgs{}, func() pulumi.CustomResource { return &GithubConnector{} })
 
 // GithubConnector is a Harness connector to GitHub.
 type GithubConnector struct {

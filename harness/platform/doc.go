@@ -20,9 +20,23 @@ import (
 // so tests can check every binding against the provider's facts.
 var Resources = map[string]any{}
 
-func register(token string, args any) string {
+// states makes an empty resource struct per token, as the official SDK's
+// resource module does to rehydrate resources.
+var states = map[string]func() pulumi.CustomResource{}
+
+func register(token string, args any, state func() pulumi.CustomResource) string {
 	Resources[token] = args
+	states[token] = state
 	return token
+}
+
+// NewState returns an empty resource struct of token's type (such as
+// *Pipeline), or nil for a token this package does not bind.
+func NewState(token string) pulumi.CustomResource {
+	if f, ok := states[token]; ok {
+		return f()
+	}
+	return nil
 }
 
 func required(name string) error {

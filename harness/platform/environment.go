@@ -6,7 +6,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-var environmentToken = register("harness:platform/environment:Environment", EnvironmentArgs{})
+var environmentToken = register("harness:platform/environment:Environment", EnvironmentArgs{}, func() pulumi.CustomResource { return &Environment{} })
 
 // Environment is a Harness environment.
 type Environment struct {
@@ -71,7 +71,7 @@ func NewEnvironment(ctx *pulumi.Context, name string, args *EnvironmentArgs, opt
 	return &resource, nil
 }
 
-var infrastructureToken = register("harness:platform/infrastructure:Infrastructure", InfrastructureArgs{})
+var infrastructureToken = register("harness:platform/infrastructure:Infrastructure", InfrastructureArgs{}, func() pulumi.CustomResource { return &Infrastructure{} })
 
 // Infrastructure is a Harness infrastructure definition.
 type Infrastructure struct {

@@ -6,7 +6,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-var pipelineToken = register("harness:platform/pipeline:Pipeline", PipelineArgs{})
+var pipelineToken = register("harness:platform/pipeline:Pipeline", PipelineArgs{}, func() pulumi.CustomResource { return &Pipeline{} })
 
 // Pipeline is a Harness pipeline given as YAML. The provider requires its
 // tags to equal the tags inside the YAML.
@@ -65,7 +65,7 @@ func NewPipeline(ctx *pulumi.Context, name string, args *PipelineArgs, opts ...p
 	return &resource, nil
 }
 
-var triggersToken = register("harness:platform/triggers:Triggers", TriggersArgs{})
+var triggersToken = register("harness:platform/triggers:Triggers", TriggersArgs{}, func() pulumi.CustomResource { return &Triggers{} })
 
 // Triggers is a pipeline trigger given as YAML.
 type Triggers struct {
@@ -138,7 +138,7 @@ func NewTriggers(ctx *pulumi.Context, name string, args *TriggersArgs, opts ...p
 	return &resource, nil
 }
 
-var inputSetToken = register("harness:platform/inputSet:InputSet", InputSetArgs{})
+var inputSetToken = register("harness:platform/inputSet:InputSet", InputSetArgs{}, func() pulumi.CustomResource { return &InputSet{} })
 
 // InputSet is a named set of runtime inputs of a pipeline.
 type InputSet struct {

@@ -6,7 +6,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-var policyToken = register("harness:platform/policy:Policy", PolicyArgs{})
+var policyToken = register("harness:platform/policy:Policy", PolicyArgs{}, func() pulumi.CustomResource { return &Policy{} })
 
 // Policy is a Harness OPA policy written in Rego.
 type Policy struct {
@@ -62,7 +62,7 @@ func NewPolicy(ctx *pulumi.Context, name string, args *PolicyArgs, opts ...pulum
 	return &resource, nil
 }
 
-var policySetToken = register("harness:platform/policySet:PolicySet", PolicySetArgs{})
+var policySetToken = register("harness:platform/policySet:PolicySet", PolicySetArgs{}, func() pulumi.CustomResource { return &PolicySet{} })
 
 // PolicySet groups policies evaluated together on an action.
 type PolicySet struct {

@@ -6,7 +6,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-var organizationToken = register("harness:platform/organization:Organization", OrganizationArgs{})
+var organizationToken = register("harness:platform/organization:Organization", OrganizationArgs{}, func() pulumi.CustomResource { return &Organization{} })
 
 // Organization is a Harness organization.
 type Organization struct {
@@ -52,7 +52,7 @@ func NewOrganization(ctx *pulumi.Context, name string, args *OrganizationArgs, o
 	return &resource, nil
 }
 
-var projectToken = register("harness:platform/project:Project", ProjectArgs{})
+var projectToken = register("harness:platform/project:Project", ProjectArgs{}, func() pulumi.CustomResource { return &Project{} })
 
 // Project is a Harness project.
 type Project struct {

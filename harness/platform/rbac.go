@@ -6,7 +6,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-var usergroupToken = register("harness:platform/usergroup:Usergroup", UsergroupArgs{})
+var usergroupToken = register("harness:platform/usergroup:Usergroup", UsergroupArgs{}, func() pulumi.CustomResource { return &Usergroup{} })
 
 // Usergroup is a Harness user group.
 type Usergroup struct {
@@ -65,7 +65,7 @@ func NewUsergroup(ctx *pulumi.Context, name string, args *UsergroupArgs, opts ..
 	return &resource, nil
 }
 
-var roleAssignmentsToken = register("harness:platform/roleAssignments:RoleAssignments", RoleAssignmentsArgs{})
+var roleAssignmentsToken = register("harness:platform/roleAssignments:RoleAssignments", RoleAssignmentsArgs{}, func() pulumi.CustomResource { return &RoleAssignments{} })
 
 // RoleAssignments assigns a role over a resource group to principals.
 type RoleAssignments struct {

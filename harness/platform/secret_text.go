@@ -6,7 +6,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-var secretTextToken = register("harness:platform/secretText:SecretText", SecretTextArgs{})
+var secretTextToken = register("harness:platform/secretText:SecretText", SecretTextArgs{}, func() pulumi.CustomResource { return &SecretText{} })
 
 // SecretText is a Harness text secret. Its value is always a Pulumi secret.
 type SecretText struct {

@@ -6,7 +6,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-var serviceToken = register("harness:platform/service:Service", ServiceArgs{})
+var serviceToken = register("harness:platform/service:Service", ServiceArgs{}, func() pulumi.CustomResource { return &Service{} })
 
 // Service is a Harness service.
 type Service struct {
