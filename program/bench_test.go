@@ -108,41 +108,49 @@ func BenchmarkPlan(b *testing.B) {
 // replay is a program that registers what was recorded, in order, with
 // its inputs converted once, before timing.
 func replay(recorded []mocktest.Registered) pulumi.RunFunc {
-	type registration struct {
-		typ, name, parent string
-		custom            bool
-		inputs            pulumi.Map
-	}
 	regs := make([]registration, len(recorded))
 	for i, r := range recorded {
 		regs[i] = registration{r.Type, r.Name, r.Parent, r.Custom, toInputs(r.Inputs)}
 	}
 	return func(ctx *pulumi.Context) error {
-		components := map[string]pulumi.Resource{}
-		for _, r := range regs {
-			var opts []pulumi.ResourceOption
-			if p, ok := components[componentKey(r.parent)]; ok {
-				opts = append(opts, pulumi.Parent(p))
+		// On a goroutine of its own, as the program declares.
+		done := make(chan error, 1)
+		go func() { done <- replayOn(ctx, regs) }()
+		return <-done
+	}
+}
+
+type registration struct {
+	typ, name, parent string
+	custom            bool
+	inputs            pulumi.Map
+}
+
+func replayOn(ctx *pulumi.Context, regs []registration) error {
+	components := map[string]pulumi.Resource{}
+	for _, r := range regs {
+		var opts []pulumi.ResourceOption
+		if p, ok := components[componentKey(r.parent)]; ok {
+			opts = append(opts, pulumi.Parent(p))
+		}
+		if r.custom {
+			// The same Go resource type the bindings register.
+			res := platform.NewState(r.typ)
+			if res == nil {
+				res = &pulumi.CustomResourceState{}
 			}
-			if r.custom {
-				// The same Go resource type the bindings register.
-				res := platform.NewState(r.typ)
-				if res == nil {
-					res = &pulumi.CustomResourceState{}
-				}
-				if err := ctx.RegisterResource(r.typ, r.name, r.inputs, res, opts...); err != nil {
-					return err
-				}
-				continue
-			}
-			var res pulumi.ResourceState
-			if err := ctx.RegisterComponentResource(r.typ, r.name, &res, opts...); err != nil {
+			if err := ctx.RegisterResource(r.typ, r.name, r.inputs, res, opts...); err != nil {
 				return err
 			}
-			components[r.typ+"::"+r.name] = &res
+			continue
 		}
-		return nil
+		var res pulumi.ResourceState
+		if err := ctx.RegisterComponentResource(r.typ, r.name, &res, opts...); err != nil {
+			return err
+		}
+		components[r.typ+"::"+r.name] = &res
 	}
+	return nil
 }
 
 // componentKey is "type::name" of a component's URN.

@@ -41,7 +41,13 @@ func New(c *catalog.Catalog) pulumi.RunFunc {
 		if err := enforce(ctx, plan.Guard(p, upstream.deployed(), previous.deployed())); err != nil {
 			return err
 		}
-		return declare(ctx, p, upstream)
+		// Declared from a goroutine of its own: the SDK records a stack
+		// trace per registration, and a short stack (program, components,
+		// bindings) is as informative and several times cheaper to walk
+		// than one that also holds the caller's frames.
+		done := make(chan error, 1)
+		go func() { done <- declare(ctx, p, upstream) }()
+		return <-done
 	}
 }
 
