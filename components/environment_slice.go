@@ -62,12 +62,14 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 	for _, c := range args.Clusters {
 		k := c.Connector
 		conn, err := platform.NewKubernetesConnector(ctx, k.Identifier, &platform.KubernetesConnectorArgs{
-			Identifier:        pulumi.String(k.Identifier),
-			Name:              pulumi.String(k.Name),
-			Description:       pulumi.String(k.Description),
-			OrgId:             org,
-			ProjectId:         proj,
-			DelegateSelectors: stringArray(k.DelegateSelectors),
+			Identifier:  pulumi.String(k.Identifier),
+			Name:        pulumi.String(k.Name),
+			Description: pulumi.String(k.Description),
+			OrgId:       org,
+			ProjectId:   proj,
+			// Credentials come from the delegate's service account: the
+			// selectors live in inheritFromDelegate only (the provider
+			// refuses the top-level delegateSelectors beside it).
 			InheritFromDelegate: &platform.KubernetesConnectorInheritFromDelegateArgs{
 				DelegateSelectors: stringArray(k.DelegateSelectors),
 			},

@@ -124,6 +124,7 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 			TokenRef: pulumi.String(g.TokenRef),
 		}},
 		ApiAuthentication: &platform.GithubConnectorApiAuthenticationArgs{TokenRef: pulumi.String(g.TokenRef)},
+		ExecuteOnDelegate: pulumi.Bool(g.ExecuteOnDelegate),
 		Tags:              stringArray(g.Tags),
 	}, protected(g.Needs)...)
 	if err != nil {

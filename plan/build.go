@@ -95,15 +95,16 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 		Needs:         inProject,
 	}
 	out.GithubConnector = GithubConnector{
-		Identifier:     gh.ConnectorIdentifier,
-		Name:           gh.ConnectorIdentifier,
-		Description:    "Cross-org access to the generated manifests",
-		URL:            gh.URL,
-		ConnectionType: "Repo",
-		Username:       gh.Username,
-		TokenRef:       GithubTokenSecretID,
-		Tags:           tags,
-		Needs:          []Ref{{KindProject, scope.ProjectID}, {KindSecret, GithubTokenSecretID}},
+		Identifier:        gh.ConnectorIdentifier,
+		Name:              gh.ConnectorIdentifier,
+		Description:       "Cross-org access to the generated manifests",
+		URL:               gh.URL,
+		ConnectionType:    "Repo",
+		Username:          gh.Username,
+		TokenRef:          GithubTokenSecretID,
+		ExecuteOnDelegate: true,
+		Tags:              tags,
+		Needs:             []Ref{{KindProject, scope.ProjectID}, {KindSecret, GithubTokenSecretID}},
 	}
 	out.Services = make([]Service, len(c.Services))
 	err := parallel(len(c.Services), func(i int) error {

@@ -121,11 +121,16 @@ type SecretText struct {
 	Needs     []Ref
 }
 
-// GithubConnector reads the manifests repository.
+// GithubConnector reads the manifests repository over HTTPS with a bot
+// user and a token held as a Harness secret (credentials.http with
+// username and tokenRef; the API uses the same token). ExecuteOnDelegate
+// is explicit (the provider defaults it to true): Kubernetes deployments
+// fetch manifests on the delegate, so connection checks run there too.
 type GithubConnector struct {
 	Identifier, Name, Description string
 	URL, ConnectionType, Username string
 	TokenRef                      string
+	ExecuteOnDelegate             bool
 	Tags                          []string
 	Needs                         []Ref
 }
@@ -155,12 +160,15 @@ type Cluster struct {
 	Infrastructure Infrastructure
 }
 
-// KubernetesConnector reaches a cluster through its delegate.
+// KubernetesConnector reaches a cluster through its delegate, and takes
+// its credentials from it (inheritFromDelegate): no key, token or
+// password of the cluster is ever stored in Harness.
 type KubernetesConnector struct {
 	Identifier, Name, Description string
-	DelegateSelectors             []string
-	Tags                          []string
-	Needs                         []Ref
+	// DelegateSelectors select the delegate whose credentials are used.
+	DelegateSelectors []string
+	Tags              []string
+	Needs             []Ref
 }
 
 // Infrastructure is an infrastructure definition.

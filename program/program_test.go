@@ -315,6 +315,10 @@ func TestResourcesConformToProviderFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	constraints, err := conformance.LoadConstraints()
+	if err != nil {
+		t.Fatal(err)
+	}
 	c := example(t)
 	checked := 0
 	for _, stack := range c.Chain {
@@ -324,6 +328,10 @@ func TestResourcesConformToProviderFacts(t *testing.T) {
 			}
 			for _, p := range facts.CheckResource(r.Type, r.Inputs) {
 				t.Errorf("%s %s: %s", stack, r.Name, p)
+			}
+			// The provider's Terraform constraints, as its Check applies them.
+			for _, v := range constraints.Check(r.Type, r.Inputs) {
+				t.Errorf("%s: %s", stack, v.Message(r.Name))
 			}
 			checked++
 		}

@@ -14,14 +14,17 @@ import (
 
 // harness simulates the Harness provider: it refuses what the real one
 // refuses, using the provider's published facts, and computes webhook URLs.
-type harness struct{ facts *conformance.Facts }
+type harness struct {
+	facts       *conformance.Facts
+	constraints *conformance.Constraints
+}
 
 var identifierPattern = regexp.MustCompile(`^[a-zA-Z_][0-9a-zA-Z_$]{0,127}$`)
 
-func (h harness) Check(typ string, news resource.PropertyMap) []*pulumirpc.CheckFailure {
+func (h harness) Check(typ, name string, news resource.PropertyMap) (resource.PropertyMap, []*pulumirpc.CheckFailure) {
 	res, ok := h.facts.Resources[typ]
 	if !ok {
-		return []*pulumirpc.CheckFailure{{Reason: fmt.Sprintf("unknown resource type %q", typ)}}
+		return news, []*pulumirpc.CheckFailure{{Reason: fmt.Sprintf("unknown resource type %q", typ)}}
 	}
 	var failures []*pulumirpc.CheckFailure
 	fail := func(prop, format string, args ...any) {
@@ -51,11 +54,12 @@ func (h harness) Check(typ string, news resource.PropertyMap) []*pulumirpc.Check
 	if v, ok := news["identifier"]; ok && v.IsString() && !identifierPattern.MatchString(v.StringValue()) {
 		fail("identifier", "invalid value for identifier (%q): must match %s", v.StringValue(), identifierPattern)
 	}
-	if v, ok := news["type"]; typ == "harness:platform/environment:Environment" && ok && v.IsString() &&
-		v.StringValue() != "PreProduction" && v.StringValue() != "Production" {
-		fail("type", "expected type to be one of [PreProduction Production], got %s", v.StringValue())
+	// The Terraform constraints, checked on the inputs as given; the
+	// result carries the defaults the real provider fills in.
+	for _, v := range h.constraints.Check(typ, news) {
+		fail(v.Path, "%s", v.Message(name))
 	}
-	return failures
+	return h.constraints.WithDefaults(typ, name, news), failures
 }
 
 func str(m resource.PropertyMap, k string) string {
@@ -90,15 +94,18 @@ func (harness) Computed(typ, id string, news resource.PropertyMap) resource.Prop
 		str(news, "orgId"), str(news, "projectId"), str(news, "targetId"), str(news, "identifier")))}
 }
 
-func (harness) Replaces(string) []string {
-	return []string{"identifier", "orgId", "projectId", "envId", "targetId", "pipelineId"}
+// Replaces are the changes the provider's forceNew properties replace.
+func (h harness) Replaces(typ string, olds, news resource.PropertyMap, changed []string) []string {
+	return h.constraints.Replaces(typ, olds, news, changed)
 }
 
 // generic simulates providers whose objects need no validation here
 // (kubernetes, aws, github): ids from names, ARNs for AWS.
 type generic struct{ provider string }
 
-func (g generic) Check(string, resource.PropertyMap) []*pulumirpc.CheckFailure { return nil }
+func (g generic) Check(_, _ string, news resource.PropertyMap) (resource.PropertyMap, []*pulumirpc.CheckFailure) {
+	return news, nil
+}
 
 func (g generic) ID(typ, name string, _ resource.PropertyMap) string {
 	return name + "-" + shortHash(typ+name)
@@ -111,4 +118,4 @@ func (g generic) Computed(typ, id string, _ resource.PropertyMap) resource.Prope
 	return resource.PropertyMap{"arn": resource.NewStringProperty("arn:aws:simulated:eu-west-1:000000000000:" + id)}
 }
 
-func (generic) Replaces(string) []string { return nil }
+func (generic) Replaces(string, resource.PropertyMap, resource.PropertyMap, []string) []string { return nil }

@@ -17,14 +17,15 @@ import (
 
 // Behavior is what differs between the simulated providers.
 type Behavior interface {
-	// Check returns the provider's refusals of a resource's inputs.
-	Check(typ string, news resource.PropertyMap) []*pulumirpc.CheckFailure
+	// Check returns the provider's refusals of a resource's inputs, and
+	// the inputs as the provider returns them (defaults filled in).
+	Check(typ, name string, news resource.PropertyMap) (resource.PropertyMap, []*pulumirpc.CheckFailure)
 	// ID names a new cloud object; the same inputs give the same id.
 	ID(typ, name string, news resource.PropertyMap) string
 	// Computed are the outputs the provider adds to the inputs.
 	Computed(typ, id string, news resource.PropertyMap) resource.PropertyMap
-	// Replaces lists the inputs whose change replaces the object.
-	Replaces(typ string) []string
+	// Replaces lists the changed inputs whose change replaces the object.
+	Replaces(typ string, olds, news resource.PropertyMap, changed []string) []string
 }
 
 // Provider is a simulated resource provider served to the engine over
@@ -93,7 +94,12 @@ func (p *Provider) Check(_ context.Context, req *pulumirpc.CheckRequest) (*pulum
 	if err != nil {
 		return nil, err
 	}
-	return &pulumirpc.CheckResponse{Inputs: req.GetNews(), Failures: p.behavior.Check(req.GetType(), news)}, nil
+	checked, failures := p.behavior.Check(req.GetType(), req.GetName(), news)
+	inputs, err := marshal(checked)
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.CheckResponse{Inputs: inputs, Failures: failures}, nil
 }
 
 // changedKeys are the inputs whose values differ between olds and news.
@@ -137,12 +143,7 @@ func (p *Provider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumir
 	if len(changed) == 0 {
 		return &pulumirpc.DiffResponse{Changes: pulumirpc.DiffResponse_DIFF_NONE}, nil
 	}
-	var replaces []string
-	for _, k := range changed {
-		if slices.Contains(p.behavior.Replaces(req.GetType()), k) {
-			replaces = append(replaces, k)
-		}
-	}
+	replaces := p.behavior.Replaces(req.GetType(), olds, news, changed)
 	// Harness identifiers are unique: the old object must go first.
 	return &pulumirpc.DiffResponse{
 		Changes:             pulumirpc.DiffResponse_DIFF_SOME,

@@ -36,6 +36,10 @@ func Start(stateDir string) (*Servers, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the simulated Harness provider checks inputs against the provider's facts: %w", err)
 	}
+	constraints, err := conformance.LoadConstraints()
+	if err != nil {
+		return nil, fmt.Errorf("the simulated Harness provider enforces the provider's constraints: %w", err)
+	}
 	s := &Servers{ports: map[string]int{}, clouds: map[string]*Cloud{}}
 	for _, name := range []string{"harness", "kubernetes", "aws", "github"} {
 		cloud, err := OpenCloud(filepath.Join(stateDir, "cloud"), name)
@@ -45,7 +49,7 @@ func Start(stateDir string) (*Servers, error) {
 		}
 		var behavior Behavior = generic{provider: name}
 		if name == "harness" {
-			behavior = harness{facts: facts}
+			behavior = harness{facts: facts, constraints: constraints}
 		}
 		lis, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {

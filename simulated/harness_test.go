@@ -1,0 +1,92 @@
+package simulated
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/company/harness-platform/internal/conformance"
+)
+
+func harnessProvider(t *testing.T) *Provider {
+	facts, err := conformance.LoadFacts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	constraints, err := conformance.LoadConstraints()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cloud, err := OpenCloud(t.TempDir(), "harness")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Provider{name: "harness", version: Versions["harness"], cloud: cloud, behavior: harness{facts, constraints}}
+}
+
+func check(t *testing.T, p *Provider, typ, name string, in map[string]any) (resource.PropertyMap, []*pulumirpc.CheckFailure) {
+	news, err := marshal(resource.NewPropertyMapFromMap(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := p.Check(context.Background(), &pulumirpc.CheckRequest{Type: typ, Name: name, News: news})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := unmarshal(resp.GetInputs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, resp.GetFailures()
+}
+
+// Check refuses the conflicting connector in the real provider's words,
+// and returns the defaults the real provider fills in.
+func TestHarnessCheckEnforcesConstraints(t *testing.T) {
+	p := harnessProvider(t)
+	_, failures := check(t, p, "harness:platform/kubernetesConnector:KubernetesConnector", "k8s_int_stable_euw1", map[string]any{
+		"identifier": "k8s_int_stable_euw1", "orgId": "default", "projectId": "platform",
+		"delegateSelectors":   []any{"d"},
+		"inheritFromDelegate": map[string]any{"delegateSelectors": []any{"d"}},
+	})
+	want := `Conflicting configuration arguments. "delegate_selectors": conflicts with inherit_from_delegate. Examine values at 'k8s_int_stable_euw1.delegateSelectors'.`
+	if len(failures) != 1 || failures[0].GetReason() != want {
+		t.Fatalf("failures %v, want %q", failures, want)
+	}
+	out, failures := check(t, p, "harness:platform/githubConnector:GithubConnector", "gh", map[string]any{
+		"identifier": "gh", "orgId": "default", "projectId": "platform", "connectionType": "Repo", "url": "https://github.com/x/y",
+		"credentials": map[string]any{"http": map[string]any{"username": "bot", "tokenRef": "tok"}},
+	})
+	if len(failures) != 0 {
+		t.Fatalf("a valid connector was refused: %v", failures)
+	}
+	if v := out["executeOnDelegate"]; !v.IsBool() || !v.BoolValue() {
+		t.Errorf("Check did not fill executeOnDelegate: %v", out)
+	}
+}
+
+// Diff replaces on a forceNew change and updates otherwise.
+func TestHarnessDiffReplacesOnForceNew(t *testing.T) {
+	p := harnessProvider(t)
+	diff := func(olds, news map[string]any) *pulumirpc.DiffResponse {
+		o, _ := marshal(resource.NewPropertyMapFromMap(olds))
+		n, _ := marshal(resource.NewPropertyMapFromMap(news))
+		resp, err := p.Diff(context.Background(), &pulumirpc.DiffRequest{Type: "harness:platform/pipeline:Pipeline", OldInputs: o, News: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	base := map[string]any{"identifier": "a", "orgId": "o", "projectId": "p", "yaml": "x"}
+	changedYAML := map[string]any{"identifier": "a", "orgId": "o", "projectId": "p", "yaml": "y"}
+	if r := diff(base, changedYAML); len(r.GetReplaces()) != 0 || r.GetChanges() != pulumirpc.DiffResponse_DIFF_SOME {
+		t.Errorf("a yaml change: %v", r)
+	}
+	moved := map[string]any{"identifier": "a", "orgId": "o", "projectId": "q", "yaml": "x"}
+	if r := diff(base, moved); strings.Join(r.GetReplaces(), ",") != "projectId" {
+		t.Errorf("a project change must replace: %v", r)
+	}
+}
