@@ -118,4 +118,6 @@ func (g generic) Computed(typ, id string, _ resource.PropertyMap) resource.Prope
 	return resource.PropertyMap{"arn": resource.NewStringProperty("arn:aws:simulated:eu-west-1:000000000000:" + id)}
 }
 
-func (generic) Replaces(string, resource.PropertyMap, resource.PropertyMap, []string) []string { return nil }
+func (generic) Replaces(string, resource.PropertyMap, resource.PropertyMap, []string) []string {
+	return nil
+}
