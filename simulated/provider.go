@@ -103,13 +103,15 @@ func (p *Provider) Check(_ context.Context, req *pulumirpc.CheckRequest) (*pulum
 }
 
 // changedKeys are the inputs whose values differ between olds and news.
-func changedKeys(olds, news resource.PropertyMap) []string {
+// With inputsOnly, olds are the old inputs, and an input that is gone is a
+// change; otherwise olds are the old outputs, and only inputs count.
+func changedKeys(olds, news resource.PropertyMap, inputsOnly bool) []string {
 	keys := map[resource.PropertyKey]bool{}
 	for k := range news {
 		keys[k] = true
 	}
 	for k := range olds {
-		if _, isInput := news[k]; isInput {
+		if _, isInput := news[k]; isInput || inputsOnly {
 			keys[k] = true
 		}
 	}
@@ -129,7 +131,8 @@ func (p *Provider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumir
 	if err != nil {
 		return nil, err
 	}
-	if len(olds) == 0 {
+	inputsOnly := len(olds) > 0
+	if !inputsOnly {
 		if olds, err = unmarshal(req.GetOlds()); err != nil {
 			return nil, err
 		}
@@ -138,7 +141,7 @@ func (p *Provider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumir
 	if err != nil {
 		return nil, err
 	}
-	changed := changedKeys(olds, news)
+	changed := changedKeys(olds, news, inputsOnly)
 	changed = slices.DeleteFunc(changed, func(k string) bool { return slices.Contains(req.GetIgnoreChanges(), k) })
 	if len(changed) == 0 {
 		return &pulumirpc.DiffResponse{Changes: pulumirpc.DiffResponse_DIFF_NONE}, nil
