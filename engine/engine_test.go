@@ -199,6 +199,37 @@ func TestLifecycle(t *testing.T) {
 		onlyOp(t, "second up of "+stack, opTypes(*res.Summary.ResourceChanges), apitype.OpSame)
 	}
 
+	t.Run("default providers at pinned versions", func(t *testing.T) {
+		for _, stack := range c.Chain {
+			var cp struct {
+				Checkpoint struct {
+					Latest struct {
+						Resources []struct {
+							URN    string
+							Type   string
+							Inputs map[string]any
+						}
+					}
+				}
+			}
+			if err := json.Unmarshal(stateFile(t, s.state, stack), &cp); err != nil {
+				t.Fatal(err)
+			}
+			found := 0
+			for _, r := range cp.Checkpoint.Latest.Resources {
+				if r.Type == "pulumi:providers:harness" {
+					found++
+					if v := r.Inputs["version"]; v != "0.16.0" {
+						t.Errorf("%s: default harness provider %s at version %v, want 0.16.0", stack, r.URN, v)
+					}
+				}
+			}
+			if found != 1 {
+				t.Errorf("%s: %d harness providers in the state", stack, found)
+			}
+		}
+	})
+
 	t.Run("stack references carry the foundation", func(t *testing.T) {
 		for _, stack := range []string{"staging", "production"} {
 			outs, err := s.Outputs(ctx, stack)

@@ -365,3 +365,16 @@ func TestTokenNeverInPlaintext(t *testing.T) {
 		walk(r.Name, resource.NewObjectProperty(r.Inputs))
 	}
 }
+
+// Every Harness registration asks for the provider version the bindings
+// mirror, never "the latest".
+func TestProviderVersionPinned(t *testing.T) {
+	c := example(t)
+	for _, stack := range c.Chain {
+		for _, r := range mustRun(t, c, stack).Resources() {
+			if strings.HasPrefix(r.Type, "harness:") && r.Version != "0.16.0" {
+				t.Errorf("%s %s asks for harness %q", stack, r.Name, r.Version)
+			}
+		}
+	}
+}

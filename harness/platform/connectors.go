@@ -62,7 +62,7 @@ func NewKubernetesConnector(ctx *pulumi.Context, name string, args *KubernetesCo
 		return nil, required("Identifier")
 	}
 	var resource KubernetesConnector
-	if err := ctx.RegisterResource(kubernetesConnectorToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(kubernetesConnectorToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil
@@ -145,7 +145,7 @@ func NewGithubConnector(ctx *pulumi.Context, name string, args *GithubConnectorA
 		return nil, required("Url")
 	}
 	var resource GithubConnector
-	if err := ctx.RegisterResource(githubConnectorToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(githubConnectorToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil

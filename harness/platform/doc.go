@@ -53,3 +53,15 @@ func secret(in pulumi.StringPtrInput) pulumi.StringPtrInput {
 	}
 	return pulumi.ToSecret(in).(pulumi.StringPtrInput)
 }
+
+// Version is the version of the Harness provider these bindings mirror.
+// Every registration asks for it, as the official SDK's default resource
+// options do, so that an empty plugin cache installs exactly this version
+// and never "the latest".
+const Version = "0.16.0"
+
+// defaultOpts puts the provider version first, so a caller's own
+// pulumi.Version still wins.
+func defaultOpts(opts []pulumi.ResourceOption) []pulumi.ResourceOption {
+	return append([]pulumi.ResourceOption{pulumi.Version(Version)}, opts...)
+}

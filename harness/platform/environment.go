@@ -65,7 +65,7 @@ func NewEnvironment(ctx *pulumi.Context, name string, args *EnvironmentArgs, opt
 		return nil, required("Type")
 	}
 	var resource Environment
-	if err := ctx.RegisterResource(environmentToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(environmentToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil
@@ -132,7 +132,7 @@ func NewInfrastructure(ctx *pulumi.Context, name string, args *InfrastructureArg
 		return nil, required("EnvId")
 	}
 	var resource Infrastructure
-	if err := ctx.RegisterResource(infrastructureToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(infrastructureToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil

@@ -59,7 +59,7 @@ func NewPipeline(ctx *pulumi.Context, name string, args *PipelineArgs, opts ...p
 		return nil, required("ProjectId")
 	}
 	var resource Pipeline
-	if err := ctx.RegisterResource(pipelineToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(pipelineToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil
@@ -132,7 +132,7 @@ func NewTriggers(ctx *pulumi.Context, name string, args *TriggersArgs, opts ...p
 		return nil, required("Yaml")
 	}
 	var resource Triggers
-	if err := ctx.RegisterResource(triggersToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(triggersToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil
@@ -195,7 +195,7 @@ func NewInputSet(ctx *pulumi.Context, name string, args *InputSetArgs, opts ...p
 		return nil, required("ProjectId")
 	}
 	var resource InputSet
-	if err := ctx.RegisterResource(inputSetToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(inputSetToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil

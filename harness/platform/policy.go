@@ -56,7 +56,7 @@ func NewPolicy(ctx *pulumi.Context, name string, args *PolicyArgs, opts ...pulum
 		return nil, required("Rego")
 	}
 	var resource Policy
-	if err := ctx.RegisterResource(policyToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(policyToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil
@@ -125,7 +125,7 @@ func NewPolicySet(ctx *pulumi.Context, name string, args *PolicySetArgs, opts ..
 		return nil, required("Type")
 	}
 	var resource PolicySet
-	if err := ctx.RegisterResource(policySetToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(policySetToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil

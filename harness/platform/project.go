@@ -46,7 +46,7 @@ func NewOrganization(ctx *pulumi.Context, name string, args *OrganizationArgs, o
 		return nil, required("Identifier")
 	}
 	var resource Organization
-	if err := ctx.RegisterResource(organizationToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(organizationToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil
@@ -100,7 +100,7 @@ func NewProject(ctx *pulumi.Context, name string, args *ProjectArgs, opts ...pul
 		return nil, required("OrgId")
 	}
 	var resource Project
-	if err := ctx.RegisterResource(projectToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(projectToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil

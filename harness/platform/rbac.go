@@ -59,7 +59,7 @@ func NewUsergroup(ctx *pulumi.Context, name string, args *UsergroupArgs, opts ..
 		return nil, required("Identifier")
 	}
 	var resource Usergroup
-	if err := ctx.RegisterResource(usergroupToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(usergroupToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil
@@ -114,7 +114,7 @@ func NewRoleAssignments(ctx *pulumi.Context, name string, args *RoleAssignmentsA
 		args = &RoleAssignmentsArgs{}
 	}
 	var resource RoleAssignments
-	if err := ctx.RegisterResource(roleAssignmentsToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(roleAssignmentsToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil

@@ -71,7 +71,7 @@ func NewSecretText(ctx *pulumi.Context, name string, args *SecretTextArgs, opts 
 	args.Value = secret(args.Value)
 	opts = append(opts, pulumi.AdditionalSecretOutputs([]string{"value"}))
 	var resource SecretText
-	if err := ctx.RegisterResource(secretTextToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(secretTextToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil

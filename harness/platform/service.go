@@ -56,7 +56,7 @@ func NewService(ctx *pulumi.Context, name string, args *ServiceArgs, opts ...pul
 		return nil, required("Identifier")
 	}
 	var resource Service
-	if err := ctx.RegisterResource(serviceToken, name, args, &resource, opts...); err != nil {
+	if err := ctx.RegisterResource(serviceToken, name, args, &resource, defaultOpts(opts)...); err != nil {
 		return nil, err
 	}
 	return &resource, nil

@@ -22,6 +22,8 @@ type Registered struct {
 	RetainOnDelete bool
 	// Dependencies are the URNs of its DependsOn.
 	Dependencies []string
+	// Version is the provider version the registration asks for.
+	Version string
 }
 
 // Recorder is a pulumi.MockResourceMonitor that records resources and
@@ -72,6 +74,7 @@ func (r *Recorder) NewResource(args pulumi.MockResourceArgs) (string, resource.P
 		reg.Parent, reg.Protect = rpc.GetParent(), rpc.GetProtect()
 		reg.RetainOnDelete = rpc.GetRetainOnDelete()
 		reg.Dependencies = rpc.GetDependencies()
+		reg.Version = rpc.GetVersion()
 	}
 	r.mu.Lock()
 	r.resources = append(r.resources, reg)
