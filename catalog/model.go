@@ -8,6 +8,8 @@
 // The model is plain data, resolved once: treat it as read-only.
 package catalog
 
+import "fmt"
+
 // Namespace is the project's config namespace in the stack files.
 const Namespace = "harness-platform"
 
@@ -195,7 +197,7 @@ type UnknownStackError struct {
 }
 
 func (e *UnknownStackError) Error() string {
-	return "no stack file Pulumi." + e.Name + ".yaml; known stacks: " + joinNames(e.Known)
+	return fmt.Sprintf("no stack file Pulumi.%s.yaml; known stacks: %v", e.Name, e.Known)
 }
 
 // Service returns the named service.
@@ -249,15 +251,4 @@ func (s *Service) StrategyIn(st *Stack) string {
 		return s.ProductionStrategy
 	}
 	return Rolling
-}
-
-func joinNames(names []string) string {
-	out := "["
-	for i, n := range names {
-		if i > 0 {
-			out += " "
-		}
-		out += n
-	}
-	return out + "]"
 }

@@ -1,6 +1,8 @@
 package components
 
 import (
+	"maps"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/harness/platform"
@@ -36,9 +38,14 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 	if err := ctx.RegisterComponentResource(EnvironmentSliceType, name, e, opts...); err != nil {
 		return nil, err
 	}
-	res := Resources{}
-	for k, v := range args.Needs {
-		res[k] = v
+	// What the slice's objects need: what it was given and what it declares.
+	res := maps.Clone(args.Needs)
+	if res == nil {
+		res = Resources{}
+	}
+	declared := func(kind plan.Kind, id string, r pulumi.Resource) {
+		res.add(kind, id, r)
+		e.Resources.add(kind, id, r)
 	}
 	child := func(needs []plan.Ref) []pulumi.ResourceOption {
 		return []pulumi.ResourceOption{pulumi.Parent(e), res.dependsOn(needs)}
@@ -57,8 +64,7 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 	if err != nil {
 		return nil, err
 	}
-	res.add(plan.KindEnvironment, env.Identifier, environment)
-	e.Resources.add(plan.KindEnvironment, env.Identifier, environment)
+	declared(plan.KindEnvironment, env.Identifier, environment)
 	for _, c := range args.Clusters {
 		k := c.Connector
 		conn, err := platform.NewKubernetesConnector(ctx, k.Identifier, &platform.KubernetesConnectorArgs{
@@ -78,7 +84,7 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 		if err != nil {
 			return nil, err
 		}
-		res.add(plan.KindKubernetesConnector, k.Identifier, conn)
+		declared(plan.KindKubernetesConnector, k.Identifier, conn)
 		i := c.Infrastructure
 		infra, err := platform.NewInfrastructure(ctx, i.Identifier, &platform.InfrastructureArgs{
 			Identifier:     pulumi.String(i.Identifier),
@@ -94,8 +100,7 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 		if err != nil {
 			return nil, err
 		}
-		res.add(plan.KindInfrastructure, i.Identifier, infra)
-		e.Resources.add(plan.KindInfrastructure, i.Identifier, infra)
+		declared(plan.KindInfrastructure, i.Identifier, infra)
 	}
 	if w := args.ChangeWindow; w != nil {
 		p := w.Policy
@@ -111,7 +116,7 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 		if err != nil {
 			return nil, err
 		}
-		res.add(plan.KindPolicy, p.Identifier, policy)
+		declared(plan.KindPolicy, p.Identifier, policy)
 		s := w.PolicySet
 		policies := platform.PolicySetPolicyArray{}
 		for _, id := range s.Policies {
@@ -131,7 +136,7 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 		if err != nil {
 			return nil, err
 		}
-		e.Resources.add(plan.KindPolicySet, s.Identifier, set)
+		declared(plan.KindPolicySet, s.Identifier, set)
 	}
 	return e, ctx.RegisterResourceOutputs(e, pulumi.Map{})
 }

@@ -109,7 +109,8 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 	out.Services = make([]Service, len(c.Services))
 	err := parallel(len(c.Services), func(i int) error {
 		s := &c.Services[i]
-		y, err := document.Marshal(serviceDocument(s, gh, scope))
+		tags := serviceTags(s)
+		y, err := document.Marshal(serviceDocument(s, tags, gh, scope))
 		if err != nil {
 			return fmt.Errorf("service %s: %w", s.Name, err)
 		}
@@ -117,7 +118,7 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 			Identifier:  ident.Service(s.Name),
 			Name:        s.Name,
 			Description: s.Description,
-			Tags:        TagList(serviceTags(s)),
+			Tags:        TagList(tags),
 			YAML:        string(y),
 			Needs:       []Ref{{KindProject, scope.ProjectID}, {KindGithubConnector, gh.ConnectorIdentifier}},
 		}
@@ -129,14 +130,14 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 // serviceDocument is the Harness service of s. Its manifests are the
 // generated ones of the environment and region being deployed, and its
 // image tag is the pipeline's runtime input.
-func serviceDocument(s *catalog.Service, gh catalog.Github, scope Scope) document.ServiceDocument {
+func serviceDocument(s *catalog.Service, tags map[string]string, gh catalog.Github, scope Scope) document.ServiceDocument {
 	return document.ServiceDocument{Service: document.Service{
 		Name:              s.Name,
 		Identifier:        ident.Service(s.Name),
 		OrgIdentifier:     scope.OrgID,
 		ProjectIdentifier: scope.ProjectID,
 		Description:       s.Description,
-		Tags:              serviceTags(s),
+		Tags:              tags,
 		ServiceDefinition: document.ServiceDefinition{Type: "Kubernetes", Spec: document.ServiceSpec{
 			Manifests: []document.ManifestElement{{Manifest: document.Manifest{
 				Identifier: "manifests",
@@ -245,6 +246,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 			svc: s, stack: st, scope: p.Scope,
 			teamGroup: team.UserGroup, platformTeam: platform.UserGroup,
 			regions: s.RegionsIn(st), strategy: s.StrategyIn(st),
+			tags: deploymentTags(s, st),
 		})
 	}
 	p.Deployments = make([]Deployment, len(inputs))
@@ -262,7 +264,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		if err != nil {
 			return fmt.Errorf("trigger of %s: %w", d.svc.Name, err)
 		}
-		tags := TagList(deploymentTags(d.svc, st))
+		tags := TagList(d.tags)
 		needs := []Ref{
 			{KindService, ident.Service(d.svc.Name)},
 			{KindEnvironment, st.Environment.Identifier},

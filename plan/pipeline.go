@@ -33,6 +33,7 @@ type deploymentInput struct {
 	platformTeam string // the platform team's user group
 	regions      []string
 	strategy     string
+	tags         map[string]string // deploymentTags, computed once
 }
 
 func (d *deploymentInput) pipelineID() string {
@@ -75,7 +76,7 @@ func pipelineDocument(d *deploymentInput) document.Document {
 		ProjectIdentifier: d.scope.ProjectID,
 		OrgIdentifier:     d.scope.OrgID,
 		Description:       fmt.Sprintf("Deploys %s to %s. Generated from the catalog by %s; edit the catalog, not this pipeline.", s.Name, st.Environment.Name, ManagedBy),
-		Tags:              deploymentTags(s, st),
+		Tags:              d.tags,
 		Variables: []document.Variable{
 			{Name: ImageTagInput, Type: "String", Description: "Image tag of " + s.Image + " to deploy", Required: true, Value: "<+input>"},
 			{Name: TargetRegionInput, Type: "String", Description: "Region to deploy to", Required: true, Value: "<+input>.allowedValues(" + strings.Join(d.regions, ",") + ")"},
@@ -202,7 +203,7 @@ func triggerDocument(d *deploymentInput) (document.TriggerDocument, error) {
 		Identifier:         ident.Trigger(d.svc.Name, d.stack.Environment.Identifier),
 		Enabled:            !d.svc.Retired,
 		Description:        fmt.Sprintf("Starts %s when a build of %s calls the webhook with %s, %s and %s.", d.pipelineName(), d.svc.Name, PayloadServiceName, PayloadImageTag, PayloadTargetRegion),
-		Tags:               deploymentTags(d.svc, d.stack),
+		Tags:               d.tags,
 		OrgIdentifier:      d.scope.OrgID,
 		ProjectIdentifier:  d.scope.ProjectID,
 		PipelineIdentifier: pipelineID,

@@ -31,7 +31,7 @@ func inputFor(t *testing.T, c *catalog.Catalog, st *catalog.Stack, service strin
 	team, _ := c.Team(s.Team)
 	platform, _ := c.Team(c.PlatformTeam)
 	return &deploymentInput{svc: &s, stack: st, scope: Scope{"default", "platform"}, teamGroup: team.UserGroup,
-		platformTeam: platform.UserGroup, regions: s.RegionsIn(st), strategy: s.StrategyIn(st)}
+		platformTeam: platform.UserGroup, regions: s.RegionsIn(st), strategy: s.StrategyIn(st), tags: deploymentTags(&s, st)}
 }
 
 func TestFoundationOnlyInTheRootStack(t *testing.T) {

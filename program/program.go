@@ -8,6 +8,7 @@ package program
 import (
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
@@ -82,9 +83,7 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
 		if err != nil {
 			return err
 		}
-		for k, v := range f.Resources {
-			resources[k] = v
-		}
+		maps.Copy(resources, f.Resources)
 	}
 	env, err := components.NewEnvironmentSlice(ctx, p.Environment.Identifier, &components.EnvironmentSliceArgs{
 		Scope:        p.Scope,
@@ -96,9 +95,7 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
 	if err != nil {
 		return err
 	}
-	for k, v := range env.Resources {
-		resources[k] = v
-	}
+	maps.Copy(resources, env.Resources)
 	webhooks := pulumi.StringMap{}
 	for _, d := range p.Deployments {
 		sd, err := components.NewServiceDeployment(ctx, d.Service, &components.ServiceDeploymentArgs{
