@@ -18,6 +18,7 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/conformance"
 	"github.com/company/harness-platform/internal/mocktest"
 	"github.com/company/harness-platform/program"
 	"github.com/company/harness-platform/simulated"
@@ -468,15 +469,7 @@ func TestInterruptedUpConverges(t *testing.T) {
 // every region a pipeline offers resolves to an infrastructure the
 // simulated Harness holds.
 func TestRegionWithDash(t *testing.T) {
-	files, err := catalogtest.ExampleFiles("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	catalogtest.RenameRegion(files, "euw2", "eu-w2")
-	c, err := catalog.Parse(files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := catalogtest.ExampleWithRegionRenamed(t, "..", "euw2", "eu-w2")
 	s := open(t, t.TempDir(), c)
 	if _, err := s.Up(context.Background(), "dev", RunOptions{}); err != nil {
 		t.Fatalf("up: %v\n%s", err, s.out)
@@ -501,7 +494,7 @@ func TestRegionWithDash(t *testing.T) {
 			if !strings.Contains(y, region) {
 				continue
 			}
-			resolved := strings.Replace(y, `<+<+pipeline.variables.targetRegion>.replace("-", "_")>`, strings.ReplaceAll(region, "-", "_"), 1)
+			resolved := conformance.ResolveTargetRegion(y, region)
 			id := "int_stable_" + strings.ReplaceAll(region, "-", "_") + "_k8s"
 			if !strings.Contains(resolved, "- identifier: "+id+"\n") || !infras[id] {
 				t.Errorf("%s: region %s does not resolve to a declared infrastructure", r.Name, region)

@@ -1,8 +1,9 @@
 package ident
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/company/harness-platform/internal/conformance"
 )
 
 // Harness computes the infrastructure of the region picked at run time with
@@ -15,7 +16,7 @@ func TestInfrastructureExprMatchesInfrastructure(t *testing.T) {
 		}
 		expr := InfrastructureExpr("prod", "pipeline.variables.targetRegion")
 		// Evaluate the expression the way Harness does for this region.
-		evaluated := strings.Replace(expr, `<+<+pipeline.variables.targetRegion>.replace("-", "_")>`, strings.ReplaceAll(region, "-", "_"), 1)
+		evaluated := conformance.ResolveTargetRegion(expr, region)
 		if want := Infrastructure("prod", region); evaluated != want {
 			t.Errorf("region %q: Harness would resolve %q, the stack declares %q", region, evaluated, want)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/conformance"
 )
 
 func example(t testing.TB) *catalog.Catalog { return catalogtest.Example(t, "..") }
@@ -137,15 +138,7 @@ func TestProductionGates(t *testing.T) {
 // A region whose name has a '-' is deployable: the infrastructure the
 // pipeline asks for at run time is the infrastructure the stack declares.
 func TestRegionWithDash(t *testing.T) {
-	files, err := catalogtest.ExampleFiles("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	catalogtest.RenameRegion(files, "euw2", "eu-w2")
-	c, err := catalog.Parse(files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := catalogtest.ExampleWithRegionRenamed(t, "..", "euw2", "eu-w2")
 	p := mustBuild(t, c, "production")
 	declared := map[string]bool{}
 	for _, cl := range p.Clusters {
@@ -177,7 +170,7 @@ func TestRegionWithDash(t *testing.T) {
 		regions := strings.Split(strings.TrimSuffix(strings.TrimPrefix(allowed, "<+input>.allowedValues("), ")"), ",")
 		for _, region := range regions {
 			// What Harness resolves for this runtime value.
-			resolved := strings.Replace(expr, `<+<+pipeline.variables.targetRegion>.replace("-", "_")>`, strings.ReplaceAll(region, "-", "_"), 1)
+			resolved := conformance.ResolveTargetRegion(expr, region)
 			if !declared[resolved] {
 				t.Errorf("%s: region %q resolves to infrastructure %q, which the stack does not declare (%v)", d.Service, region, resolved, declared)
 			}

@@ -311,11 +311,7 @@ func TestUpstreamNeverDeployed(t *testing.T) {
 // provider accepts: known token, known inputs, required inputs set, kinds
 // right, secrets secret.
 func TestResourcesConformToProviderFacts(t *testing.T) {
-	facts, err := conformance.LoadFacts()
-	if err != nil {
-		t.Fatal(err)
-	}
-	constraints, err := conformance.LoadConstraints()
+	facts, constraints, err := conformance.LoadProvider()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,11 +12,7 @@ import (
 )
 
 func harnessProvider(t *testing.T) *Provider {
-	facts, err := conformance.LoadFacts()
-	if err != nil {
-		t.Fatal(err)
-	}
-	constraints, err := conformance.LoadConstraints()
+	facts, constraints, err := conformance.LoadProvider()
 	if err != nil {
 		t.Fatal(err)
 	}

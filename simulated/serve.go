@@ -32,13 +32,9 @@ type Servers struct {
 // <stateDir>/cloud/. The Harness simulation needs the provider facts
 // (../shared/harness-provider/schema.json).
 func Start(stateDir string) (*Servers, error) {
-	facts, err := conformance.LoadFacts()
+	facts, constraints, err := conformance.LoadProvider()
 	if err != nil {
-		return nil, fmt.Errorf("the simulated Harness provider checks inputs against the provider's facts: %w", err)
-	}
-	constraints, err := conformance.LoadConstraints()
-	if err != nil {
-		return nil, fmt.Errorf("the simulated Harness provider enforces the provider's constraints: %w", err)
+		return nil, fmt.Errorf("the simulated Harness provider checks inputs against the provider's facts and constraints: %w", err)
 	}
 	s := &Servers{ports: map[string]int{}, clouds: map[string]*Cloud{}}
 	for _, name := range []string{"harness", "kubernetes", "aws", "github"} {

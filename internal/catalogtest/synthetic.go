@@ -85,3 +85,19 @@ func RenameRegion(files map[string][]byte, from, to string) {
 	}
 	files[catalog.ServicesFile] = []byte(strings.Join(lines, "\n"))
 }
+
+// ExampleWithRegionRenamed is the example catalog of the project at root
+// with a region renamed (for example to a name with a '-').
+func ExampleWithRegionRenamed(tb testing.TB, root, from, to string) *catalog.Catalog {
+	tb.Helper()
+	files, err := ExampleFiles(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	RenameRegion(files, from, to)
+	c, err := catalog.Parse(files)
+	if err != nil {
+		tb.Fatalf("example catalog with region %s renamed %s: %v", from, to, err)
+	}
+	return c
+}

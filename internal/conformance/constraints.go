@@ -364,3 +364,13 @@ func (c *Constraints) Replaces(token string, olds, news resource.PropertyMap, ch
 	}
 	return out
 }
+
+// LoadProvider loads both the provider's facts and its constraints.
+func LoadProvider() (*Facts, *Constraints, error) {
+	facts, err := LoadFacts()
+	if err != nil {
+		return nil, nil, err
+	}
+	constraints, err := LoadConstraints()
+	return facts, constraints, err
+}
