@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
-	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -429,30 +431,46 @@ func TestProviderRejectsBadInput(t *testing.T) {
 	}
 }
 
-// An up cancelled midway, then run again, converges: the same objects, no
-// duplicates, and nothing left to do.
+// An up interrupted midway leaves an object Harness created but the state
+// does not hold. Rerunning up is refused, as Harness refuses a duplicate
+// identifier; the documented recovery (platformctl recover: a refresh that
+// imports the pending creates) followed by up converges with no duplicate.
 func TestInterruptedUpConverges(t *testing.T) {
 	c := example(t)
-	state := t.TempDir()
-	s := open(t, state, c)
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for ctx.Err() == nil {
-			if len(s.Servers.Cloud("harness").IDs()) >= 20 {
-				cancel()
-				return
-			}
-			time.Sleep(5 * time.Millisecond)
+	s := open(t, t.TempDir(), c)
+	var created atomic.Int32
+	s.Servers.AfterCreate(func(provider, id string) {
+		if provider == "harness" && created.Add(1) == 20 {
+			// The object exists; the runner dies before the CLI hears so
+			// (a cancelled context would let the CLI finish its in-flight
+			// creates and record them).
+			killCLI(t)
 		}
-	}()
-	_, err := s.Up(ctx, "dev", RunOptions{Parallel: 2})
-	cancel()
+	})
+	_, err := s.Up(context.Background(), "dev", RunOptions{Parallel: 2})
+	s.Servers.AfterCreate(nil)
 	if err == nil {
 		t.Fatal("the cancelled up succeeded; the test did not interrupt it")
 	}
 	partial := len(s.Servers.Cloud("harness").IDs())
+	if _, err := s.Up(context.Background(), "dev", RunOptions{}); err == nil || !strings.Contains(err.Error(), "locked") {
+		t.Fatalf("the killed run's lock must refuse the next up, got %v", err)
+	}
+	if err := s.Unlock(context.Background(), "dev"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Up(context.Background(), "dev", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "DUPLICATE_FIELD") {
+		t.Fatalf("rerunning up over an object the interrupted up created must be refused as Harness refuses a duplicate identifier, got %v", err)
+	}
+	imported, err := s.Recover(context.Background(), "dev", RunOptions{})
+	if err != nil {
+		t.Fatalf("recover: %v\n%s", err, s.out)
+	}
+	if len(imported) == 0 {
+		t.Fatal("recover found no pending create after an interrupted up")
+	}
 	if _, err := s.Up(context.Background(), "dev", RunOptions{}); err != nil {
-		t.Fatalf("rerun after interruption: %v\n%s", err, s.out)
+		t.Fatalf("up after recover: %v\n%s", err, s.out)
 	}
 	res, err := s.Up(context.Background(), "dev", RunOptions{})
 	if err != nil {
@@ -461,7 +479,10 @@ func TestInterruptedUpConverges(t *testing.T) {
 	onlyOp(t, "up after convergence", opTypes(*res.Summary.ResourceChanges), apitype.OpSame)
 	harnessResources := mockCount(t, c, "dev", "harness:")
 	if got := len(s.Servers.Cloud("harness").IDs()); got != harnessResources {
-		t.Errorf("after the interrupted up (%d objects) and a rerun the cloud holds %d objects, want %d", partial, got, harnessResources)
+		t.Errorf("after the interrupted up (%d objects), recover and up the cloud holds %d objects, want %d", partial, got, harnessResources)
+	}
+	if again, err := s.Recover(context.Background(), "dev", RunOptions{}); err != nil || len(again) != 0 {
+		t.Errorf("recover on a settled stack: %v, %d pending creates", err, len(again))
 	}
 }
 
@@ -504,5 +525,27 @@ func TestRegionWithDash(t *testing.T) {
 	}
 	if checked < 20 {
 		t.Fatalf("checked only %d pipeline regions", checked)
+	}
+}
+
+// killCLI kills, as a dying runner would, every Pulumi CLI this test
+// process started.
+func killCLI(t *testing.T) {
+	t.Helper()
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, stat := range stats {
+		data, err := os.ReadFile(stat)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+		if len(fields) < 2 || fields[1] != strconv.Itoa(os.Getpid()) || !strings.Contains(string(data), "(pulumi)") {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(stat)))
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Logf("killing the CLI %d: %v", pid, err)
+		}
 	}
 }

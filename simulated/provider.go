@@ -36,6 +36,7 @@ type Provider struct {
 	name, version string
 	cloud         *Cloud
 	behavior      Behavior
+	hooks         *hooks
 }
 
 var opts = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepOutputValues: false, SkipNulls: true}
@@ -178,15 +179,20 @@ func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pul
 	id := p.behavior.ID(typ, req.GetName(), news)
 	out := p.outputs(typ, id, news, req.GetPreview())
 	if !req.GetPreview() {
-		if existing, ok := p.cloud.Get(id); ok {
-			// A create interrupted after the object was made leaves it
-			// behind; adopting an identical object makes the rerun converge.
-			if existing.Type != typ || !resource.NewObjectProperty(fromStored(existing.Properties, out)).DeepEquals(resource.NewObjectProperty(out)) {
-				return nil, fmt.Errorf("%s: a resource with identifier %q already exists", typ, id)
-			}
+		if _, ok := p.cloud.Get(id); ok {
+			// Harness refuses a second entity of one type with one
+			// identifier in one scope ("Entity name and Id rules",
+			// docs.harness.io/article/7rsydu6iq2); so does this simulation,
+			// for every provider. An object an interrupted up created is
+			// taken back into the state by `platformctl recover`.
+			return nil, fmt.Errorf("%s: DUPLICATE_FIELD: an entity with identifier %q already exists in this scope; "+
+				"if an interrupted up created it, run `platformctl recover --stack STACK` (pulumi refresh --import-pending-creates URN ID)", typ, id)
 		}
 		if err := p.cloud.Put(id, Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
 			return nil, err
+		}
+		if p.hooks != nil {
+			p.hooks.afterCreate(p.name, id)
 		}
 	}
 	props, err := marshal(out)

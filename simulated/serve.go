@@ -6,6 +6,9 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
@@ -23,9 +26,44 @@ var Versions = map[string]string{
 
 // Servers are the simulated providers, each on its own loopback port.
 type Servers struct {
-	servers []*grpc.Server
-	ports   map[string]int
-	clouds  map[string]*Cloud
+	servers   []*grpc.Server
+	ports     map[string]int
+	clouds    map[string]*Cloud
+	behaviors map[string]Behavior
+	hooks     *hooks
+}
+
+// hooks let tests act at a precise point of an operation.
+type hooks struct {
+	mu     sync.Mutex
+	create func(provider, id string)
+}
+
+func (h *hooks) afterCreate(provider, id string) {
+	h.mu.Lock()
+	f := h.create
+	h.mu.Unlock()
+	if f != nil {
+		f(provider, id)
+	}
+}
+
+// AfterCreate calls f once each object is stored, before the engine hears
+// of it (tests: interrupt an up at a known point).
+func (s *Servers) AfterCreate(f func(provider, id string)) {
+	s.hooks.mu.Lock()
+	s.hooks.create = f
+	s.hooks.mu.Unlock()
+}
+
+// ID is the id the simulated provider of typ gives a new object with these
+// inputs, and whether a simulated provider serves typ.
+func (s *Servers) ID(typ, name string, inputs resource.PropertyMap) (string, bool) {
+	b, ok := s.behaviors[strings.SplitN(typ, ":", 2)[0]]
+	if !ok {
+		return "", false
+	}
+	return b.ID(typ, name, inputs), true
 }
 
 // Start serves every simulated provider, with its cloud under
@@ -36,7 +74,7 @@ func Start(stateDir string) (*Servers, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the simulated Harness provider checks inputs against the provider's facts and constraints: %w", err)
 	}
-	s := &Servers{ports: map[string]int{}, clouds: map[string]*Cloud{}}
+	s := &Servers{ports: map[string]int{}, clouds: map[string]*Cloud{}, behaviors: map[string]Behavior{}, hooks: &hooks{}}
 	for _, name := range []string{"harness", "kubernetes", "aws", "github"} {
 		cloud, err := OpenCloud(filepath.Join(stateDir, "cloud"), name)
 		if err != nil {
@@ -53,7 +91,8 @@ func Start(stateDir string) (*Servers, error) {
 			return nil, err
 		}
 		srv := grpc.NewServer(grpc.MaxRecvMsgSize(256 << 20))
-		pulumirpc.RegisterResourceProviderServer(srv, &Provider{name: name, version: Versions[name], cloud: cloud, behavior: behavior})
+		pulumirpc.RegisterResourceProviderServer(srv, &Provider{name: name, version: Versions[name], cloud: cloud, behavior: behavior, hooks: s.hooks})
+		s.behaviors[name] = behavior
 		go func() { _ = srv.Serve(lis) }()
 		s.servers = append(s.servers, srv)
 		s.ports[name] = lis.Addr().(*net.TCPAddr).Port

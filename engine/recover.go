@@ -1,0 +1,133 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+)
+
+// Recover settles what an interrupted up left behind. The engine records a
+// create before it asks the provider, and keeps that record (a "pending
+// create") in the state until someone settles it, because the object may or
+// may not exist. Harness refuses a second object with the same identifier,
+// so rerunning up fails on each one that exists.
+//
+// Recover computes the id each pending create would have (a Harness
+// object's id is its identifier), moves the pending creates into the state
+// as resources with those ids, and refreshes them: the refresh reads each
+// one back, keeps those that exist with what the cloud holds and drops
+// those that do not, so the next up creates only what is missing. This is
+// what `pulumi refresh --import-pending-creates URN ID` is meant to do; the
+// pinned CLI (v3.256.0) turns those into pending imports that no operation
+// completes and then drops them, so Recover edits the state itself, as
+// `pulumi stack export` / `import` would.
+//
+// It returns the pending creates it settled (none: nothing to recover).
+func (s *Session) Recover(ctx context.Context, name string, o RunOptions) ([]optrefresh.PendingCreate, error) {
+	defer s.flush()
+	stack, err := s.Stack(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	exported, err := stack.Export(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var deployment map[string]any
+	if err := json.Unmarshal(exported.Deployment, &deployment); err != nil {
+		return nil, fmt.Errorf("reading the state of %s: %w", name, err)
+	}
+	ops, _ := deployment["pending_operations"].([]any)
+	resources, _ := deployment["resources"].([]any)
+	inState := map[string]bool{}
+	for _, r := range resources {
+		if r, ok := r.(map[string]any); ok {
+			inState[fmt.Sprint(r["urn"])] = true
+		}
+	}
+	var kept []any
+	var settled []optrefresh.PendingCreate
+	var unknown []string
+	for _, raw := range ops {
+		op, _ := raw.(map[string]any)
+		res, _ := op["resource"].(map[string]any)
+		if op["type"] != string(apitype.OperationTypeCreating) || res == nil {
+			kept = append(kept, raw)
+			continue
+		}
+		urn := resource.URN(fmt.Sprint(res["urn"]))
+		if inState[string(urn)] {
+			// A later up created it: the record is stale.
+			settled = append(settled, optrefresh.PendingCreate{URN: string(urn), ID: fmt.Sprint(res["id"])})
+			continue
+		}
+		inputs, _ := res["inputs"].(map[string]any)
+		id, ok := s.providerID(fmt.Sprint(res["type"]), urn.Name(), resource.NewPropertyMapFromMap(inputs))
+		if !ok {
+			unknown = append(unknown, string(urn))
+			kept = append(kept, raw)
+			continue
+		}
+		// Dependents of a pending create were never created, so the
+		// end of the list keeps the state's dependency order.
+		res["id"] = id
+		res["outputs"] = inputs
+		resources = append(resources, res)
+		settled = append(settled, optrefresh.PendingCreate{URN: string(urn), ID: id})
+	}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("cannot tell the id of %d pending create(s): %s; find each object in its cloud, "+
+			"then `pulumi stack export`, move it from pending_operations to resources with its id, and `pulumi stack import`",
+			len(unknown), strings.Join(unknown, ", "))
+	}
+	if len(settled) == 0 {
+		return nil, nil
+	}
+	deployment["pending_operations"] = kept
+	deployment["resources"] = resources
+	edited, err := json.Marshal(deployment)
+	if err != nil {
+		return nil, err
+	}
+	if err := stack.Import(ctx, apitype.UntypedDeployment{Version: exported.Version, Deployment: edited}); err != nil {
+		return nil, fmt.Errorf("writing the settled state of %s: %w", name, err)
+	}
+	_, err = stack.Refresh(ctx,
+		optrefresh.ProgressStreams(s.opts.Stdout), optrefresh.ErrorProgressStreams(s.opts.Stderr),
+		optrefresh.Parallel(o.parallel()))
+	return settled, err
+}
+
+// providerID is the id the provider gives a new object with these inputs.
+// The Harness provider's id is the object's identifier (the Terraform
+// provider's read functions call d.SetId(<identifier>)); offline, the
+// simulated providers say.
+func (s *Session) providerID(typ, name string, inputs resource.PropertyMap) (string, bool) {
+	if s.Servers != nil {
+		return s.Servers.ID(typ, name, inputs)
+	}
+	if !strings.HasPrefix(typ, "harness:") {
+		return "", false
+	}
+	if v, ok := inputs["identifier"]; ok && v.IsString() && v.StringValue() != "" {
+		return v.StringValue(), true
+	}
+	return "", false
+}
+
+// Unlock removes the lock a killed run left on the stack (`pulumi cancel`):
+// with a self-managed backend the lock outlives the process that took it,
+// and every later operation is refused until it is removed. Only for a run
+// known to be dead: it also cancels a run still in progress.
+func (s *Session) Unlock(ctx context.Context, name string) error {
+	stack, err := s.Stack(ctx, name)
+	if err != nil {
+		return err
+	}
+	return stack.Cancel(ctx)
+}
