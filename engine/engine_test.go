@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +17,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 
@@ -50,6 +53,26 @@ type harnessSession struct {
 	*Session
 	state string
 	out   *syncBuffer
+}
+
+// commandLines records the arguments of every CLI command sessions run:
+// another user of the machine can read them in the process list.
+var commandLines = struct {
+	sync.Mutex
+	all []string
+}{}
+
+type recordingCLI struct{ auto.PulumiCommand }
+
+func (r recordingCLI) Run(ctx context.Context, workdir string, stdin io.Reader, out, errOut []io.Writer, env []string, args ...string) (string, string, int, error) {
+	commandLines.Lock()
+	commandLines.all = append(commandLines.all, strings.Join(args, " "))
+	commandLines.Unlock()
+	return r.PulumiCommand.Run(ctx, workdir, stdin, out, errOut, env, args...)
+}
+
+func init() {
+	observeCLI = func(c auto.PulumiCommand) auto.PulumiCommand { return recordingCLI{c} }
 }
 
 func open(t *testing.T, state string, c *catalog.Catalog) harnessSession {
@@ -297,6 +320,17 @@ func TestLifecycle(t *testing.T) {
 		})
 		if strings.Contains(s.out.String(), DemoGithubToken) {
 			t.Error("GitHub token in the engine output")
+		}
+		commandLines.Lock()
+		lines := slices.Clone(commandLines.all)
+		commandLines.Unlock()
+		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "config set --secret") }) {
+			t.Errorf("no secret was configured through the CLI; commands: %q", lines)
+		}
+		for _, l := range lines {
+			if strings.Contains(l, DemoGithubToken) {
+				t.Errorf("GitHub token on a command line: %s", l)
+			}
 		}
 		for _, stack := range c.Chain {
 			outs, _ := s.Outputs(ctx, stack)
@@ -547,5 +581,18 @@ func killCLI(t *testing.T) {
 		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 			t.Logf("killing the CLI %d: %v", pid, err)
 		}
+	}
+}
+
+// A real token offline is encrypted with the user's passphrase, never with
+// the demo's published one; nothing is started without it.
+func TestRealTokenOfflineNeedsPassphrase(t *testing.T) {
+	state := t.TempDir()
+	_, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: state, GithubToken: "ghp_a_real_token", Catalog: example(t)})
+	if !errors.Is(err, ErrPassphraseRequired) || !strings.Contains(err.Error(), "set PULUMI_CONFIG_PASSPHRASE") {
+		t.Fatalf("want ErrPassphraseRequired naming PULUMI_CONFIG_PASSPHRASE, got %v", err)
+	}
+	if entries, _ := os.ReadDir(state); len(entries) != 0 {
+		t.Errorf("a refused session wrote %d entries under its state directory", len(entries))
 	}
 }

@@ -16,11 +16,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/conformance"
 	"github.com/company/harness-platform/program"
 	"github.com/company/harness-platform/simulated"
 )
@@ -49,7 +51,16 @@ type Session struct {
 	Catalog   *catalog.Catalog
 	Servers   *simulated.Servers
 	workspace auto.Workspace
+	cli       auto.PulumiCommand
+	env       []string // the workspace's environment, for commands run directly
 }
+
+// observeCLI wraps the CLI the session runs (tests: see every command line).
+var observeCLI = func(c auto.PulumiCommand) auto.PulumiCommand { return c }
+
+// ErrPassphraseRequired refuses to encrypt a real secret offline with the
+// demo's published passphrase.
+var ErrPassphraseRequired = errors.New("PULUMI_CONFIG_PASSPHRASE required")
 
 // DefaultPassphrase encrypts the offline demo's secrets. It protects
 // nothing real; set PULUMI_CONFIG_PASSPHRASE to use another.
@@ -70,11 +81,16 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 			return nil, err
 		}
 	}
+	if opts.Offline && opts.GithubToken != "" && opts.Passphrase == "" {
+		return nil, fmt.Errorf("%w: an offline run given a real GitHub token (HARNESS_PLATFORM_GITHUB_TOKEN) encrypts it in the offline state; "+
+			"set PULUMI_CONFIG_PASSPHRASE (the fixed demo passphrase is public and protects only the demo's placeholder token)", ErrPassphraseRequired)
+	}
 	cmd, err := FindCLI()
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{opts: opts, Catalog: c}
+	cmd = observeCLI(cmd)
+	s := &Session{opts: opts, Catalog: c, cli: cmd}
 	env := map[string]string{"PULUMI_SKIP_UPDATE_CHECK": "true"}
 	workDir := opts.ProjectDir
 	if opts.Offline {
@@ -92,7 +108,11 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		if err := s.copyProject(workDir); err != nil {
 			return nil, err
 		}
-		if s.Servers, err = simulated.Start(state); err != nil {
+		shared, err := conformance.SharedDirOf(opts.ProjectDir)
+		if err != nil {
+			return nil, err
+		}
+		if s.Servers, err = simulated.Start(state, shared); err != nil {
 			return nil, err
 		}
 		passphrase := opts.Passphrase
@@ -112,6 +132,9 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	if opts.Offline {
 		wsOpts = append(wsOpts, auto.SecretsProvider("passphrase"))
+	}
+	for k, v := range env {
+		s.env = append(s.env, k+"="+v)
 	}
 	if s.workspace, err = auto.NewLocalWorkspace(ctx, wsOpts...); err != nil {
 		s.Close()
@@ -194,7 +217,7 @@ func (s *Session) Stack(ctx context.Context, name string) (auto.Stack, error) {
 		if token == "" {
 			token = DemoGithubToken
 		}
-		if err := stack.SetConfig(ctx, catalog.Namespace+":githubToken", auto.ConfigValue{Value: token, Secret: true}); err != nil {
+		if err := s.setSecret(ctx, name, catalog.Namespace+":githubToken", token); err != nil {
 			return auto.Stack{}, err
 		}
 	}
@@ -221,4 +244,16 @@ func (s *Session) requireDeployed(ctx context.Context, upstream, stack string) e
 		}
 	}
 	return deployFirst
+}
+
+// setSecret sets a secret config value through the CLI's standard input:
+// the Automation API's SetConfig passes the value as an argument, which
+// any user of the machine can read in the process list.
+func (s *Session) setSecret(ctx context.Context, stack, key, value string) error {
+	_, stderr, _, err := s.cli.Run(ctx, s.workspace.WorkDir(), strings.NewReader(value), nil, nil, s.env,
+		"config", "set", "--secret", "--stack", stack, key)
+	if err != nil {
+		return fmt.Errorf("setting the secret %s on %s: %w: %s", key, stack, err, stderr)
+	}
+	return nil
 }

@@ -67,10 +67,10 @@ func (s *Servers) ID(typ, name string, inputs resource.PropertyMap) (string, boo
 }
 
 // Start serves every simulated provider, with its cloud under
-// <stateDir>/cloud/. The Harness simulation needs the provider facts
-// (../shared/harness-provider/schema.json).
-func Start(stateDir string) (*Servers, error) {
-	facts, constraints, err := conformance.LoadProvider()
+// <stateDir>/cloud/. The Harness simulation needs the provider's facts and
+// constraints, from shared (../shared beside the project).
+func Start(stateDir, shared string) (*Servers, error) {
+	facts, constraints, err := conformance.LoadProviderFrom(shared)
 	if err != nil {
 		return nil, fmt.Errorf("the simulated Harness provider checks inputs against the provider's facts and constraints: %w", err)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/company/harness-platform/engine"
 )
 
-func open(ctx context.Context, c *catalog.Catalog, f flags, stdout, stderr io.Writer) (*engine.Session, error) {
+func open(ctx context.Context, c *catalog.Catalog, f options, stdout, stderr io.Writer) (*engine.Session, error) {
 	return engine.Open(ctx, engine.Options{
 		ProjectDir:  f.dir,
 		Offline:     f.offline,
@@ -32,15 +32,9 @@ func interruptible() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt)
 }
 
-func runEngine(cmd string, c *catalog.Catalog, f flags, stdout, stderr io.Writer) int {
-	if f.stack == "" {
-		fmt.Fprintf(stderr, "%s needs --stack\n%s", cmd, usage)
-		return 2
-	}
-	if (cmd == "up" || cmd == "destroy") && !f.yes {
-		fmt.Fprintf(stderr, "%s changes the stack %q: run `platformctl preview --stack %s` to see how, then pass --yes\n", cmd, f.stack, f.stack)
-		return 2
-	}
+// runEngine runs an engine command on one stack.
+func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
+	cmd := f.command
 	ctx, cancel := interruptible()
 	defer cancel()
 	s, err := open(ctx, c, f, stdout, stderr)
@@ -61,6 +55,8 @@ func runEngine(cmd string, c *catalog.Catalog, f flags, stdout, stderr io.Writer
 		err = s.Destroy(ctx, f.stack, o)
 	case "outputs":
 		err = printOutputs(ctx, s, f, stdout)
+	case "recover":
+		err = recoverStack(ctx, s, f, stdout)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%s of %s failed: %v\n", cmd, f.stack, err)
@@ -69,7 +65,7 @@ func runEngine(cmd string, c *catalog.Catalog, f flags, stdout, stderr io.Writer
 	return 0
 }
 
-func printOutputs(ctx context.Context, s *engine.Session, f flags, stdout io.Writer) error {
+func printOutputs(ctx context.Context, s *engine.Session, f options, stdout io.Writer) error {
 	outs, err := s.Outputs(ctx, f.stack)
 	if err != nil {
 		return err
@@ -101,7 +97,7 @@ func printOutputs(ctx context.Context, s *engine.Session, f flags, stdout io.Wri
 
 // runDemo is the main job offline: deploy the chain, show that a second
 // run has nothing to do, and run the drift check.
-func runDemo(c *catalog.Catalog, f flags, stdout, stderr io.Writer) int {
+func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 	ctx, cancel := interruptible()
 	defer cancel()
 	f.offline = true
@@ -133,4 +129,24 @@ func runDemo(c *catalog.Catalog, f flags, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "\ndemo: %v deployed to the simulated cloud in %s, no changes on a second run, no drift.\nState: %s (delete it to start over).\n",
 		c.Chain, time.Since(start).Round(time.Second), f.state)
 	return 0
+}
+
+// recoverStack settles what an interrupted up left: the lock (with
+// --unlock) and the pending creates.
+func recoverStack(ctx context.Context, s *engine.Session, f options, stdout io.Writer) error {
+	if f.unlock {
+		if err := s.Unlock(ctx, f.stack); err != nil {
+			return err
+		}
+	}
+	settled, err := s.Recover(ctx, f.stack, engine.RunOptions{Parallel: f.parallel})
+	if err != nil {
+		return err
+	}
+	if len(settled) == 0 {
+		fmt.Fprintf(stdout, "%s has no pending creates: nothing to recover\n", f.stack)
+		return nil
+	}
+	fmt.Fprintf(stdout, "%s: settled %d pending create(s); run `platformctl up --stack %s` to create what is missing\n", f.stack, len(settled), f.stack)
+	return nil
 }

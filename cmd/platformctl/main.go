@@ -3,23 +3,27 @@
 // Without cloud, state or the Pulumi CLI:
 //
 //	platformctl validate                        check the catalog and every stack file
-//	platformctl render --stack S [--service N]  print the pipelines and triggers S declares
+//	platformctl render --stack S [--service N]  print the documents S declares
 //
 // Through the Pulumi Automation API (the CLI from scripts/install-pulumi.sh),
 // against the real backend and providers, or --offline against a local
 // file:// backend and the simulated cloud under --state:
 //
-//	platformctl preview|up|refresh|destroy|outputs --stack S [--offline]
+//	platformctl preview|up|refresh|destroy|outputs|recover --stack S [--offline]
 //	platformctl demo                            the offline demo: up, preview, drift check
+//
+// Each command has its own flags; `platformctl COMMAND -h` lists them.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/diag"
@@ -27,93 +31,231 @@ import (
 	"github.com/company/harness-platform/plan"
 )
 
-const usage = `usage:
-  platformctl validate [--dir DIR]
-  platformctl render --stack STACK [--service NAME] [--dir DIR]
-  platformctl preview --stack STACK [--offline] [--state DIR] [--diff] [--expect-no-changes] [--policy-pack PATH]
-  platformctl up --stack STACK --yes [--offline] [--state DIR] [--diff] [--policy-pack PATH]
-  platformctl refresh --stack STACK [--offline] [--state DIR] [--preview-only] [--expect-no-changes]
-  platformctl destroy --stack STACK --yes [--offline] [--state DIR]
-  platformctl outputs --stack STACK [--offline] [--state DIR] [--json]
-  platformctl demo [--state DIR]
-`
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// flags are every command's options.
-type flags struct {
+// Exit codes: 0 done, 1 the work failed, 2 the command line is wrong.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+// options are the values of every flag; each command declares the ones it
+// takes.
+type options struct {
+	command                    string
 	dir, stack, service, state string
 	offline, diff, yes         bool
 	expectNoChanges            bool
-	previewOnly, json          bool
+	previewOnly, json, unlock  bool
 	parallel                   int
 	policyPacks                multiFlag
 }
 
 type multiFlag []string
 
-func (m *multiFlag) String() string     { return fmt.Sprint(*m) }
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
+// command is one subcommand: its synopsis, flags and what it does.
+type command struct {
+	name, synopsis, summary string
+	flags                   func(fs *flag.FlagSet, o *options)
+	run                     func(c *catalog.Catalog, o options, stdout, stderr io.Writer) int
+}
+
+func dirFlag(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.dir, "dir", ".", "project directory (Pulumi.yaml, stack files, catalog/; ../shared beside it)")
+}
+
+func stackFlag(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.stack, "stack", "", "stack name (required)")
+}
+
+// engineFlags are the flags of every command that runs the engine.
+func engineFlags(fs *flag.FlagSet, o *options) {
+	dirFlag(fs, o)
+	stackFlag(fs, o)
+	fs.BoolVar(&o.offline, "offline", false, "use a local file:// backend and the simulated cloud")
+	fs.StringVar(&o.state, "state", "", "offline state directory (default <dir>/.state)")
+	fs.IntVar(&o.parallel, "parallel", engine.DefaultParallel, "concurrent resource operations")
+}
+
+var commands = []command{
+	{name: "validate", synopsis: "[--dir DIR]",
+		summary: "check the catalog and every stack file; every problem at once, as file:line:col",
+		flags:   dirFlag,
+		run: func(c *catalog.Catalog, _ options, stdout, _ io.Writer) int {
+			fmt.Fprintf(stdout, "ok: %d services, %d teams, %d archetypes, stacks %v\n", len(c.Services), len(c.Teams), len(c.Archetypes), c.Chain)
+			return exitOK
+		}},
+	{name: "render", synopsis: "--stack STACK [--service NAME] [--dir DIR]",
+		summary: "print the YAML documents a stack declares, byte for byte what the program registers",
+		flags: func(fs *flag.FlagSet, o *options) {
+			dirFlag(fs, o)
+			stackFlag(fs, o)
+			fs.StringVar(&o.service, "service", "", "only this service's documents")
+		},
+		run: func(c *catalog.Catalog, o options, stdout, stderr io.Writer) int {
+			if err := renderStack(c, o.stack, o.service, stdout); err != nil {
+				fmt.Fprintln(stderr, err)
+				return exitFail
+			}
+			return exitOK
+		}},
+	{name: "preview", synopsis: "--stack STACK [--offline] [--state DIR] [--diff] [--expect-no-changes] [--policy-pack PATH]...",
+		summary: "show what up would change",
+		flags: func(fs *flag.FlagSet, o *options) {
+			engineFlags(fs, o)
+			fs.BoolVar(&o.diff, "diff", false, "show a detailed diff")
+			fs.BoolVar(&o.expectNoChanges, "expect-no-changes", false, "fail if there are changes")
+			fs.Var(&o.policyPacks, "policy-pack", "policy pack to run (repeatable)")
+		},
+		run: runEngine},
+	{name: "up", synopsis: "--stack STACK --yes [--offline] [--state DIR] [--diff] [--policy-pack PATH]...",
+		summary: "apply the stack",
+		flags: func(fs *flag.FlagSet, o *options) {
+			engineFlags(fs, o)
+			fs.BoolVar(&o.yes, "yes", false, "proceed without asking (required)")
+			fs.BoolVar(&o.diff, "diff", false, "show a detailed diff")
+			fs.BoolVar(&o.expectNoChanges, "expect-no-changes", false, "fail if there are changes")
+			fs.Var(&o.policyPacks, "policy-pack", "policy pack to run (repeatable)")
+		},
+		run: runEngine},
+	{name: "refresh", synopsis: "--stack STACK [--offline] [--state DIR] [--preview-only] [--expect-no-changes] [--diff]",
+		summary: "read the cloud back; with --preview-only --expect-no-changes, the drift check",
+		flags: func(fs *flag.FlagSet, o *options) {
+			engineFlags(fs, o)
+			fs.BoolVar(&o.previewOnly, "preview-only", false, "report drift without writing state")
+			fs.BoolVar(&o.expectNoChanges, "expect-no-changes", false, "fail if the cloud differs from the state")
+			fs.BoolVar(&o.diff, "diff", false, "show a detailed diff")
+		},
+		run: runEngine},
+	{name: "destroy", synopsis: "--stack STACK --yes [--offline] [--state DIR]",
+		summary: "delete the stack's objects (refused, deleting nothing, if anything is protected)",
+		flags: func(fs *flag.FlagSet, o *options) {
+			engineFlags(fs, o)
+			fs.BoolVar(&o.yes, "yes", false, "proceed without asking (required)")
+		},
+		run: runEngine},
+	{name: "outputs", synopsis: "--stack STACK [--offline] [--state DIR] [--json]",
+		summary: "print the stack's outputs (its contract), secrets masked",
+		flags: func(fs *flag.FlagSet, o *options) {
+			engineFlags(fs, o)
+			fs.BoolVar(&o.json, "json", false, "print JSON")
+		},
+		run: runEngine},
+	{name: "recover", synopsis: "--stack STACK [--unlock] [--offline] [--state DIR]",
+		summary: "after an interrupted up: settle its pending creates, so the next up creates only what is missing",
+		flags: func(fs *flag.FlagSet, o *options) {
+			engineFlags(fs, o)
+			fs.BoolVar(&o.unlock, "unlock", false, "first remove the lock a killed run left (pulumi cancel); only when no run is in progress")
+		},
+		run: runEngine},
+	{name: "demo", synopsis: "[--state DIR] [--dir DIR]",
+		summary: "the offline demo: up the chain, a second preview with no changes, the drift check",
+		flags: func(fs *flag.FlagSet, o *options) {
+			dirFlag(fs, o)
+			fs.StringVar(&o.state, "state", "", "offline state directory (default <dir>/.state)")
+			fs.IntVar(&o.parallel, "parallel", engine.DefaultParallel, "concurrent resource operations")
+		},
+		run: runDemo},
+}
+
+func lookup(name string) (command, bool) {
+	i := slices.IndexFunc(commands, func(c command) bool { return c.name == name })
+	if i < 0 {
+		return command{}, false
 	}
-	var f flags
-	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.dir, "dir", ".", "project directory")
-	fs.StringVar(&f.stack, "stack", "", "stack name (dev, staging, production)")
-	fs.StringVar(&f.service, "service", "", "render: only this service")
-	fs.StringVar(&f.state, "state", "", "offline state directory (default <dir>/.state)")
-	fs.BoolVar(&f.offline, "offline", false, "use a local file:// backend and the simulated cloud")
-	fs.BoolVar(&f.diff, "diff", false, "show a detailed diff")
-	fs.BoolVar(&f.yes, "yes", false, "up/destroy: proceed without asking")
-	fs.BoolVar(&f.expectNoChanges, "expect-no-changes", false, "fail if there are changes")
-	fs.BoolVar(&f.previewOnly, "preview-only", false, "refresh: report drift without writing state")
-	fs.BoolVar(&f.json, "json", false, "outputs: print JSON")
-	fs.IntVar(&f.parallel, "parallel", engine.DefaultParallel, "concurrent resource operations")
-	fs.Var(&f.policyPacks, "policy-pack", "policy pack to run (repeatable)")
-	if err := fs.Parse(args[1:]); err != nil {
-		return 2
-	}
-	if f.state == "" {
-		f.state = filepath.Join(f.dir, ".state")
-	}
-	c, err := catalog.Load(f.dir)
-	if err != nil {
-		printLoadError(stderr, err)
-		return 1
-	}
-	switch args[0] {
-	case "validate":
-		fmt.Fprintf(stdout, "ok: %d services, %d teams, %d archetypes, stacks %v\n", len(c.Services), len(c.Teams), len(c.Archetypes), c.Chain)
-		return 0
-	case "render":
-		if f.stack == "" {
-			fmt.Fprint(stderr, "render needs --stack\n", usage)
-			return 2
-		}
-		if err := renderStack(c, f.stack, f.service, stdout); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
-		return 0
-	case "preview", "up", "refresh", "destroy", "outputs":
-		return runEngine(args[0], c, f, stdout, stderr)
-	case "demo":
-		return runDemo(c, f, stdout, stderr)
-	default:
-		fmt.Fprint(stderr, usage)
-		return 2
+	return commands[i], true
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: platformctl COMMAND [flags]   (platformctl COMMAND -h: its flags)")
+	fmt.Fprintln(w)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 }
 
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "--help" || arg == "-help" || arg == "help"
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	if isHelp(args[0]) {
+		if len(args) > 1 {
+			if cmd, ok := lookup(args[1]); ok {
+				commandUsage(cmd, stdout)
+				return exitOK
+			}
+		}
+		usage(stdout)
+		return exitOK
+	}
+	cmd, ok := lookup(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "platformctl: unknown command %q\n", args[0])
+		usage(stderr)
+		return exitUsage
+	}
+	// Help wins wherever it is, before anything is loaded.
+	if slices.ContainsFunc(args[1:], func(a string) bool { return a != "help" && isHelp(a) }) {
+		commandUsage(cmd, stdout)
+		return exitOK
+	}
+	o := options{command: cmd.name}
+	fs := flag.NewFlagSet("platformctl "+cmd.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cmd.flags(fs, &o)
+	if err := fs.Parse(args[1:]); err != nil {
+		fmt.Fprintf(stderr, "platformctl %s: %v\n", cmd.name, err)
+		commandUsage(cmd, stderr)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "platformctl %s: unexpected argument %q (flags only)\n", cmd.name, fs.Arg(0))
+		commandUsage(cmd, stderr)
+		return exitUsage
+	}
+	if fs.Lookup("stack") != nil && o.stack == "" {
+		fmt.Fprintf(stderr, "platformctl %s: --stack is required\n", cmd.name)
+		commandUsage(cmd, stderr)
+		return exitUsage
+	}
+	if fs.Lookup("yes") != nil && !o.yes {
+		fmt.Fprintf(stderr, "platformctl %s changes the stack %q: run `platformctl preview --stack %s` to see how, then pass --yes\n", cmd.name, o.stack, o.stack)
+		return exitUsage
+	}
+	if o.state == "" {
+		o.state = filepath.Join(o.dir, ".state")
+	}
+	c, err := catalog.Load(o.dir)
+	if err != nil {
+		printLoadError(stderr, err)
+		return exitFail
+	}
+	return cmd.run(c, o, stdout, stderr)
+}
+
+func commandUsage(cmd command, w io.Writer) {
+	fmt.Fprintf(w, "usage: platformctl %s %s\n\n%s\n\nflags:\n", cmd.name, cmd.synopsis, cmd.summary)
+	var o options
+	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
+	cmd.flags(fs, &o)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
 func printLoadError(w io.Writer, err error) {
-	if d, ok := err.(*diag.Error); ok {
+	var d *diag.Error
+	if errors.As(err, &d) {
 		for _, p := range d.List {
 			fmt.Fprintln(w, p)
 		}

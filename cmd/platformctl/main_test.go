@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/company/harness-platform/engine"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/conformance"
 )
@@ -87,5 +88,58 @@ func TestRenderProductionIsSchemaValid(t *testing.T) {
 	if code := run([]string{"render", "--stack", "production", "--service", "promo-importer", "--dir", project(t, nil)}, &out, &errOut); code != 1 ||
 		!strings.Contains(errOut.String(), `service "promo-importer" is not enabled in stack "production"`) {
 		t.Fatalf("render of a service not in the stack: exit %d, %s", code, errOut.String())
+	}
+}
+
+// The command line: each command its own flags, help anywhere and before
+// any catalog is loaded, exit 2 for anything the command does not take.
+func TestCommandLine(t *testing.T) {
+	dir := project(t, nil)
+	for _, tc := range []struct {
+		args     []string
+		code     int
+		stdout   string
+		stderr   string
+		noStdout bool
+	}{
+		{args: []string{"render", "--stack", "production", "extra", "--service", "payment-service", "--dir", dir}, code: 2, stderr: `unexpected argument "extra"`, noStdout: true},
+		{args: []string{"validate", "--dir", dir, "stray"}, code: 2, stderr: `unexpected argument "stray"`},
+		{args: []string{"validate", "--bogus"}, code: 2, stderr: "flag provided but not defined: -bogus"},
+		{args: []string{"validate", "--service", "x", "--dir", dir}, code: 2, stderr: "flag provided but not defined: -service"},
+		{args: []string{"render", "--dir", dir}, code: 2, stderr: "--stack is required"},
+		{args: []string{"up", "--stack", "dev", "--dir", dir}, code: 2, stderr: "then pass --yes"},
+		{args: []string{"frobnicate"}, code: 2, stderr: `unknown command "frobnicate"`},
+		{args: []string{"render", "--stack", "production", "-h"}, code: 0, stdout: "-service"},
+		{args: []string{"up", "--dir", "/nonexistent", "--help"}, code: 0, stdout: "-yes"},
+		{args: []string{"-h"}, code: 0, stdout: "recover"},
+		{args: []string{"help", "refresh"}, code: 0, stdout: "-preview-only"},
+		{args: []string{"recover", "-h"}, code: 0, stdout: "-unlock"},
+	} {
+		var out, errOut bytes.Buffer
+		code := run(tc.args, &out, &errOut)
+		if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errOut.String(), tc.stderr) {
+			t.Errorf("platformctl %s: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
+				strings.Join(tc.args, " "), code, out.String(), errOut.String(), tc.code, tc.stdout, tc.stderr)
+		}
+		if tc.noStdout && out.Len() > 0 {
+			t.Errorf("platformctl %s printed %d bytes although the command line is wrong", strings.Join(tc.args, " "), out.Len())
+		}
+	}
+}
+
+// --dir finds ../shared beside the project, whatever the working directory.
+func TestDirLocatesShared(t *testing.T) {
+	if _, err := engine.FindCLI(); err != nil {
+		t.Fatalf("%v (make test installs it)", err)
+	}
+	projectDir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	var out, errOut bytes.Buffer
+	code := run([]string{"preview", "--stack", "staging", "--offline", "--state", t.TempDir(), "--dir", projectDir}, &out, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), `stack "staging" reads its upstream "dev", which has not been deployed`) {
+		t.Fatalf("want the engine to start (and refuse the undeployed upstream), got exit %d: %s", code, errOut.String())
 	}
 }

@@ -50,11 +50,7 @@ type PropertyConstraint struct {
 	Element           bool     `json:"element"`
 }
 
-var loadConstraints = sync.OnceValues(func() (*Constraints, error) {
-	shared, err := SharedDir()
-	if err != nil {
-		return nil, err
-	}
+func readConstraints(shared string) (*Constraints, error) {
 	data, err := os.ReadFile(filepath.Join(shared, "harness-provider", "constraints.json"))
 	if err != nil {
 		return nil, fmt.Errorf("%w (the provider's constraints are in ../shared/harness-provider/constraints.json)", err)
@@ -64,10 +60,18 @@ var loadConstraints = sync.OnceValues(func() (*Constraints, error) {
 		return nil, fmt.Errorf("harness-provider/constraints.json: %w", err)
 	}
 	return &c, nil
-})
+}
 
-// LoadConstraints loads the provider's constraints once per process.
-func LoadConstraints() (*Constraints, error) { return loadConstraints() }
+// LoadConstraints loads the provider's constraints from the ../shared
+// beside the project holding the working directory, once per process.
+func LoadConstraints() (*Constraints, error) {
+	shared, err := SharedDir()
+	if err != nil {
+		return nil, err
+	}
+	_, c, err := LoadProviderFrom(shared)
+	return c, err
+}
 
 // Constraint kinds, as a Violation names them.
 const (
@@ -365,12 +369,35 @@ func (c *Constraints) Replaces(token string, olds, news resource.PropertyMap, ch
 	return out
 }
 
-// LoadProvider loads both the provider's facts and its constraints.
+// LoadProvider loads both the provider's facts and its constraints from
+// the ../shared beside the project holding the working directory.
 func LoadProvider() (*Facts, *Constraints, error) {
-	facts, err := LoadFacts()
+	shared, err := SharedDir()
 	if err != nil {
 		return nil, nil, err
 	}
-	constraints, err := LoadConstraints()
-	return facts, constraints, err
+	return LoadProviderFrom(shared)
+}
+
+type provider struct {
+	facts       *Facts
+	constraints *Constraints
+	err         error
+}
+
+var providers sync.Map // shared dir -> func() provider
+
+// LoadProviderFrom loads the provider's facts and constraints from shared
+// (a ../shared directory), once per directory and process.
+func LoadProviderFrom(shared string) (*Facts, *Constraints, error) {
+	load, _ := providers.LoadOrStore(shared, sync.OnceValue(func() provider {
+		facts, err := readFacts(shared)
+		if err != nil {
+			return provider{err: err}
+		}
+		constraints, err := readConstraints(shared)
+		return provider{facts, constraints, err}
+	}))
+	p := load.(func() provider)()
+	return p.facts, p.constraints, p.err
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 )
@@ -43,11 +42,7 @@ type TypeFacts struct {
 	} `json:"properties"`
 }
 
-var loadFacts = sync.OnceValues(func() (*Facts, error) {
-	shared, err := SharedDir()
-	if err != nil {
-		return nil, err
-	}
+func readFacts(shared string) (*Facts, error) {
 	data, err := os.ReadFile(filepath.Join(shared, "harness-provider", "schema.json"))
 	if err != nil {
 		return nil, err
@@ -57,10 +52,14 @@ var loadFacts = sync.OnceValues(func() (*Facts, error) {
 		return nil, fmt.Errorf("harness-provider/schema.json: %w", err)
 	}
 	return &f, nil
-})
+}
 
-// LoadFacts loads the provider facts once per test binary.
-func LoadFacts() (*Facts, error) { return loadFacts() }
+// LoadFacts loads the provider facts from the ../shared beside the project
+// holding the working directory, once per process.
+func LoadFacts() (*Facts, error) {
+	f, _, err := LoadProvider()
+	return f, err
+}
 
 // CheckResource returns every way inputs, registered under token, would be
 // refused by the provider or break the project's rules on secrets.

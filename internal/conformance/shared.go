@@ -19,12 +19,7 @@ func SharedDir() (string, error) {
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			shared := filepath.Join(dir, "..", "shared")
-			if _, err := os.Stat(filepath.Join(shared, "harness-provider", "schema.json")); err != nil {
-				return "", fmt.Errorf("conformance data missing: %s/harness-provider/schema.json not found; "+
-					"these tests need the shared/ directory checked out beside the project (../shared)", shared)
-			}
-			return shared, nil
+			return SharedDirOf(dir)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -32,4 +27,19 @@ func SharedDir() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// SharedDirOf is ../shared beside projectDir, whatever the working
+// directory.
+func SharedDirOf(projectDir string) (string, error) {
+	abs, err := filepath.Abs(projectDir)
+	if err != nil {
+		return "", err
+	}
+	shared := filepath.Join(filepath.Dir(abs), "shared")
+	if _, err := os.Stat(filepath.Join(shared, "harness-provider", "schema.json")); err != nil {
+		return "", fmt.Errorf("conformance data missing: %s/harness-provider/schema.json not found; "+
+			"the shared/ directory must be checked out beside the project (%s/../shared)", shared, abs)
+	}
+	return shared, nil
 }
