@@ -1,10 +1,12 @@
 package program
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/catalog"
@@ -290,8 +292,15 @@ func TestPromotionIsErrorOnUpAndWarningOnPreview(t *testing.T) {
 		t.Errorf("the refused update registered %d resources", n)
 	}
 	rec = &mocktest.Recorder{StackOutputs: rec.StackOutputs}
+	var warnings []string
+	defer func(w func(*pulumi.Context, string) error) { warn = w }(warn)
+	warn = func(_ *pulumi.Context, msg string) error { warnings = append(warnings, msg); return nil }
 	if err := mocktest.Run(New(c), "production", rec, mocktest.WithDryRun(true)); err != nil {
 		t.Fatalf("preview must only warn: %v", err)
+	}
+	want := `service "auth-service" is not deployed in upstream stack "staging" yet`
+	if !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, want) }) {
+		t.Errorf("preview must warn %q, warned %q", want, warnings)
 	}
 	if len(rec.Resources()) == 0 {
 		t.Error("the preview declared nothing")
