@@ -85,13 +85,38 @@ func (harness) ID(typ, name string, news resource.PropertyMap) string {
 	return strings.Join(append(append([]string{kind}, parts...), id), "/")
 }
 
-func (harness) Computed(typ, id string, news resource.PropertyMap) resource.PropertyMap {
-	if typ != "harness:platform/triggers:Triggers" {
-		return nil
+// computedValues are what Harness answers for the properties only the
+// provider sets (constraints.json: computedOnly), and for optional
+// computed ones the program leaves unset. Harness chooses these values;
+// here they are stand-ins with the real shape, so that the state the
+// simulation writes has every property the real provider's would (a real
+// preview against it would otherwise show them added).
+var computedValues = map[string]map[string]resource.PropertyValue{
+	"harness:platform/project:Project": {
+		// A project created without modules gets the account's modules.
+		"modules": resource.NewArrayProperty([]resource.PropertyValue{
+			resource.NewStringProperty("CD"), resource.NewStringProperty("CI"), resource.NewStringProperty("CV"),
+			resource.NewStringProperty("CF"), resource.NewStringProperty("CE"), resource.NewStringProperty("STO"),
+		}),
+		"color": resource.NewStringProperty("#0063f7"),
+	},
+}
+
+// Computed are the outputs Harness adds: webhook URLs, and every
+// computed-only property (plus optional computed ones left unset).
+func (h harness) Computed(typ, id string, news resource.PropertyMap) resource.PropertyMap {
+	out := resource.PropertyMap{}
+	for k, v := range computedValues[typ] {
+		if _, set := news[resource.PropertyKey(k)]; !set {
+			out[resource.PropertyKey(k)] = v
+		}
 	}
-	return resource.PropertyMap{"webhookUrl": resource.NewStringProperty(fmt.Sprintf(
-		"https://app.harness.io/gateway/pipeline/api/webhook/custom/v3?accountIdentifier=SIMULATED&orgIdentifier=%s&projectIdentifier=%s&pipelineIdentifier=%s&triggerIdentifier=%s",
-		str(news, "orgId"), str(news, "projectId"), str(news, "targetId"), str(news, "identifier")))}
+	if typ == "harness:platform/triggers:Triggers" {
+		out["webhookUrl"] = resource.NewStringProperty(fmt.Sprintf(
+			"https://app.harness.io/gateway/pipeline/api/webhook/custom/v3?accountIdentifier=SIMULATED&orgIdentifier=%s&projectIdentifier=%s&pipelineIdentifier=%s&triggerIdentifier=%s",
+			str(news, "orgId"), str(news, "projectId"), str(news, "targetId"), str(news, "identifier")))
+	}
+	return out
 }
 
 // Replaces are the changes the provider's forceNew properties replace.

@@ -8,6 +8,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
+	"github.com/company/harness-platform/harness/platform"
 	"github.com/company/harness-platform/internal/conformance"
 )
 
@@ -84,5 +85,45 @@ func TestHarnessDiffReplacesOnForceNew(t *testing.T) {
 	moved := map[string]any{"identifier": "a", "orgId": "o", "projectId": "q", "yaml": "x"}
 	if r := diff(base, moved); strings.Join(r.GetReplaces(), ",") != "projectId" {
 		t.Errorf("a project change must replace: %v", r)
+	}
+}
+
+// Every property only the real provider sets, on every Harness type the
+// project binds, is in the state the simulation writes: a real preview
+// against simulated state would otherwise show it added.
+func TestHarnessCreateWritesComputedOnlyProperties(t *testing.T) {
+	_, constraints, err := conformance.LoadProvider()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for token := range platform.Resources {
+		for _, prop := range constraints.ComputedOnly(token) {
+			if _, ok := computedValues[token][prop]; !ok {
+				t.Errorf("%s: the provider computes %q; the simulation does not (add it to computedValues)", token, prop)
+			}
+		}
+	}
+	p := harnessProvider(t)
+	props, err := marshal(resource.NewPropertyMapFromMap(map[string]any{"identifier": "platform", "orgId": "default", "name": "Platform"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := p.Create(context.Background(), &pulumirpc.CreateRequest{Type: "harness:platform/project:Project", Name: "platform", Properties: props})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := unmarshal(resp.GetProperties())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out["modules"].IsArray() || len(out["modules"].ArrayValue()) == 0 {
+		t.Errorf("created project without modules: %v", out)
+	}
+	preview, err := p.Create(context.Background(), &pulumirpc.CreateRequest{Type: "harness:platform/project:Project", Name: "other", Properties: props, Preview: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := unmarshal(preview.GetProperties()); !out["modules"].IsComputed() {
+		t.Errorf("in a preview the project's modules must be unknown, got %v", out["modules"])
 	}
 }

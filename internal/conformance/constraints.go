@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sort"
 	"strings"
 	"sync"
 
@@ -400,4 +401,17 @@ func LoadProviderFrom(shared string) (*Facts, *Constraints, error) {
 	}))
 	p := load.(func() provider)()
 	return p.facts, p.constraints, p.err
+}
+
+// ComputedOnly lists the top-level properties of token that only the
+// provider sets (outputs the real provider writes into the state).
+func (c *Constraints) ComputedOnly(token string) []string {
+	var out []string
+	for k, pc := range c.Resources[token].Properties {
+		if pc.ComputedOnly {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
