@@ -86,8 +86,9 @@ type stackDoc struct {
 	ChangeWindow *changeWindowDoc `yaml:"harness-platform:changeWindow" desc:"When Production deployments may run."`
 	GithubToken  *secretDoc       `yaml:"harness-platform:githubToken" desc:"The GitHub token of the cross-org connector (a secret, on the foundation stack)."`
 
-	name string // from the file name
-	file string // relative to the project directory
+	name    string   // from the file name
+	file    string   // relative to the project directory
+	imports []string // ESC environments the file imports
 }
 
 type secretDoc struct {

@@ -20,12 +20,13 @@ const (
 	RegionsFile    = "catalog/regions.yaml"
 )
 
-// stackFile is a Pulumi stack file; only this project's keys are decoded.
+// stackFile is a Pulumi stack file's top level besides config; only this
+// project's config keys are decoded. `environment:` (the ESC environments
+// the stack imports) is read by escImports.
 type stackFile struct {
 	SecretsProvider string `yaml:"secretsprovider"`
 	EncryptedKey    string `yaml:"encryptedkey"`
 	EncryptionSalt  string `yaml:"encryptionsalt"`
-	Environment     string `yaml:"environment"`
 }
 
 // Load reads and validates the catalog and every Pulumi.<stack>.yaml in dir.
@@ -63,6 +64,11 @@ func Load(dir string) (*Catalog, error) {
 // relative to the project directory (the four catalog files and the
 // Pulumi.<stack>.yaml files).
 func Parse(files map[string][]byte) (*Catalog, error) {
+	return parse(files, nil)
+}
+
+// parse is Parse with one stack's settings given by Pulumi config.
+func parse(files map[string][]byte, cfg *stackConfig) (*Catalog, error) {
 	var diags diag.List
 	var sf servicesFile
 	var tf teamsFile
@@ -86,7 +92,7 @@ func Parse(files map[string][]byte) (*Catalog, error) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if st := parseStack(name, files[name], &diags); st != nil {
+		if st := parseStack(name, files[name], cfg, &diags); st != nil {
 			docs.stacks[st.name] = st
 		}
 	}
@@ -97,10 +103,15 @@ func Parse(files map[string][]byte) (*Catalog, error) {
 	v.checkArchetypes()
 	v.checkStacks()
 	v.checkServices()
+	if cfg != nil {
+		cfg.rename(diags)
+	}
 	if err := diags.Err(); err != nil {
 		return nil, err
 	}
-	return resolve(v), nil
+	c := resolve(v)
+	c.files = files
+	return c, nil
 }
 
 // decoded are the documents of every file, as decoded.
@@ -135,7 +146,7 @@ func decodeFile(files map[string][]byte, name string, into any, diags *diag.List
 
 // parseStack decodes the project's keys of one stack file; keys of other
 // namespaces (aws:region, ...) belong to other programs and are left alone.
-func parseStack(file string, data []byte, diags *diag.List) *stackDoc {
+func parseStack(file string, data []byte, cfg *stackConfig, diags *diag.List) *stackDoc {
 	root := yamlstrict.ParseFile(file, data, diags)
 	if root == nil {
 		return nil
@@ -148,14 +159,20 @@ func parseStack(file string, data []byte, diags *diag.List) *stackDoc {
 	var config *yaml.Node
 	top := &yaml.Node{Kind: yaml.MappingNode, Line: root.Line, Column: root.Column}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == "config" {
+		switch root.Content[i].Value {
+		case "config":
 			config = root.Content[i+1]
-			continue
+		case "environment":
+			st.imports = escImports(file, root.Content[i+1], diags)
+		default:
+			top.Content = append(top.Content, root.Content[i], root.Content[i+1])
 		}
-		top.Content = append(top.Content, root.Content[i], root.Content[i+1])
 	}
 	var sf stackFile
 	yamlstrict.Decode(file, top, &sf, diags)
+	if cfg != nil && cfg.stack == st.name {
+		config = cfg.merge(config)
+	}
 	if config == nil {
 		diags.Add(file, root.Line, root.Column, "add a config: section with "+Namespace+":environment and "+Namespace+":regions", "no config section")
 		return nil
@@ -178,4 +195,31 @@ func parseStack(file string, data []byte, diags *diag.List) *stackDoc {
 	}
 	yamlstrict.Decode(file, own, st, diags)
 	return st
+}
+
+// escImports reads a stack file's `environment:` key: the Pulumi ESC
+// environments the stack imports, as a list of names or, in the older form,
+// under `imports:`. Their values reach the program as Pulumi config.
+func escImports(file string, n *yaml.Node, diags *diag.List) []string {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "imports" {
+				return escImports(file, n.Content[i+1], diags)
+			}
+		}
+	}
+	if n.Kind != yaml.SequenceNode {
+		diags.Add(file, n.Line, n.Column, "write the ESC environments to import as a list: environment: [project/env]",
+			"environment must be a list of ESC environment names")
+		return nil
+	}
+	var out []string
+	for _, e := range n.Content {
+		if e.Kind != yaml.ScalarNode || e.Value == "" {
+			diags.Add(file, e.Line, e.Column, "name an ESC environment, such as platform/production", "expected an ESC environment name")
+			continue
+		}
+		out = append(out, e.Value)
+	}
+	return out
 }

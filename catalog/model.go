@@ -47,6 +47,7 @@ type Catalog struct {
 
 	services map[string]int
 	teams    map[string]int
+	files    map[string][]byte // what it was parsed from (WithConfig)
 }
 
 // Service is one catalog service, with its archetype's defaults and its
@@ -107,6 +108,9 @@ type Stack struct {
 	// Approval is set on Production stacks (defaults filled in).
 	Approval     *Approval
 	ChangeWindow *ChangeWindow
+	// Imports are the Pulumi ESC environments the stack file imports;
+	// their values reach the program as config (Catalog.WithConfig).
+	Imports []string
 }
 
 // Environment is a Harness environment.

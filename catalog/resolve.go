@@ -72,6 +72,7 @@ func resolveStack(d *stackDoc) *Stack {
 			Description: d.Environment.Description,
 		},
 		Upstream: d.Upstream,
+		Imports:  slices.Clone(d.imports),
 		Approval: d.approval(),
 	}
 	for _, r := range d.Regions {

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"net/netip"
 	"regexp"
 	"slices"
 	"strings"
@@ -133,6 +134,11 @@ var (
 
 func (v *validator) checkStacks() {
 	envIDs, envFirst := map[string]string{}, map[string]diag.Pos{}
+	type network struct {
+		prefix      netip.Prefix
+		stack, name string
+	}
+	var networks []network // every environment's networks: none may overlap
 	var roots []*stackDoc
 	for _, name := range sortedKeys(v.stacks) {
 		st := v.stacks[name]
@@ -160,6 +166,23 @@ func (v *validator) checkStacks() {
 				v.at(rpos, "remove the duplicate", "region %q is listed twice", r.Name)
 			}
 			seenRegion[r.Name] = true
+			if r.NetworkCIDR != "" {
+				prefix, err := netip.ParsePrefix(r.NetworkCIDR)
+				switch {
+				case err != nil || !prefix.Addr().Is4():
+					v.at(r.At.Field("networkCidr"), "write an IPv4 network such as 10.3.0.0/17", "networkCidr %q is not an IPv4 CIDR", r.NetworkCIDR)
+				case prefix.Masked() != prefix:
+					v.at(r.At.Field("networkCidr"), fmt.Sprintf("write %s", prefix.Masked()), "networkCidr %q has host bits set", r.NetworkCIDR)
+				default:
+					for _, n := range networks {
+						if n.prefix.Overlaps(prefix) {
+							v.at(r.At.Field("networkCidr"), "give each environment and region a network of its own",
+								"networkCidr %s overlaps %s (stack %s, region %s)", prefix, n.prefix, n.stack, n.name)
+						}
+					}
+					networks = append(networks, network{prefix, st.name, r.Name})
+				}
+			}
 			if env.Name != "" {
 				if err := ident.CheckDNSLabel(ident.DelegateName(env.Name, r.Name)); err != nil {
 					v.at(rpos, "shorten the environment name", "delegate name %v", err)

@@ -51,6 +51,13 @@ func TestValidationErrors(t *testing.T) {
 	}{
 		{"yaml syntax", []edit{{ServicesFile, "    team: checkout\n    archetype: api\n    repo: company/checkout\n", "    team: checkout\n    archetype: [api\n    repo: company/checkout\n"}},
 			[]string{`catalog/services.yaml:33:1: YAML syntax error: did not find expected ',' or ']'; fix the YAML syntax`}},
+		{"bad network", []edit{{"Pulumi.production.yaml", "networkCidr: 10.3.0.0/17", "networkCidr: 10.3.0.0/33"}},
+			[]string{`Pulumi.production.yaml:12:20: networkCidr "10.3.0.0/33" is not an IPv4 CIDR; write an IPv4 network such as 10.3.0.0/17`}},
+		{"overlapping networks", []edit{{"Pulumi.production.yaml", "networkCidr: 10.3.128.0/17", "networkCidr: 10.2.0.0/16"}},
+			[]string{
+				`Pulumi.staging.yaml:11:20: networkCidr 10.2.0.0/17 overlaps 10.2.0.0/16 (stack production, region euw2); give each environment and region a network of its own`,
+				`Pulumi.staging.yaml:13:20: networkCidr 10.2.128.0/17 overlaps 10.2.0.0/16 (stack production, region euw2); give each environment and region a network of its own`,
+			}},
 		{"unknown key", []edit{{ServicesFile, "    repo: company/ledger\n", "    repo: company/ledger\n    replicas: 3\n"}},
 			[]string{`catalog/services.yaml:18:5: unknown key "replicas"; did you mean "regions"?`}},
 		{"misspelt key", []edit{{ServicesFile, "    tags: {tier: critical}\n  - name: ledger-writer", "    tgas: {tier: critical}\n  - name: ledger-writer"}},

@@ -22,6 +22,10 @@ import (
 // before this, so invalid input never reaches the engine.
 func New(c *catalog.Catalog) pulumi.RunFunc {
 	return func(ctx *pulumi.Context) error {
+		c, err := c.WithConfig(ctx.Stack(), settings(ctx))
+		if err != nil {
+			return err
+		}
 		p, err := plan.Build(c, ctx.Stack())
 		if err != nil {
 			return err
@@ -50,6 +54,19 @@ func New(c *catalog.Catalog) pulumi.RunFunc {
 		go func() { done <- declare(ctx, p, upstream) }()
 		return <-done
 	}
+}
+
+// settings are the stack's settings as Pulumi config gives them: the stack
+// file's, `pulumi config set` and `-c` values, and those of the ESC
+// environments the stack file imports.
+func settings(ctx *pulumi.Context) map[string]string {
+	out := map[string]string{}
+	for _, key := range catalog.SettingKeys() {
+		if v, ok := ctx.GetConfig(key); ok {
+			out[key] = v
+		}
+	}
+	return out
 }
 
 // warn shows a warning in the engine's output (tests: recorded).

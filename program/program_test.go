@@ -383,3 +383,38 @@ func TestProviderVersionPinned(t *testing.T) {
 		}
 	}
 }
+
+// Settings reach the program as Pulumi config (`pulumi config set`, `-c`,
+// ESC): a value given there, not in the stack file, changes what is
+// declared; a bad one is refused, named by its config key, before anything
+// is registered.
+func TestSettingsFromPulumiConfig(t *testing.T) {
+	c := example(t)
+	config := func(key, value string) pulumi.RunOption {
+		return mocktest.WithConfig(map[string]string{
+			"harness-platform:githubToken": mocktest.TestToken,
+			"harness-platform:" + key:      value,
+		}, "harness-platform:githubToken")
+	}
+	rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
+	if err := mocktest.Run(New(c), "production", rec, config("approval", `{"minimumCount":2,"timeout":"4h"}`)); err != nil {
+		t.Fatal(err)
+	}
+	pipelines := rec.OfType(tPipeline)
+	if len(pipelines) == 0 {
+		t.Fatal("no pipelines")
+	}
+	for _, p := range pipelines {
+		if !strings.Contains(str(p, "yaml"), "timeout: 4h") {
+			t.Errorf("%s: the approval timeout from config (4h) is not in the pipeline", p.Name)
+		}
+	}
+	rec = &mocktest.Recorder{StackOutputs: deployedChain(c)}
+	err := mocktest.Run(New(c), "production", rec, config("regions", `[{"name":"euw1","networkCidr":"not-a-cidr"},{"name":"euw2","networkCidr":"10.3.128.0/17"}]`))
+	if err == nil || !strings.Contains(err.Error(), "config harness-platform:regions (stack production, from pulumi config or ESC)") {
+		t.Fatalf("want the bad config value named by its key, got %v", err)
+	}
+	if n := len(rec.Resources()); n != 0 {
+		t.Errorf("a refused configuration registered %d resources", n)
+	}
+}

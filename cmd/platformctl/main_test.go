@@ -39,6 +39,13 @@ func TestValidate(t *testing.T) {
 	if code := run([]string{"validate", "--dir", project(t, nil)}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
+	// A stack file importing ESC environments is accepted.
+	esc := project(t, func(f map[string][]byte) {
+		f["Pulumi.production.yaml"] = append([]byte("environment:\n  - platform/production\n"), f["Pulumi.production.yaml"]...)
+	})
+	if code := run([]string{"validate", "--dir", esc}, &out, &errOut); code != 0 {
+		t.Fatalf("a stack file with an ESC import: exit %d: %s", code, errOut.String())
+	}
 	bad := project(t, func(f map[string][]byte) {
 		f["catalog/services.yaml"] = bytes.Replace(f["catalog/services.yaml"], []byte("team: checkout"), []byte("team: chekout"), 1)
 		f["Pulumi.production.yaml"] = bytes.Replace(f["Pulumi.production.yaml"], []byte("upstream: staging"), []byte("upstream: qa"), 1)

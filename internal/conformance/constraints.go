@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
