@@ -42,6 +42,7 @@ func (c *Catalog) WithConfig(stack string, values map[string]string) (*Catalog, 
 	}
 	cfg := &stackConfig{stack: stack, file: st.File}
 	fileValues := fileSettings(c.files[st.File])
+	defaults := projectDefaults(c.files[ProjectFile])
 	keys := make([]string, 0, len(values))
 	for k := range values {
 		keys = append(keys, k)
@@ -54,6 +55,11 @@ func (c *Catalog) WithConfig(stack string, values map[string]string) (*Catalog, 
 		given := configValue(values[k])
 		if file, ok := fileValues[k]; ok && reflect.DeepEqual(file, given) {
 			continue
+		}
+		if def, ok := defaults[k]; ok && reflect.DeepEqual(def, given) {
+			if _, inFile := fileValues[k]; !inFile {
+				continue // the project's default, which the catalog applies too
+			}
 		}
 		cfg.add(k, values[k])
 	}
@@ -85,8 +91,32 @@ func fileSettings(data []byte) map[string]any {
 	if yaml.Unmarshal(data, &doc) != nil {
 		return nil
 	}
-	out := map[string]any{}
+	return plainValues(doc.Config)
+}
+
+// projectDefaults are the defaults Pulumi.yaml declares for config keys
+// (Pulumi gives them to the program when a stack sets no value).
+func projectDefaults(data []byte) map[string]any {
+	var doc struct {
+		Config map[string]struct {
+			Default any `yaml:"default"`
+		} `yaml:"config"`
+	}
+	if yaml.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	values := map[string]any{}
 	for k, v := range doc.Config {
+		if v.Default != nil {
+			values[k] = v.Default
+		}
+	}
+	return plainValues(values)
+}
+
+func plainValues(in map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range in {
 		switch v.(type) {
 		case map[string]any, []any:
 			js, err := json.Marshal(v)
@@ -167,4 +197,11 @@ func (c *stackConfig) rename(diags diag.List) {
 			diags[i].Line, diags[i].Col = 0, 0
 		}
 	}
+}
+
+// File returns the content of a file the catalog was parsed from (a
+// catalog file, a stack file or Pulumi.yaml).
+func (c *Catalog) File(name string) ([]byte, bool) {
+	data, ok := c.files[name]
+	return data, ok
 }

@@ -40,24 +40,31 @@ func TestWithConfig(t *testing.T) {
 	}
 	same, err := c.WithConfig("production", map[string]string{
 		Namespace + ":upstream":    "staging",
-		Namespace + ":approval":    `{"minimumCount":2,"timeout":"1d"}`,
+		Namespace + ":approval":    `{"teamApprovals":1,"platformApprovals":1,"timeout":"1d"}`,
 		Namespace + ":githubToken": "ignored",
 	})
 	if err != nil || same != c {
 		t.Fatalf("config equal to the stack file must leave the catalog as it is: %v", err)
 	}
+	// Pulumi gives the program Pulumi.yaml's declared defaults too.
+	if same, err := c.WithConfig("dev", map[string]string{
+		Namespace + ":upstream": "",
+		Namespace + ":approval": `{"teamApprovals":1,"platformApprovals":1,"timeout":"1d"}`,
+	}); err != nil || same != c {
+		t.Fatalf("the project's declared defaults must leave the catalog as it is: %v", err)
+	}
 	changed, err := c.WithConfig("production", map[string]string{
-		Namespace + ":approval": `{"minimumCount":3,"timeout":"4h"}`,
+		Namespace + ":approval": `{"teamApprovals":2,"platformApprovals":1,"timeout":"4h"}`,
 		Namespace + ":regions":  `[{"name":"euw1","networkCidr":"10.3.0.0/17"},{"name":"euw2","networkCidr":"10.3.128.0/18"}]`,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	prod := changed.Stacks["production"]
-	if prod.Approval.MinimumCount != 3 || prod.Approval.Timeout != "4h" || prod.Regions[1].NetworkCIDR != "10.3.128.0/18" {
+	if prod.Approval.TeamApprovals != 2 || prod.Approval.Timeout != "4h" || prod.Regions[1].NetworkCIDR != "10.3.128.0/18" {
 		t.Errorf("config did not reach the stack: approval %+v, regions %+v", prod.Approval, prod.Regions)
 	}
-	if c.Stacks["production"].Approval.MinimumCount != 2 {
+	if c.Stacks["production"].Approval.TeamApprovals != 1 {
 		t.Error("WithConfig changed the catalog it was called on")
 	}
 	_, err = c.WithConfig("production", map[string]string{

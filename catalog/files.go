@@ -137,8 +137,10 @@ type githubDoc struct {
 }
 
 type approvalDoc struct {
-	MinimumCount int    `yaml:"minimumCount" desc:"Approvals needed (default 2)."`
-	Timeout      string `yaml:"timeout" desc:"How long the gate waits (default 1d)."`
+	At                yamlstrict.At
+	TeamApprovals     int    `yaml:"teamApprovals" desc:"Approvals needed from the owning team's group (default 1)."`
+	PlatformApprovals int    `yaml:"platformApprovals" desc:"Approvals needed from the platform team's group (default 1)."`
+	Timeout           string `yaml:"timeout" desc:"How long the gate waits (default 1d)."`
 }
 
 type changeWindowDoc struct {
@@ -187,10 +189,13 @@ func (s *stackDoc) approval() *Approval {
 	if s.Approval == nil && !s.isProduction() {
 		return nil
 	}
-	a := Approval{MinimumCount: DefaultMinimumApprovals, Timeout: DefaultApprovalTimeout}
+	a := Approval{TeamApprovals: DefaultApprovals, PlatformApprovals: DefaultApprovals, Timeout: DefaultApprovalTimeout}
 	if s.Approval != nil {
-		if s.Approval.MinimumCount != 0 {
-			a.MinimumCount = s.Approval.MinimumCount
+		if s.Approval.At.Field("teamApprovals") != s.Approval.At.Pos() {
+			a.TeamApprovals = s.Approval.TeamApprovals
+		}
+		if s.Approval.At.Field("platformApprovals") != s.Approval.At.Pos() {
+			a.PlatformApprovals = s.Approval.PlatformApprovals
 		}
 		a.Timeout = orDefault(s.Approval.Timeout, a.Timeout)
 	}

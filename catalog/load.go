@@ -18,6 +18,7 @@ const (
 	TeamsFile      = "catalog/teams.yaml"
 	ArchetypesFile = "catalog/archetypes.yaml"
 	RegionsFile    = "catalog/regions.yaml"
+	ProjectFile    = "Pulumi.yaml"
 )
 
 // stackFile is a Pulumi stack file's top level besides config; only this
@@ -45,6 +46,10 @@ func Load(dir string) (*Catalog, error) {
 	stackPaths, _ := filepath.Glob(filepath.Join(dir, "Pulumi.*.yaml"))
 	if len(stackPaths) == 0 {
 		diags.Add("Pulumi.<stack>.yaml", 0, 0, "add Pulumi.dev.yaml", "no stack files found in %s", dir)
+	}
+	// The project file declares config defaults the program also receives.
+	if data, err := os.ReadFile(filepath.Join(dir, ProjectFile)); err == nil {
+		files[ProjectFile] = data
 	}
 	for _, p := range stackPaths {
 		data, err := os.ReadFile(p)
@@ -86,7 +91,7 @@ func parse(files map[string][]byte, cfg *stackConfig) (*Catalog, error) {
 
 	names := make([]string, 0, len(files))
 	for name := range files {
-		if strings.HasPrefix(name, "Pulumi.") && strings.HasSuffix(name, ".yaml") {
+		if strings.HasPrefix(name, "Pulumi.") && strings.HasSuffix(name, ".yaml") && name != ProjectFile {
 			names = append(names, name)
 		}
 	}

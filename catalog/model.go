@@ -27,11 +27,11 @@ const (
 
 // Defaults filled in by resolve.
 const (
-	DefaultStepTimeout      = "10m"
-	DefaultGithubConnector  = "github_manifests"
-	DefaultGithubBranch     = "main"
-	DefaultMinimumApprovals = 2
-	DefaultApprovalTimeout  = "1d"
+	DefaultStepTimeout     = "10m"
+	DefaultGithubConnector = "github_manifests"
+	DefaultGithubBranch    = "main"
+	DefaultApprovals       = 1
+	DefaultApprovalTimeout = "1d"
 )
 
 // Catalog is the validated, resolved input of the program.
@@ -158,8 +158,11 @@ type Github struct {
 
 // Approval is the Production approval gate.
 type Approval struct {
-	MinimumCount int
-	Timeout      string
+	// Approvals needed from the owning team's group and from the platform
+	// team's group, each in its own step (Harness counts a step's minimum
+	// across all the groups it lists).
+	TeamApprovals, PlatformApprovals int
+	Timeout                          string
 }
 
 // ChangeWindow is when Production deployments may run (UTC).

@@ -217,8 +217,13 @@ func (v *validator) checkStacks() {
 			v.at(pos, "add "+Namespace+":changeWindow (days, start, end)", "Production stack %q has no change window", st.name)
 		}
 		if a := st.approval(); a != nil {
-			if a.MinimumCount < 2 {
-				v.at(st.At.Field(Namespace+":approval"), "require at least 2: one from the owning team and one from the platform team", "approval minimumCount %d is too low", a.MinimumCount)
+			for _, g := range []struct {
+				key string
+				n   int
+			}{{"teamApprovals", a.TeamApprovals}, {"platformApprovals", a.PlatformApprovals}} {
+				if g.n < 1 {
+					v.at(st.Approval.At.Field(g.key), "require at least 1", "approval %s %d is too low: the gate would pass without that group", g.key, g.n)
+				}
 			}
 			if !durationPattern.MatchString(a.Timeout) {
 				v.at(st.At.Field(Namespace+":approval"), "write a Harness duration such as 1d", "approval timeout %q is not a duration", a.Timeout)

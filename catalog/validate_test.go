@@ -14,7 +14,7 @@ import (
 func exampleFiles(t testing.TB) map[string][]byte {
 	t.Helper()
 	files := map[string][]byte{}
-	names := []string{ServicesFile, TeamsFile, ArchetypesFile, RegionsFile}
+	names := []string{ServicesFile, TeamsFile, ArchetypesFile, RegionsFile, ProjectFile}
 	stacks, _ := filepath.Glob("../Pulumi.*.yaml")
 	for _, s := range stacks {
 		names = append(names, filepath.Base(s))
@@ -58,6 +58,8 @@ func TestValidationErrors(t *testing.T) {
 				`Pulumi.staging.yaml:11:20: networkCidr 10.2.0.0/17 overlaps 10.2.0.0/16 (stack production, region euw2); give each environment and region a network of its own`,
 				`Pulumi.staging.yaml:13:20: networkCidr 10.2.128.0/17 overlaps 10.2.0.0/16 (stack production, region euw2); give each environment and region a network of its own`,
 			}},
+		{"approval without a group", []edit{{"Pulumi.production.yaml", "teamApprovals: 1", "teamApprovals: 0"}},
+			[]string{`Pulumi.production.yaml:16:20: approval teamApprovals 0 is too low: the gate would pass without that group; require at least 1`}},
 		{"unknown key", []edit{{ServicesFile, "    repo: company/ledger\n", "    repo: company/ledger\n    replicas: 3\n"}},
 			[]string{`catalog/services.yaml:18:5: unknown key "replicas"; did you mean "regions"?`}},
 		{"misspelt key", []edit{{ServicesFile, "    tags: {tier: critical}\n  - name: ledger-writer", "    tgas: {tier: critical}\n  - name: ledger-writer"}},
@@ -109,8 +111,8 @@ func TestValidationErrors(t *testing.T) {
 		{"stack: unknown project key", []edit{{"Pulumi.production.yaml", "  harness-platform:approval:", "  harness-platform:aproval:"}},
 			[]string{`Pulumi.production.yaml:15:3: unknown key "harness-platform:aproval"; did you mean "harness-platform:approval"?`}},
 		{"stack: bad change window", []edit{{"Pulumi.production.yaml", `start: "10:00"`, `start: "25:00"`}, {"Pulumi.production.yaml", "Thu]", "Thursday]"}},
-			[]string{`Pulumi.production.yaml:19:27: "Thursday" is not a weekday; use one of: Mon, Tue, Wed, Thu, Fri, Sat, Sun`,
-				`Pulumi.production.yaml:20:12: change window start "25:00" is not a time; write it as HH:MM in UTC, e.g. 10:00`}},
+			[]string{`Pulumi.production.yaml:20:27: "Thursday" is not a weekday; use one of: Mon, Tue, Wed, Thu, Fri, Sat, Sun`,
+				`Pulumi.production.yaml:21:12: change window start "25:00" is not a time; write it as HH:MM in UTC, e.g. 10:00`}},
 		{"several problems at once", []edit{{ServicesFile, "team: checkout\n    archetype: worker", "team: chekout\n    archetype: worker"}, {ServicesFile, "regions: [euw1]", "regions: [use1]"}},
 			[]string{`catalog/services.yaml:25:15: unknown region "use1"; did you mean "euw1"?`,
 				`catalog/services.yaml:44:11: unknown team "chekout"; did you mean "checkout"?`}},

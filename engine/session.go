@@ -155,7 +155,7 @@ func (s *Session) Close() {
 // secrets stay readable across runs. The project's files are never
 // modified.
 func (s *Session) copyProject(workDir string) error {
-	data, err := os.ReadFile(filepath.Join(s.opts.ProjectDir, "Pulumi.yaml"))
+	data, err := s.projectFile("Pulumi.yaml")
 	if err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ func (s *Session) copyProject(workDir string) error {
 	for name := range s.Catalog.Stacks {
 		file := "Pulumi." + name + ".yaml"
 		var settings map[string]any
-		data, err := os.ReadFile(filepath.Join(s.opts.ProjectDir, file))
+		data, err := s.projectFile(file)
 		if err != nil {
 			return err
 		}
@@ -190,6 +190,16 @@ func (s *Session) copyProject(workDir string) error {
 		}
 	}
 	return nil
+}
+
+// projectFile is a project file as the session's catalog was parsed from
+// it (so the workspace's stack files say what the catalog says), or as it
+// is on disk.
+func (s *Session) projectFile(name string) ([]byte, error) {
+	if data, ok := s.Catalog.File(name); ok {
+		return data, nil
+	}
+	return os.ReadFile(filepath.Join(s.opts.ProjectDir, name))
 }
 
 // ErrUpstreamNotDeployed is returned for a stack whose upstream has no

@@ -50,7 +50,7 @@ func pipelineDocument(d *deploymentInput) document.Document {
 	timeout := s.StepTimeout
 	var steps, rollback []document.StepElement
 	if st.IsProduction() {
-		steps = append(steps, approvalStep(d), changeWindowStep(d))
+		steps = append(append(steps, approvalSteps(d)...), changeWindowStep(d))
 	}
 	if d.strategy == catalog.Canary {
 		steps = append(steps, canaryStep("canary_10", "Canary 10 percent", 10, timeout))
@@ -128,24 +128,43 @@ func verifyStep(id, name, duration string) document.StepElement {
 	}, duration)
 }
 
-// approvalStep needs one approver from the owning team and one from the
-// platform team: both groups, a minimum of two, and never the executor.
-func approvalStep(d *deploymentInput) document.StepElement {
+// approvalSteps need approvers from the owning team and from the platform
+// team. Harness counts a step's minimumCount across every group the step
+// lists, so one step with both groups and a minimum of two passes with two
+// members of one group; hence one step per group, in sequence, each with
+// its own minimum (developer.harness.io/docs/platform/approvals/adding-harness-approval-stages).
+// The executor may approve neither. A run started by a trigger has a
+// system principal as its executor, so there the exclusion excludes no
+// one: the groups and minimums are what hold.
+func approvalSteps(d *deploymentInput) []document.StepElement {
 	a := d.stack.Approval
-	s := step("HarnessApproval", "Production approval", "production_approval", document.HarnessApprovalSpec{
-		ApprovalMessage: fmt.Sprintf("Deploy %s <+pipeline.variables.%s> to %s (<+pipeline.variables.%s>).\n"+
-			"Requested by <+pipeline.triggeredBy.email>. Approvals needed: %d, from %s and %s.\n"+
-			"Give the change ticket and the rollback plan.\n",
-			d.svc.Name, ImageTagInput, d.stack.Environment.Name, TargetRegionInput,
-			a.MinimumCount, d.teamGroup, d.platformTeam),
+	release := fmt.Sprintf("%s <+pipeline.variables.%s> to %s (<+pipeline.variables.%s>)",
+		d.svc.Name, ImageTagInput, d.stack.Environment.Name, TargetRegionInput)
+	team := approval("team_approval", "Team approval", d.teamGroup, a.TeamApprovals, a.Timeout,
+		fmt.Sprintf("Deploy %s.\nRequested by <+pipeline.triggeredBy.email>. Needs %d approval(s) from %s, then the platform team's.\n"+
+			"Give the change ticket and the rollback plan.\n", release, a.TeamApprovals, d.teamGroup),
+		[]document.ApproverInput{
+			{Name: "change_ticket", Description: "The change ticket of this release.", Required: true},
+			{Name: "rollback_plan", Description: "How to roll back if the release misbehaves.", Required: true},
+		})
+	platform := approval("platform_approval", "Platform approval", d.platformTeam, a.PlatformApprovals, a.Timeout,
+		fmt.Sprintf("Deploy %s, approved by %s.\nChange ticket: <+execution.steps.team_approval.output.approverInputs.change_ticket>\n"+
+			"Rollback plan: <+execution.steps.team_approval.output.approverInputs.rollback_plan>\nNeeds %d approval(s) from %s.\n",
+			release, d.teamGroup, a.PlatformApprovals, d.platformTeam), nil)
+	return []document.StepElement{team, platform}
+}
+
+func approval(id, name, group string, minimum int, timeout, message string, inputs []document.ApproverInput) document.StepElement {
+	s := step("HarnessApproval", name, id, document.HarnessApprovalSpec{
+		ApprovalMessage:                 message,
 		IncludePipelineExecutionHistory: true,
 		Approvers: document.Approvers{
-			UserGroups:               []string{d.teamGroup, d.platformTeam},
-			MinimumCount:             a.MinimumCount,
+			UserGroups:               []string{group},
+			MinimumCount:             minimum,
 			DisallowPipelineExecutor: true,
 		},
-		ApproverInputs: []document.ApproverInput{{Name: "change_ticket"}, {Name: "rollback_plan"}},
-	}, a.Timeout)
+		ApproverInputs: inputs,
+	}, timeout)
 	s.Step.FailureStrategies = []document.FailureStrategy{onFailure("Abort", "Timeout")}
 	return s
 }

@@ -251,9 +251,12 @@ func TestPipelinesPerEnvironment(t *testing.T) {
 			steps, rollback := stepTypes(t, str(p, "yaml"))
 			joined := strings.Join(steps, ",")
 			if st.IsProduction() {
-				if !strings.HasPrefix(joined, "HarnessApproval,Policy,") {
+				if !strings.HasPrefix(joined, "HarnessApproval,HarnessApproval,Policy,") {
 					t.Errorf("%s %s: production pipeline starts %s", stack, p.Name, joined)
 				}
+				team, _ := c.Team(s.Team)
+				platform, _ := c.Team(c.PlatformTeam)
+				checkApprovals(t, p.Name, str(p, "yaml"), team.UserGroup, platform.UserGroup, st.Approval)
 			} else if strings.Contains(joined, "HarnessApproval") || strings.Contains(joined, "Policy") {
 				t.Errorf("%s %s: lower environment pipeline has gates: %s", stack, p.Name, joined)
 			}
@@ -397,7 +400,7 @@ func TestSettingsFromPulumiConfig(t *testing.T) {
 		}, "harness-platform:githubToken")
 	}
 	rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
-	if err := mocktest.Run(New(c), "production", rec, config("approval", `{"minimumCount":2,"timeout":"4h"}`)); err != nil {
+	if err := mocktest.Run(New(c), "production", rec, config("approval", `{"teamApprovals":1,"platformApprovals":1,"timeout":"4h"}`)); err != nil {
 		t.Fatal(err)
 	}
 	pipelines := rec.OfType(tPipeline)
@@ -416,5 +419,66 @@ func TestSettingsFromPulumiConfig(t *testing.T) {
 	}
 	if n := len(rec.Resources()); n != 0 {
 		t.Errorf("a refused configuration registered %d resources", n)
+	}
+}
+
+// checkApprovals: one approval step per group, in sequence (Harness counts
+// a step's minimum across all its groups), each with its own minimum, the
+// executor excluded, the approver inputs required on the team's step.
+func checkApprovals(t *testing.T, pipeline, doc, teamGroup, platformGroup string, a *catalog.Approval) {
+	t.Helper()
+	var p struct {
+		Pipeline struct {
+			Stages []struct {
+				Stage struct {
+					Spec struct {
+						Execution struct {
+							Steps []struct {
+								Step struct {
+									Type       string
+									Identifier string
+									Spec       struct {
+										Approvers struct {
+											UserGroups               []string `yaml:"userGroups"`
+											MinimumCount             int      `yaml:"minimumCount"`
+											DisallowPipelineExecutor bool     `yaml:"disallowPipelineExecutor"`
+										}
+										ApproverInputs []struct {
+											Name     string
+											Required bool
+										} `yaml:"approverInputs"`
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if err := yaml.Unmarshal([]byte(doc), &p); err != nil {
+		t.Fatal(err)
+	}
+	steps := p.Pipeline.Stages[0].Stage.Spec.Execution.Steps
+	want := []struct {
+		groups  string
+		minimum int
+		inputs  string
+	}{{teamGroup, a.TeamApprovals, "change_ticket,rollback_plan"}, {platformGroup, a.PlatformApprovals, ""}}
+	for i, w := range want {
+		s := steps[i].Step
+		var inputs []string
+		for _, in := range s.Spec.ApproverInputs {
+			if !in.Required {
+				t.Errorf("%s %s: approver input %s is not required", pipeline, s.Identifier, in.Name)
+			}
+			inputs = append(inputs, in.Name)
+		}
+		got := s.Spec.Approvers
+		if s.Type != "HarnessApproval" || strings.Join(got.UserGroups, ",") != w.groups || got.MinimumCount != w.minimum ||
+			!got.DisallowPipelineExecutor || strings.Join(inputs, ",") != w.inputs {
+			t.Errorf("%s step %d: %s groups %v minimum %d executor excluded %v inputs %v; want groups %s minimum %d inputs %q",
+				pipeline, i, s.Type, got.UserGroups, got.MinimumCount, got.DisallowPipelineExecutor, inputs, w.groups, w.minimum, w.inputs)
+		}
 	}
 }

@@ -130,6 +130,8 @@ type Approvers struct {
 type ApproverInput struct {
 	Name         string `yaml:"name"`
 	DefaultValue string `yaml:"defaultValue"`
+	Description  string `yaml:"description,omitempty"`
+	Required     bool   `yaml:"required,omitempty"`
 }
 
 // PolicySpec is the spec of a Policy step.
