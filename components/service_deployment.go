@@ -42,7 +42,7 @@ func NewServiceDeployment(ctx *pulumi.Context, name string, args *ServiceDeploym
 		ProjectId:   proj,
 		Tags:        stringArray(pp.Tags),
 		Yaml:        pulumi.String(pp.YAML),
-	}, pulumi.Parent(sd), args.Needs.dependsOn(pp.Needs))
+	}, pulumi.Parent(sd), args.Needs.dependsOn(pp.Needs), pulumi.Protect(d.Protected))
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func NewServiceDeployment(ctx *pulumi.Context, name string, args *ServiceDeploym
 		TargetId:   pulumi.String(tp.TargetID),
 		Tags:       stringArray(tp.Tags),
 		Yaml:       pulumi.String(tp.YAML),
-	}, pulumi.Parent(sd), own.dependsOn(tp.Needs))
+	}, pulumi.Parent(sd), own.dependsOn(tp.Needs), pulumi.Protect(d.Protected))
 	if err != nil {
 		return nil, err
 	}

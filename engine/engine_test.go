@@ -201,13 +201,13 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("preview dev creates %d resources, want %d (the program's plus the stack)", got, want)
 	}
 
-	var afterStaging []string
+	var afterDev []string
 	for _, stack := range c.Chain {
 		if _, err := s.Up(ctx, stack, RunOptions{}); err != nil {
 			t.Fatalf("up %s: %v", stack, err)
 		}
-		if stack == "staging" {
-			afterStaging = s.Servers.Cloud("harness").IDs()
+		if stack == "dev" {
+			afterDev = s.Servers.Cloud("harness").IDs()
 		}
 	}
 	// The drift check is quiet right after a first up: nothing the program
@@ -361,8 +361,11 @@ func TestLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := open(t, s.state, removed)
-		if _, err := r.Preview(ctx, "production", RunOptions{}); err != nil {
-			t.Fatalf("preview must only warn: %v", err)
+		// The guard warns on preview; the engine refuses to delete the
+		// protected pipeline and trigger even in a preview.
+		_, err = r.Preview(ctx, "production", RunOptions{})
+		if err == nil || !strings.Contains(r.out.String(), "cannot be deleted") {
+			t.Fatalf("preview must be refused by protection: %v", err)
 		}
 		want := "would delete the Production pipeline of refund-service, not retired in its last deployment"
 		if !strings.Contains(r.out.String(), want) {
@@ -398,11 +401,31 @@ func TestLifecycle(t *testing.T) {
 		if got := s.Servers.Cloud("harness").IDs(); len(got) != len(before) {
 			t.Errorf("refused destroy of dev removed %d objects", len(before)-len(got))
 		}
-		if err := s.Destroy(ctx, "production", RunOptions{}); err != nil {
-			t.Fatalf("destroy production: %v", err)
+		// Production's pipelines and triggers are protected while their
+		// services are not retired.
+		if err := s.Destroy(ctx, "production", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {
+			t.Fatalf("destroy of production was not refused by protection: %v", err)
 		}
-		if got := s.Servers.Cloud("harness").IDs(); strings.Join(got, ",") != strings.Join(afterStaging, ",") {
-			t.Errorf("destroy of production left the cloud with %d objects, want the %d dev and staging ones", len(got), len(afterStaging))
+		if got := s.Servers.Cloud("harness").IDs(); len(got) != len(before) {
+			t.Errorf("refused destroy of production removed %d objects", len(before)-len(got))
+		}
+		// Staging's are not: destroying it removes only its objects.
+		if err := s.Destroy(ctx, "staging", RunOptions{}); err != nil {
+			t.Fatalf("destroy staging: %v", err)
+		}
+		left := map[string]bool{}
+		for _, id := range s.Servers.Cloud("harness").IDs() {
+			left[id] = true
+		}
+		for _, id := range afterDev {
+			if !left[id] {
+				t.Errorf("destroy of staging removed %s, a dev object", id)
+			}
+		}
+		for id := range left {
+			if strings.Contains(id, "pre_stable") {
+				t.Errorf("destroy of staging left %s", id)
+			}
 		}
 	})
 }

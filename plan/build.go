@@ -277,8 +277,9 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		}
 		pipelineID := d.pipelineID()
 		p.Deployments[i] = Deployment{
-			Service: d.svc.Name,
-			Retired: d.svc.Retired,
+			Service:   d.svc.Name,
+			Retired:   d.svc.Retired,
+			Protected: st.IsProduction() && !d.svc.Retired,
 			Pipeline: Pipeline{
 				Identifier:  pipelineID,
 				Name:        d.pipelineName(),

@@ -211,10 +211,15 @@ type PolicySet struct {
 // Deployment is one catalog service in this stack's environment.
 type Deployment struct {
 	// Service is the catalog name; Resource is the component's name.
-	Service  string
-	Retired  bool
-	Pipeline Pipeline
-	Trigger  Trigger
+	Service string
+	Retired bool
+	// Protected: a Production deployment of a service that is not retired.
+	// Its pipeline and trigger are protected, so no plain `pulumi up` or
+	// destroy deletes them; retiring the service (the first step of
+	// decommissioning) lifts the protection.
+	Protected bool
+	Pipeline  Pipeline
+	Trigger   Trigger
 }
 
 // Pipeline is a Harness pipeline.

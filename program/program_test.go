@@ -482,3 +482,26 @@ func checkApprovals(t *testing.T, pipeline, doc, teamGroup, platformGroup string
 		}
 	}
 }
+
+// Production pipelines and triggers are protected unless their service is
+// retired; other environments' are not.
+func TestProductionDeploymentsProtected(t *testing.T) {
+	c := example(t)
+	for _, stack := range c.Chain {
+		st, _ := c.Stack(stack)
+		rec := mustRun(t, c, stack)
+		for _, token := range []string{tPipeline, tTrigger} {
+			for _, r := range rec.OfType(token) {
+				var svc catalog.Service
+				for _, s := range c.Services {
+					if strings.HasPrefix(r.Name, ident.From(s.Name)+"_") && len(ident.From(s.Name)) > len(ident.From(svc.Name)) {
+						svc = s
+					}
+				}
+				if want := st.IsProduction() && !svc.Retired; r.Protect != want {
+					t.Errorf("%s %s %s (retired %v): protect=%v, want %v", stack, token, r.Name, svc.Retired, r.Protect, want)
+				}
+			}
+		}
+	}
+}
