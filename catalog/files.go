@@ -144,10 +144,11 @@ type approvalDoc struct {
 }
 
 type changeWindowDoc struct {
-	At    yamlstrict.At
-	Days  []string `yaml:"days" required:"true" desc:"Allowed weekdays: Mon, Tue, Wed, Thu, Fri, Sat, Sun."`
-	Start string   `yaml:"start" required:"true" desc:"Start time, HH:MM UTC."`
-	End   string   `yaml:"end" required:"true" desc:"End time, HH:MM UTC."`
+	At     yamlstrict.At
+	Days   []string `yaml:"days" required:"true" desc:"Allowed weekdays: Mon, Tue, Wed, Thu, Fri, Sat, Sun."`
+	Start  string   `yaml:"start" required:"true" desc:"Start time, HH:MM UTC."`
+	End    string   `yaml:"end" required:"true" desc:"End time, HH:MM UTC (exclusive)."`
+	Freeze []string `yaml:"freeze" desc:"Dates (YYYY-MM-DD, UTC) with no deployment at all."`
 }
 
 // Defaults, used by validation (to check the names they give) and by

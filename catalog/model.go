@@ -168,7 +168,8 @@ type Approval struct {
 // ChangeWindow is when Production deployments may run (UTC).
 type ChangeWindow struct {
 	Days       []string
-	Start, End string
+	Start, End string   // HH:MM UTC; End is exclusive
+	Freeze     []string // YYYY-MM-DD (UTC) with no deployment
 }
 
 // IsProduction reports whether the stack's environment is Production.

@@ -91,7 +91,7 @@ func resolveStack(d *stackDoc) *Stack {
 		}
 	}
 	if w := d.ChangeWindow; w != nil {
-		st.ChangeWindow = &ChangeWindow{Days: slices.Clone(w.Days), Start: w.Start, End: w.End}
+		st.ChangeWindow = &ChangeWindow{Days: slices.Clone(w.Days), Start: w.Start, End: w.End, Freeze: slices.Clone(w.Freeze)}
 	}
 	return st
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/company/harness-platform/catalog/internal/yamlstrict"
 	"github.com/company/harness-platform/diag"
@@ -242,6 +243,14 @@ func (v *validator) checkStacks() {
 				}
 				if val != "" && !hhmm.MatchString(val) {
 					v.at(w.At.Field(k), "write it as HH:MM in UTC, e.g. 10:00", "change window %s %q is not a time", k, val)
+				}
+			}
+			if hhmm.MatchString(w.Start) && hhmm.MatchString(w.End) && w.Start >= w.End {
+				v.at(w.At.Field("end"), "end after start, on the same day (UTC)", "change window ends at %s, not after its start %s", w.End, w.Start)
+			}
+			for i, d := range w.Freeze {
+				if _, err := time.Parse(time.DateOnly, d); err != nil {
+					v.at(w.At.Item("freeze", i), "write a date as YYYY-MM-DD", "freeze date %q is not a date", d)
 				}
 			}
 		}

@@ -60,6 +60,8 @@ func TestValidationErrors(t *testing.T) {
 			}},
 		{"approval without a group", []edit{{"Pulumi.production.yaml", "teamApprovals: 1", "teamApprovals: 0"}},
 			[]string{`Pulumi.production.yaml:16:20: approval teamApprovals 0 is too low: the gate would pass without that group; require at least 1`}},
+		{"bad freeze date", []edit{{"Pulumi.production.yaml", `"2026-12-31"`, `"2026-12-32"`}},
+			[]string{`Pulumi.production.yaml:23:28: freeze date "2026-12-32" is not a date; write a date as YYYY-MM-DD`}},
 		{"unknown key", []edit{{ServicesFile, "    repo: company/ledger\n", "    repo: company/ledger\n    replicas: 3\n"}},
 			[]string{`catalog/services.yaml:18:5: unknown key "replicas"; did you mean "regions"?`}},
 		{"misspelt key", []edit{{ServicesFile, "    tags: {tier: critical}\n  - name: ledger-writer", "    tgas: {tier: critical}\n  - name: ledger-writer"}},

@@ -172,12 +172,12 @@ func approval(id, name, group string, minimum int, timeout, message string, inpu
 // ChangeWindowPayload is what the change-window policy evaluates. Harness
 // policies cannot read <+...> expressions, so the step resolves them into
 // this JSON before the policy sees it.
+// The policy reads the time itself, when the step runs.
 type ChangeWindowPayload struct {
-	Environment string `json:"environment"`
-	Service     string `json:"service"`
-	Pipeline    string `json:"pipeline"`
-	// StartTs is the execution's start, epoch milliseconds.
-	StartTs string `json:"startTs"`
+	Environment     string `json:"environment"`
+	EnvironmentType string `json:"environmentType"`
+	Service         string `json:"service"`
+	Pipeline        string `json:"pipeline"`
 }
 
 func changeWindowStep(d *deploymentInput) document.StepElement {
@@ -186,10 +186,10 @@ func changeWindowStep(d *deploymentInput) document.StepElement {
 	enc.SetEscapeHTML(false) // keep <+...> expressions readable for Harness
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(ChangeWindowPayload{
-		Environment: d.stack.Environment.Name,
-		Service:     d.svc.Name,
-		Pipeline:    d.pipelineID(),
-		StartTs:     "<+pipeline.startTs>",
+		Environment:     d.stack.Environment.Name,
+		EnvironmentType: d.stack.Environment.Type,
+		Service:         d.svc.Name,
+		Pipeline:        d.pipelineID(),
 	}); err != nil {
 		panic(err) // a struct of strings always encodes
 	}
