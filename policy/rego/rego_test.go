@@ -56,8 +56,8 @@ func TestChangeWindowPolicy(t *testing.T) {
 		input any
 		want  string // "" allowed; otherwise a part of the denial
 	}{
-		{"inside", "2026-11-26 12:30", prod, ""},                              // Thursday
-		{"first minute", "2026-11-23 10:00", prod, ""},                        // Monday
+		{"inside", "2026-11-26 12:30", prod, ""},                                 // Thursday
+		{"first minute", "2026-11-23 10:00", prod, ""},                           // Monday
 		{"minute before start", "2026-11-23 09:59", prod, "now (Mon 09:59 UTC)"}, //
 		{"last minute", "2026-11-23 15:59", prod, ""},
 		{"end is exclusive", "2026-11-23 16:00", prod, "now (Mon 16:00 UTC)"},
