@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/harness/document"
@@ -55,11 +56,11 @@ func pipelineDocument(d *deploymentInput) document.Document {
 	if d.strategy == catalog.Canary {
 		steps = append(steps, canaryStep("canary_10", "Canary 10 percent", 10, timeout))
 		if s.Verification {
-			steps = append(steps, verifyStep("verify_canary_10", "Verify canary 10 percent", "5m"))
+			steps = append(steps, verifyStep("verify_canary_10", "Verify canary 10 percent", 5*time.Minute))
 		}
 		steps = append(steps, canaryStep("canary_50", "Canary 50 percent", 50, timeout))
 		if s.Verification {
-			steps = append(steps, verifyStep("verify_canary_50", "Verify canary 50 percent", "10m"))
+			steps = append(steps, verifyStep("verify_canary_50", "Verify canary 50 percent", 10*time.Minute))
 		}
 		steps = append(steps,
 			step("K8sCanaryDelete", "Delete canary", "canary_delete", document.K8sCanaryDeleteSpec{}, timeout),
@@ -116,16 +117,34 @@ func canaryStep(id, name string, percent int, timeout string) document.StepEleme
 	}, timeout)
 }
 
-func verifyStep(id, name, duration string) document.StepElement {
+// verifyMargin is added to a Verify step's analysis duration for its
+// timeout: a step whose timeout equals its duration times out, and rolls the
+// stage back, as soon as the analysis runs its full length.
+const verifyMargin = 15 * time.Minute
+
+func verifyStep(id, name string, duration time.Duration) document.StepElement {
 	return step("Verify", name, id, document.VerifySpec{
 		Type:             "Canary",
 		MonitoredService: document.MonitoredService{Type: "Default"},
 		Spec: document.VerifyParams{
 			Sensitivity:   "MEDIUM",
-			Duration:      duration,
+			Duration:      harnessDuration(duration),
 			DeploymentTag: "<+pipeline.variables." + ImageTagInput + ">",
 		},
-	}, duration)
+	}, harnessDuration(duration+verifyMargin))
+}
+
+// harnessDuration writes d as Harness does: 5m, 25m, 1h30m.
+func harnessDuration(d time.Duration) string {
+	h, m := int(d.Hours()), int(d.Minutes())%60
+	switch {
+	case h == 0:
+		return fmt.Sprintf("%dm", m)
+	case m == 0:
+		return fmt.Sprintf("%dh", h)
+	default:
+		return fmt.Sprintf("%dh%dm", h, m)
+	}
 }
 
 // approvalSteps need approvers from the owning team and from the platform

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -213,5 +214,59 @@ func TestGuards(t *testing.T) {
 	dup.Deployments = append(dup.Deployments, dup.Deployments[0])
 	if v := Guard(dup, nil, nil); len(v) != 2 || v[0].Guard != GuardIdentifiers || !v[0].Blocking {
 		t.Errorf("duplicate identifiers: %v", v)
+	}
+}
+
+// A Verify step's timeout leaves at least 15 minutes beyond its analysis
+// duration: with timeout = duration it times out, and rolls back, whenever
+// the analysis runs its full length.
+func TestVerifyTimeoutExceedsDuration(t *testing.T) {
+	c := catalogtest.Example(t, "..")
+	p, err := Build(c, "production")
+	if err != nil {
+		t.Fatal(err)
+	}
+	verified := 0
+	for _, d := range p.Deployments {
+		var doc struct {
+			Pipeline struct {
+				Stages []struct {
+					Stage struct {
+						Spec struct {
+							Execution struct {
+								Steps []struct {
+									Step struct {
+										Type, Identifier, Timeout string
+										Spec                      struct {
+											Spec struct{ Duration string }
+										}
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range doc.Pipeline.Stages {
+			for _, s := range st.Stage.Spec.Execution.Steps {
+				if s.Step.Type != "Verify" {
+					continue
+				}
+				verified++
+				duration, err1 := time.ParseDuration(s.Step.Spec.Spec.Duration)
+				timeout, err2 := time.ParseDuration(s.Step.Timeout)
+				if err1 != nil || err2 != nil || timeout < duration+15*time.Minute {
+					t.Errorf("%s %s: duration %q, timeout %q; want a timeout of at least the duration plus 15m",
+						d.Service, s.Step.Identifier, s.Step.Spec.Spec.Duration, s.Step.Timeout)
+				}
+			}
+		}
+	}
+	if verified == 0 {
+		t.Fatal("no Verify step in production")
 	}
 }
