@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/harness/document"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/conformance"
 )
@@ -228,26 +229,7 @@ func TestVerifyTimeoutExceedsDuration(t *testing.T) {
 	}
 	verified := 0
 	for _, d := range p.Deployments {
-		var doc struct {
-			Pipeline struct {
-				Stages []struct {
-					Stage struct {
-						Spec struct {
-							Execution struct {
-								Steps []struct {
-									Step struct {
-										Type, Identifier, Timeout string
-										Spec                      struct {
-											Spec struct{ Duration string }
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
+		var doc document.Document
 		if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &doc); err != nil {
 			t.Fatal(err)
 		}
@@ -257,11 +239,15 @@ func TestVerifyTimeoutExceedsDuration(t *testing.T) {
 					continue
 				}
 				verified++
-				duration, err1 := time.ParseDuration(s.Step.Spec.Spec.Duration)
+				var spec document.VerifySpec
+				if err := s.Step.DecodeSpec(&spec); err != nil {
+					t.Fatal(err)
+				}
+				duration, err1 := time.ParseDuration(spec.Spec.Duration)
 				timeout, err2 := time.ParseDuration(s.Step.Timeout)
 				if err1 != nil || err2 != nil || timeout < duration+15*time.Minute {
 					t.Errorf("%s %s: duration %q, timeout %q; want a timeout of at least the duration plus 15m",
-						d.Service, s.Step.Identifier, s.Step.Spec.Spec.Duration, s.Step.Timeout)
+						d.Service, s.Step.Identifier, spec.Spec.Duration, s.Step.Timeout)
 				}
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/harness/document"
 	"github.com/company/harness-platform/ident"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/conformance"
@@ -192,25 +193,18 @@ func TestEnvironmentSlice(t *testing.T) {
 	}
 }
 
-func stepTypes(t *testing.T, pipelineYAML string) (steps, rollback []string) {
-	var doc struct {
-		Pipeline struct {
-			Stages []struct {
-				Stage struct {
-					Spec struct {
-						Execution struct {
-							Steps         []struct{ Step struct{ Type string } }
-							RollbackSteps []struct{ Step struct{ Type string } } `yaml:"rollbackSteps"`
-						}
-					}
-				}
-			}
-		}
-	}
+// execution reads a generated pipeline back: its first stage's execution.
+func execution(t *testing.T, pipelineYAML string) document.Execution {
+	t.Helper()
+	var doc document.Document
 	if err := yaml.Unmarshal([]byte(pipelineYAML), &doc); err != nil {
 		t.Fatal(err)
 	}
-	ex := doc.Pipeline.Stages[0].Stage.Spec.Execution
+	return doc.Pipeline.Stages[0].Stage.Spec.Execution
+}
+
+func stepTypes(t *testing.T, pipelineYAML string) (steps, rollback []string) {
+	ex := execution(t, pipelineYAML)
 	for _, s := range ex.Steps {
 		steps = append(steps, s.Step.Type)
 	}
@@ -427,39 +421,7 @@ func TestSettingsFromPulumiConfig(t *testing.T) {
 // executor excluded, the approver inputs required on the team's step.
 func checkApprovals(t *testing.T, pipeline, doc, teamGroup, platformGroup string, a *catalog.Approval) {
 	t.Helper()
-	var p struct {
-		Pipeline struct {
-			Stages []struct {
-				Stage struct {
-					Spec struct {
-						Execution struct {
-							Steps []struct {
-								Step struct {
-									Type       string
-									Identifier string
-									Spec       struct {
-										Approvers struct {
-											UserGroups               []string `yaml:"userGroups"`
-											MinimumCount             int      `yaml:"minimumCount"`
-											DisallowPipelineExecutor bool     `yaml:"disallowPipelineExecutor"`
-										}
-										ApproverInputs []struct {
-											Name     string
-											Required bool
-										} `yaml:"approverInputs"`
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if err := yaml.Unmarshal([]byte(doc), &p); err != nil {
-		t.Fatal(err)
-	}
-	steps := p.Pipeline.Stages[0].Stage.Spec.Execution.Steps
+	steps := execution(t, doc).Steps
 	want := []struct {
 		groups  string
 		minimum int
@@ -467,14 +429,18 @@ func checkApprovals(t *testing.T, pipeline, doc, teamGroup, platformGroup string
 	}{{teamGroup, a.TeamApprovals, "change_ticket,rollback_plan"}, {platformGroup, a.PlatformApprovals, ""}}
 	for i, w := range want {
 		s := steps[i].Step
+		var spec document.HarnessApprovalSpec
+		if err := s.DecodeSpec(&spec); err != nil {
+			t.Fatal(err)
+		}
 		var inputs []string
-		for _, in := range s.Spec.ApproverInputs {
+		for _, in := range spec.ApproverInputs {
 			if !in.Required {
 				t.Errorf("%s %s: approver input %s is not required", pipeline, s.Identifier, in.Name)
 			}
 			inputs = append(inputs, in.Name)
 		}
-		got := s.Spec.Approvers
+		got := spec.Approvers
 		if s.Type != "HarnessApproval" || strings.Join(got.UserGroups, ",") != w.groups || got.MinimumCount != w.minimum ||
 			!got.DisallowPipelineExecutor || strings.Join(inputs, ",") != w.inputs {
 			t.Errorf("%s step %d: %s groups %v minimum %d executor excluded %v inputs %v; want groups %s minimum %d inputs %q",

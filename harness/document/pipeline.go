@@ -8,6 +8,8 @@
 // is output order.
 package document
 
+import "gopkg.in/yaml.v3"
+
 // Document is a pipeline YAML document.
 type Document struct {
 	Pipeline Pipeline `yaml:"pipeline"`
@@ -93,6 +95,16 @@ type Step struct {
 	Spec              any               `yaml:"spec"`
 	Timeout           string            `yaml:"timeout"`
 	FailureStrategies []FailureStrategy `yaml:"failureStrategies,omitempty"`
+}
+
+// DecodeSpec decodes the spec of a step read back from YAML (a generic
+// value) into one of the *Spec types.
+func (s Step) DecodeSpec(into any) error {
+	var node yaml.Node
+	if err := node.Encode(s.Spec); err != nil {
+		return err
+	}
+	return node.Decode(into)
 }
 
 // FailureStrategy maps errors to an action.
