@@ -138,8 +138,8 @@ type githubDoc struct {
 
 type approvalDoc struct {
 	At                yamlstrict.At
-	TeamApprovals     int    `yaml:"teamApprovals" desc:"Approvals needed from the owning team's group (default 1)."`
-	PlatformApprovals int    `yaml:"platformApprovals" desc:"Approvals needed from the platform team's group (default 1)."`
+	TeamApprovals     *int   `yaml:"teamApprovals" desc:"Approvals needed from the owning team's group (default 1)."`
+	PlatformApprovals *int   `yaml:"platformApprovals" desc:"Approvals needed from the platform team's group (default 1)."`
 	Timeout           string `yaml:"timeout" desc:"How long the gate waits (default 1d)."`
 }
 
@@ -192,11 +192,11 @@ func (s *stackDoc) approval() *Approval {
 	}
 	a := Approval{TeamApprovals: DefaultApprovals, PlatformApprovals: DefaultApprovals, Timeout: DefaultApprovalTimeout}
 	if s.Approval != nil {
-		if s.Approval.At.Field("teamApprovals") != s.Approval.At.Pos() {
-			a.TeamApprovals = s.Approval.TeamApprovals
+		if n := s.Approval.TeamApprovals; n != nil {
+			a.TeamApprovals = *n
 		}
-		if s.Approval.At.Field("platformApprovals") != s.Approval.At.Pos() {
-			a.PlatformApprovals = s.Approval.PlatformApprovals
+		if n := s.Approval.PlatformApprovals; n != nil {
+			a.PlatformApprovals = *n
 		}
 		a.Timeout = orDefault(s.Approval.Timeout, a.Timeout)
 	}
