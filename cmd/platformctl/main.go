@@ -74,13 +74,31 @@ func stackFlag(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.stack, "stack", "", "stack name (required)")
 }
 
-// engineFlags are the flags of every command that runs the engine.
-func engineFlags(fs *flag.FlagSet, o *options) {
+// runFlags are the flags of every command that runs the engine.
+func runFlags(fs *flag.FlagSet, o *options) {
 	dirFlag(fs, o)
-	stackFlag(fs, o)
-	fs.BoolVar(&o.offline, "offline", false, "use a local file:// backend and the simulated cloud")
 	fs.StringVar(&o.state, "state", "", "offline state directory (default <dir>/.state)")
 	fs.IntVar(&o.parallel, "parallel", engine.DefaultParallel, "concurrent resource operations")
+}
+
+// engineFlags are the flags of every command that runs the engine on one
+// stack.
+func engineFlags(fs *flag.FlagSet, o *options) {
+	runFlags(fs, o)
+	stackFlag(fs, o)
+	fs.BoolVar(&o.offline, "offline", false, "use a local file:// backend and the simulated cloud")
+}
+
+// updateFlags are the flags of preview and up.
+func updateFlags(fs *flag.FlagSet, o *options) {
+	engineFlags(fs, o)
+	fs.BoolVar(&o.diff, "diff", false, "show a detailed diff")
+	fs.BoolVar(&o.expectNoChanges, "expect-no-changes", false, "fail if there are changes")
+	fs.Var(&o.policyPacks, "policy-pack", "policy pack to run (repeatable)")
+}
+
+func yesFlag(fs *flag.FlagSet, o *options) {
+	fs.BoolVar(&o.yes, "yes", false, "proceed without asking (required)")
 }
 
 var commands = []command{
@@ -107,21 +125,13 @@ var commands = []command{
 		}},
 	{name: "preview", synopsis: "--stack STACK [--offline] [--state DIR] [--diff] [--expect-no-changes] [--policy-pack PATH]...",
 		summary: "show what up would change",
-		flags: func(fs *flag.FlagSet, o *options) {
-			engineFlags(fs, o)
-			fs.BoolVar(&o.diff, "diff", false, "show a detailed diff")
-			fs.BoolVar(&o.expectNoChanges, "expect-no-changes", false, "fail if there are changes")
-			fs.Var(&o.policyPacks, "policy-pack", "policy pack to run (repeatable)")
-		},
-		run: runEngine},
+		flags:   updateFlags,
+		run:     runEngine},
 	{name: "up", synopsis: "--stack STACK --yes [--offline] [--state DIR] [--diff] [--policy-pack PATH]...",
 		summary: "apply the stack",
 		flags: func(fs *flag.FlagSet, o *options) {
-			engineFlags(fs, o)
-			fs.BoolVar(&o.yes, "yes", false, "proceed without asking (required)")
-			fs.BoolVar(&o.diff, "diff", false, "show a detailed diff")
-			fs.BoolVar(&o.expectNoChanges, "expect-no-changes", false, "fail if there are changes")
-			fs.Var(&o.policyPacks, "policy-pack", "policy pack to run (repeatable)")
+			updateFlags(fs, o)
+			yesFlag(fs, o)
 		},
 		run: runEngine},
 	{name: "refresh", synopsis: "--stack STACK [--offline] [--state DIR] [--preview-only] [--expect-no-changes] [--diff]",
@@ -137,7 +147,7 @@ var commands = []command{
 		summary: "delete the stack's objects (refused, deleting nothing, if anything is protected)",
 		flags: func(fs *flag.FlagSet, o *options) {
 			engineFlags(fs, o)
-			fs.BoolVar(&o.yes, "yes", false, "proceed without asking (required)")
+			yesFlag(fs, o)
 		},
 		run: runEngine},
 	{name: "outputs", synopsis: "--stack STACK [--offline] [--state DIR] [--json]",
@@ -156,12 +166,8 @@ var commands = []command{
 		run: runEngine},
 	{name: "demo", synopsis: "[--state DIR] [--dir DIR]",
 		summary: "the offline demo: up the chain, a second preview with no changes, the drift check",
-		flags: func(fs *flag.FlagSet, o *options) {
-			dirFlag(fs, o)
-			fs.StringVar(&o.state, "state", "", "offline state directory (default <dir>/.state)")
-			fs.IntVar(&o.parallel, "parallel", engine.DefaultParallel, "concurrent resource operations")
-		},
-		run: runDemo},
+		flags:   runFlags,
+		run:     runDemo},
 }
 
 func lookup(name string) (command, bool) {
