@@ -14,13 +14,13 @@ import (
 )
 
 // SettingKeys are the config keys of a stack's settings
-// ("harness-platform:environment", ...), the secret token excepted.
+// ("harness-platform:environment", ...), the secrets excepted.
 func SettingKeys() []string {
 	var keys []string
 	t := reflect.TypeFor[stackDoc]()
 	for i := range t.NumField() {
 		key, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
-		if strings.HasPrefix(key, Namespace+":") && key != Namespace+":githubToken" {
+		if strings.HasPrefix(key, Namespace+":") && !secretKeys[key] {
 			keys = append(keys, key)
 		}
 	}
@@ -49,7 +49,7 @@ func (c *Catalog) WithConfig(stack string, values map[string]string) (*Catalog, 
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !strings.HasPrefix(k, Namespace+":") || k == Namespace+":githubToken" {
+		if !strings.HasPrefix(k, Namespace+":") || secretKeys[k] {
 			continue
 		}
 		given := configValue(values[k])

@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"strings"
+
 	"github.com/company/harness-platform/catalog/internal/yamlstrict"
 	"github.com/company/harness-platform/ident"
 )
@@ -77,14 +79,15 @@ type regionDoc struct {
 
 // stackDoc holds the project's keys of one Pulumi.<stack>.yaml.
 type stackDoc struct {
-	At           yamlstrict.At
-	Environment  environmentDoc   `yaml:"harness-platform:environment" required:"true" desc:"The Harness environment this stack owns."`
-	Upstream     string           `yaml:"harness-platform:upstream" desc:"The stack this one promotes from; absent on the stack that owns the foundation."`
-	Regions      []stackRegionDoc `yaml:"harness-platform:regions" required:"true" desc:"Regions of this environment, one cluster each."`
-	Foundation   *foundationDoc   `yaml:"harness-platform:foundation" desc:"Organization, project and GitHub settings; only on the stack with no upstream."`
-	Approval     *approvalDoc     `yaml:"harness-platform:approval" desc:"Approval gate of Production pipelines."`
-	ChangeWindow *changeWindowDoc `yaml:"harness-platform:changeWindow" desc:"When Production deployments may run."`
-	GithubToken  *secretDoc       `yaml:"harness-platform:githubToken" desc:"The GitHub token of the cross-org connector (a secret, on the foundation stack)."`
+	At               yamlstrict.At
+	Environment      environmentDoc   `yaml:"harness-platform:environment" required:"true" desc:"The Harness environment this stack owns."`
+	Upstream         string           `yaml:"harness-platform:upstream" desc:"The stack this one promotes from; absent on the stack that owns the foundation."`
+	Regions          []stackRegionDoc `yaml:"harness-platform:regions" required:"true" desc:"Regions of this environment, one cluster each."`
+	Foundation       *foundationDoc   `yaml:"harness-platform:foundation" desc:"Organization, project and GitHub settings; only on the stack with no upstream."`
+	Approval         *approvalDoc     `yaml:"harness-platform:approval" desc:"Approval gate of Production pipelines."`
+	ChangeWindow     *changeWindowDoc `yaml:"harness-platform:changeWindow" desc:"When Production deployments may run."`
+	GithubToken      *secretDoc       `yaml:"harness-platform:githubToken" desc:"The GitHub token of the cross-org connector (a secret, on the foundation stack)."`
+	RegistryPassword *secretDoc       `yaml:"harness-platform:registryPassword" desc:"The Docker registry password of registry.username (a secret, on the foundation stack)."`
 
 	name    string   // from the file name
 	file    string   // relative to the project directory
@@ -110,10 +113,11 @@ type stackRegionDoc struct {
 }
 
 type foundationDoc struct {
-	At      yamlstrict.At
-	Org     orgDoc     `yaml:"org" required:"true" desc:"Harness organization."`
-	Project projectDoc `yaml:"project" required:"true" desc:"Harness project holding every pipeline."`
-	Github  githubDoc  `yaml:"github" required:"true" desc:"Cross-org GitHub connector to the manifests repository."`
+	At       yamlstrict.At
+	Org      orgDoc      `yaml:"org" required:"true" desc:"Harness organization."`
+	Project  projectDoc  `yaml:"project" required:"true" desc:"Harness project holding every pipeline."`
+	Github   githubDoc   `yaml:"github" required:"true" desc:"Cross-org GitHub connector to the manifests repository."`
+	Registry registryDoc `yaml:"registry" required:"true" desc:"Docker registry every catalog image is pulled from."`
 }
 
 type orgDoc struct {
@@ -134,6 +138,14 @@ type githubDoc struct {
 	URL                 string `yaml:"url" required:"true" desc:"https URL of the manifests repository."`
 	Username            string `yaml:"username" required:"true" desc:"The bot account the token belongs to."`
 	Branch              string `yaml:"branch" desc:"Branch the manifests are read from (default main)."`
+}
+
+type registryDoc struct {
+	At                  yamlstrict.At
+	ConnectorIdentifier string `yaml:"connectorIdentifier" desc:"Connector identifier (default docker_registry)."`
+	URL                 string `yaml:"url" required:"true" desc:"https URL of the registry, e.g. https://registry.company.io; every catalog image must be on its host."`
+	Type                string `yaml:"type" enum:"DockerHub|Harbor|Quay|Other" desc:"Registry kind (default Other)."`
+	Username            string `yaml:"username" desc:"User Harness reads tags as; set registryPassword too. Absent: anonymous access."`
 }
 
 type approvalDoc struct {
@@ -172,6 +184,19 @@ func (a *archetypeDoc) stepTimeout() string { return orDefault(a.StepTimeout, De
 
 func (g *githubDoc) connectorIdentifier() string {
 	return orDefault(g.ConnectorIdentifier, DefaultGithubConnector)
+}
+
+func (r *registryDoc) connectorIdentifier() string {
+	return orDefault(r.ConnectorIdentifier, DefaultRegistryConnector)
+}
+
+// host is the registry's host[:port], what image names start with.
+func (r *registryDoc) host() string {
+	h := strings.TrimPrefix(r.URL, "https://")
+	if i := strings.IndexByte(h, '/'); i >= 0 {
+		h = h[:i]
+	}
+	return h
 }
 
 func (s *stackDoc) isProduction() bool { return s.Environment.Type == Production }

@@ -32,6 +32,9 @@ type stackFile struct {
 
 // Load reads and validates the catalog and every Pulumi.<stack>.yaml in dir.
 // The error, if any, is a *diag.Error listing every problem.
+// secretKeys are the stack settings that must be Pulumi secrets.
+var secretKeys = map[string]bool{Namespace + ":githubToken": true, Namespace + ":registryPassword": true}
+
 func Load(dir string) (*Catalog, error) {
 	files := map[string][]byte{}
 	var diags diag.List
@@ -192,8 +195,8 @@ func parseStack(file string, data []byte, cfg *stackConfig, diags *diag.List) *s
 		if !strings.HasPrefix(k.Value, Namespace+":") {
 			continue
 		}
-		if k.Value == Namespace+":githubToken" && v.Kind == yaml.ScalarNode {
-			diags.Add(file, v.Line, v.Column, "remove it and run: pulumi config set --secret "+Namespace+":githubToken --stack "+st.name, "%s is stored in plaintext", k.Value)
+		if secretKeys[k.Value] && v.Kind == yaml.ScalarNode {
+			diags.Add(file, v.Line, v.Column, "remove it and run: pulumi config set --secret "+k.Value+" --stack "+st.name, "%s is stored in plaintext", k.Value)
 			continue
 		}
 		own.Content = append(own.Content, k, v)

@@ -27,11 +27,13 @@ const (
 
 // Defaults filled in by resolve.
 const (
-	DefaultStepTimeout     = "10m"
-	DefaultGithubConnector = "github_manifests"
-	DefaultGithubBranch    = "main"
-	DefaultApprovals       = 1
-	DefaultApprovalTimeout = "1d"
+	DefaultStepTimeout       = "10m"
+	DefaultGithubConnector   = "github_manifests"
+	DefaultGithubBranch      = "main"
+	DefaultRegistryConnector = "docker_registry"
+	DefaultRegistryType      = "Other"
+	DefaultApprovals         = 1
+	DefaultApprovalTimeout   = "1d"
 )
 
 // Catalog is the validated, resolved input of the program.
@@ -129,9 +131,21 @@ type StackRegion struct {
 
 // Foundation configures the account-level objects the root stack owns.
 type Foundation struct {
-	Org     Org
-	Project Project
-	Github  Github
+	Org      Org
+	Project  Project
+	Github   Github
+	Registry Registry
+}
+
+// Registry is the Docker registry the catalog's images are in.
+type Registry struct {
+	ConnectorIdentifier string
+	URL                 string
+	Host                string // what every catalog image starts with
+	Type                string // DockerHub, Harbor, Quay or Other
+	// Username is "" for anonymous access; otherwise the password is the
+	// Pulumi config secret harness-platform:registryPassword.
+	Username string
 }
 
 // Org is the Harness organization.

@@ -88,6 +88,13 @@ func resolveStack(d *stackDoc) *Stack {
 				Username:            f.Github.Username,
 				Branch:              orDefault(f.Github.Branch, DefaultGithubBranch),
 			},
+			Registry: Registry{
+				ConnectorIdentifier: f.Registry.connectorIdentifier(),
+				URL:                 f.Registry.URL,
+				Host:                f.Registry.host(),
+				Type:                orDefault(f.Registry.Type, DefaultRegistryType),
+				Username:            f.Registry.Username,
+			},
 		}
 	}
 	if w := d.ChangeWindow; w != nil {

@@ -205,6 +205,9 @@ func (v *validator) checkStacks() {
 			if st.GithubToken != nil {
 				v.at(st.At.Field(Namespace+":githubToken"), "set it on the foundation stack only", "githubToken belongs to the foundation stack")
 			}
+			if st.RegistryPassword != nil {
+				v.at(st.At.Field(Namespace+":registryPassword"), "set it on the foundation stack only", "registryPassword belongs to the foundation stack")
+			}
 		}
 		if f := st.Foundation; f != nil {
 			v.checkIdent(f.At.Field("org"), "organization", f.Org.Identifier)
@@ -212,6 +215,14 @@ func (v *validator) checkStacks() {
 			v.checkIdent(f.Github.At.Field("connectorIdentifier"), "GitHub connector", f.Github.connectorIdentifier())
 			if f.Github.URL != "" && !strings.HasPrefix(f.Github.URL, "https://") {
 				v.at(f.Github.At.Field("url"), "use the https URL of the repository", "github url %q is not an https URL", f.Github.URL)
+			}
+			r := &f.Registry
+			v.checkIdent(r.At.Field("connectorIdentifier"), "Docker registry connector", r.connectorIdentifier())
+			if r.URL != "" && (!strings.HasPrefix(r.URL, "https://") || r.host() == "") {
+				v.at(r.At.Field("url"), "use the https URL of the registry, such as https://registry.company.io", "registry url %q is not an https URL", r.URL)
+			}
+			if r.Username == "" && st.RegistryPassword != nil {
+				v.at(st.At.Field(Namespace+":registryPassword"), "set registry.username, or remove the password", "registryPassword is set but registry.username is not")
 			}
 		}
 		if st.isProduction() && st.ChangeWindow == nil {
@@ -298,6 +309,7 @@ var repoPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
 
 func (v *validator) checkServices() {
 	seen, first := map[string]string{}, map[string]diag.Pos{}
+	host := v.registryHost()
 	for _, s := range v.files.services {
 		pos := s.At.Field("name")
 		if s.Name == "" {
@@ -324,6 +336,10 @@ func (v *validator) checkServices() {
 		if i := strings.LastIndex(s.Image, ":"); i > strings.LastIndex(s.Image, "/") {
 			v.at(s.At.Field("image"), "remove the tag: the image tag is a runtime input of the pipeline", "image %q has a tag", s.Image)
 		}
+		if host != "" && s.Image != "" && !strings.HasPrefix(s.Image, host+"/") {
+			v.at(s.At.Field("image"), fmt.Sprintf("use an image of %s, the registry the foundation's connector reads (registry.url)", host),
+				"image %q is not in the registry %s", s.Image, host)
+		}
 		if o := s.Overrides; o != nil && o.Replicas != nil && *o.Replicas < 1 {
 			v.at(o.At.Field("replicas"), "set at least 1", "replicas must be positive")
 		}
@@ -346,6 +362,21 @@ func (v *validator) checkServices() {
 				"service %q is enabled in %q but not in its upstream %q", s.Name, env, st.Upstream)
 		}
 	}
+}
+
+// registryHost is the host of the foundation's registry, or "" when no
+// single stack owns a foundation with a valid registry URL.
+func (v *validator) registryHost() string {
+	var hosts []string
+	for _, st := range v.stacks {
+		if st.Upstream == "" && st.Foundation != nil && strings.HasPrefix(st.Foundation.Registry.URL, "https://") {
+			hosts = append(hosts, st.Foundation.Registry.host())
+		}
+	}
+	if len(hosts) != 1 {
+		return ""
+	}
+	return hosts[0]
 }
 
 // serviceEnvironments records where s is enabled (default: every stack)

@@ -52,7 +52,8 @@ func children(t *testing.T, rec *mocktest.Recorder, componentType string) {
 func foundation(p *plan.Plan) func(ctx *pulumi.Context) error {
 	return func(ctx *pulumi.Context) error {
 		_, err := NewFoundation(ctx, "foundation", &FoundationArgs{Plan: p.Foundation, Scope: p.Scope,
-			GithubToken: pulumi.ToSecret(pulumi.String("tok")).(pulumi.StringOutput)})
+			GithubToken:      pulumi.ToSecret(pulumi.String("tok")).(pulumi.StringOutput),
+			RegistryPassword: pulumi.ToSecret(pulumi.String("pw")).(pulumi.StringOutput)})
 		return err
 	}
 }
@@ -65,9 +66,11 @@ func TestFoundation(t *testing.T) {
 		"harness:platform/project:Project":                 1,
 		"harness:platform/usergroup:Usergroup":             len(c.Teams),
 		"harness:platform/roleAssignments:RoleAssignments": len(c.Teams),
-		"harness:platform/secretText:SecretText":           1,
+		"harness:platform/secretText:SecretText":           2, // GitHub token, registry password
 		"harness:platform/githubConnector:GithubConnector": 1,
+		"harness:platform/dockerConnector:DockerConnector": 1,
 		"harness:platform/service:Service":                 len(c.Services),
+		"harness:platform/fileStoreFile:FileStoreFile":     len(c.Services),
 	}
 	for typ, w := range want {
 		if n[typ] != w {
@@ -79,7 +82,8 @@ func TestFoundation(t *testing.T) {
 	}
 	children(t, rec, FoundationType)
 	for _, r := range rec.Resources() {
-		protect := r.Type == "harness:platform/project:Project" || r.Type == "harness:platform/secretText:SecretText" || r.Type == "harness:platform/githubConnector:GithubConnector"
+		protect := r.Type == "harness:platform/project:Project" || r.Type == "harness:platform/secretText:SecretText" ||
+			r.Type == "harness:platform/githubConnector:GithubConnector" || r.Type == "harness:platform/dockerConnector:DockerConnector"
 		if r.Protect != protect {
 			t.Errorf("%s %s protect=%v, want %v", r.Type, r.Name, r.Protect, protect)
 		}
@@ -111,6 +115,9 @@ func TestFoundationDependencies(t *testing.T) {
 	has("github_platform_next_cross_org", "github_manifests_token")
 	has("github_platform_next_cross_org", "platform")
 	has("payment_service", "github_platform_next_cross_org")
+	has("payment_service", "company_registry")
+	has("payment_service", "payment_service_values")
+	has("company_registry", "docker_registry_password")
 	has("payments_team-_pipeline_executor", "payments_team")
 }
 

@@ -13,11 +13,15 @@ type FoundationArgs struct {
 	Scope plan.Scope
 	// GithubToken is the manifests connector's token; it must be a secret.
 	GithubToken pulumi.StringInput
+	// RegistryPassword is the registry's password, a secret; it is needed
+	// when Plan.RegistryPassword is set.
+	RegistryPassword pulumi.StringInput
 }
 
 // Foundation is what every environment shares: the project (and the org if
 // asked), a user group and role assignment per team, the GitHub connector
-// and its token, and one Harness service per catalog entry. The project,
+// and its token, the Docker registry connector (and its password), and
+// one Harness service and Values file per catalog entry. The project,
 // org, connector and secret are protected: deleting a Harness project
 // deletes everything in it.
 type Foundation struct {
@@ -94,22 +98,26 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 			return nil, err
 		}
 	}
-	s := fp.GithubToken
-	token, err := platform.NewSecretText(ctx, s.Identifier, &platform.SecretTextArgs{
-		Identifier:              pulumi.String(s.Identifier),
-		Name:                    pulumi.String(s.Name),
-		Description:             pulumi.String(s.Description),
-		OrgId:                   org,
-		ProjectId:               proj,
-		SecretManagerIdentifier: pulumi.String(s.SecretManager),
-		ValueType:               pulumi.String("Inline"),
-		Value:                   args.GithubToken,
-		Tags:                    stringArray(s.Tags),
-	}, protected(s.Needs)...)
-	if err != nil {
+	secretText := func(s plan.SecretText, value pulumi.StringInput) error {
+		r, err := platform.NewSecretText(ctx, s.Identifier, &platform.SecretTextArgs{
+			Identifier:              pulumi.String(s.Identifier),
+			Name:                    pulumi.String(s.Name),
+			Description:             pulumi.String(s.Description),
+			OrgId:                   org,
+			ProjectId:               proj,
+			SecretManagerIdentifier: pulumi.String(s.SecretManager),
+			ValueType:               pulumi.String("Inline"),
+			Value:                   value,
+			Tags:                    stringArray(s.Tags),
+		}, protected(s.Needs)...)
+		if err == nil {
+			res.add(plan.KindSecret, s.Identifier, r)
+		}
+		return err
+	}
+	if err := secretText(fp.GithubToken, args.GithubToken); err != nil {
 		return nil, err
 	}
-	res.add(plan.KindSecret, s.Identifier, token)
 	g := fp.GithubConnector
 	gh, err := platform.NewGithubConnector(ctx, g.Identifier, &platform.GithubConnectorArgs{
 		Identifier:     pulumi.String(g.Identifier),
@@ -131,7 +139,53 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 		return nil, err
 	}
 	res.add(plan.KindGithubConnector, g.Identifier, gh)
+	if s := fp.RegistryPassword; s != nil {
+		if err := secretText(*s, args.RegistryPassword); err != nil {
+			return nil, err
+		}
+	}
+	d := fp.Registry
+	var credentials platform.DockerConnectorCredentialsPtrInput
+	if d.Username != "" {
+		credentials = &platform.DockerConnectorCredentialsArgs{
+			Username:    pulumi.String(d.Username),
+			PasswordRef: pulumi.String(d.PasswordRef),
+		}
+	}
+	registry, err := platform.NewDockerConnector(ctx, d.Identifier, &platform.DockerConnectorArgs{
+		Identifier:        pulumi.String(d.Identifier),
+		Name:              pulumi.String(d.Name),
+		Description:       pulumi.String(d.Description),
+		OrgId:             org,
+		ProjectId:         proj,
+		Type:              pulumi.String(d.Type),
+		Url:               pulumi.String(d.URL),
+		Credentials:       credentials,
+		ExecuteOnDelegate: pulumi.Bool(d.ExecuteOnDelegate),
+		Tags:              stringArray(d.Tags),
+	}, protected(d.Needs)...)
+	if err != nil {
+		return nil, err
+	}
+	res.add(plan.KindDockerConnector, d.Identifier, registry)
 	for _, svc := range fp.Services {
+		v := svc.Values
+		file, err := platform.NewFileStoreFile(ctx, v.Identifier, &platform.FileStoreFileArgs{
+			Identifier:       pulumi.String(v.Identifier),
+			Name:             pulumi.String(v.Name),
+			Description:      pulumi.String(v.Description),
+			OrgId:            org,
+			ProjectId:        proj,
+			ParentIdentifier: pulumi.String(v.Parent),
+			Content:          pulumi.String(v.Content),
+			MimeType:         pulumi.String(v.MimeType),
+			FileUsage:        pulumi.String(v.Usage),
+			Tags:             stringArray(v.Tags),
+		}, child(v.Needs)...)
+		if err != nil {
+			return nil, err
+		}
+		res.add(plan.KindFile, v.Identifier, file)
 		r, err := platform.NewService(ctx, svc.Identifier, &platform.ServiceArgs{
 			Identifier:  pulumi.String(svc.Identifier),
 			Name:        pulumi.String(svc.Name),

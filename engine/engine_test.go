@@ -309,34 +309,41 @@ func TestLifecycle(t *testing.T) {
 	})
 
 	t.Run("secrets never in plaintext", func(t *testing.T) {
+		secrets := map[string]string{"GitHub token": DemoGithubToken, "registry password": DemoRegistryPassword}
 		_ = filepath.Walk(s.state, func(path string, info os.FileInfo, err error) error {
 			if err == nil && !info.IsDir() {
 				data, _ := os.ReadFile(path)
-				if bytes.Contains(data, []byte(DemoGithubToken)) {
-					t.Errorf("GitHub token in plaintext in %s", path)
+				for what, secret := range secrets {
+					if bytes.Contains(data, []byte(secret)) {
+						t.Errorf("%s in plaintext in %s", what, path)
+					}
 				}
 			}
 			return nil
 		})
-		if strings.Contains(s.out.String(), DemoGithubToken) {
-			t.Error("GitHub token in the engine output")
-		}
 		commandLines.Lock()
 		lines := slices.Clone(commandLines.all)
 		commandLines.Unlock()
-		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "config set --secret") }) {
-			t.Errorf("no secret was configured through the CLI; commands: %q", lines)
-		}
-		for _, l := range lines {
-			if strings.Contains(l, DemoGithubToken) {
-				t.Errorf("GitHub token on a command line: %s", l)
+		for _, key := range []string{"harness-platform:githubToken", "harness-platform:registryPassword"} {
+			if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "config set --secret") && strings.Contains(l, key) }) {
+				t.Errorf("%s was not configured as a secret through the CLI; commands: %q", key, lines)
 			}
 		}
-		for _, stack := range c.Chain {
-			outs, _ := s.Outputs(ctx, stack)
-			js, _ := json.Marshal(outs)
-			if bytes.Contains(js, []byte(DemoGithubToken)) {
-				t.Errorf("GitHub token in the outputs of %s", stack)
+		for what, secret := range secrets {
+			if strings.Contains(s.out.String(), secret) {
+				t.Errorf("%s in the engine output", what)
+			}
+			for _, l := range lines {
+				if strings.Contains(l, secret) {
+					t.Errorf("%s on a command line: %s", what, l)
+				}
+			}
+			for _, stack := range c.Chain {
+				outs, _ := s.Outputs(ctx, stack)
+				js, _ := json.Marshal(outs)
+				if bytes.Contains(js, []byte(secret)) {
+					t.Errorf("%s in the outputs of %s", what, stack)
+				}
 			}
 		}
 		recs := cloudRecords(t, s.state)

@@ -39,6 +39,9 @@ type Options struct {
 	// GithubToken is configured, as a secret, on the foundation stack
 	// offline. Online, the stack's own config holds it.
 	GithubToken string
+	// RegistryPassword is configured likewise when the foundation's
+	// registry has a username.
+	RegistryPassword string
 	// Stdout and Stderr receive the engine's progress.
 	Stdout, Stderr io.Writer
 	// Catalog overrides loading ProjectDir's catalog (tests).
@@ -81,9 +84,9 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 			return nil, err
 		}
 	}
-	if opts.Offline && opts.GithubToken != "" && opts.Passphrase == "" {
-		return nil, fmt.Errorf("%w: an offline run given a real GitHub token (HARNESS_PLATFORM_GITHUB_TOKEN) encrypts it in the offline state; "+
-			"set PULUMI_CONFIG_PASSPHRASE (the fixed demo passphrase is public and protects only the demo's placeholder token)", ErrPassphraseRequired)
+	if opts.Offline && (opts.GithubToken != "" || opts.RegistryPassword != "") && opts.Passphrase == "" {
+		return nil, fmt.Errorf("%w: an offline run given a real GitHub token or registry password (HARNESS_PLATFORM_GITHUB_TOKEN, HARNESS_PLATFORM_REGISTRY_PASSWORD) encrypts it in the offline state; "+
+			"set PULUMI_CONFIG_PASSPHRASE (the fixed demo passphrase is public and protects only the demo's placeholder secrets)", ErrPassphraseRequired)
 	}
 	cmd, err := FindCLI()
 	if err != nil {
@@ -230,6 +233,15 @@ func (s *Session) Stack(ctx context.Context, name string) (auto.Stack, error) {
 		if err := s.setSecret(ctx, name, catalog.Namespace+":githubToken", token); err != nil {
 			return auto.Stack{}, err
 		}
+		if st.Foundation.Registry.Username != "" {
+			password := s.opts.RegistryPassword
+			if password == "" {
+				password = DemoRegistryPassword
+			}
+			if err := s.setSecret(ctx, name, catalog.Namespace+":registryPassword", password); err != nil {
+				return auto.Stack{}, err
+			}
+		}
 	}
 	return stack, nil
 }
@@ -237,6 +249,10 @@ func (s *Session) Stack(ctx context.Context, name string) (auto.Stack, error) {
 // DemoGithubToken is the token the offline demo configures: a placeholder
 // that tests search for to prove it never reaches state in plaintext.
 const DemoGithubToken = "ghp_OFFLINE_DEMO_TOKEN_not_a_real_secret"
+
+// DemoRegistryPassword is the registry password the offline demo
+// configures, a placeholder like DemoGithubToken.
+const DemoRegistryPassword = "OFFLINE_DEMO_REGISTRY_PASSWORD_not_a_real_secret"
 
 func (s *Session) requireDeployed(ctx context.Context, upstream, stack string) error {
 	summaries, err := s.workspace.ListStacks(ctx)

@@ -54,6 +54,12 @@ func NamespaceExpr(region string) string {
 	return Namespace("<+env.name>", "<+service.name>", region)
 }
 
+// ValuesFile is the File Store identifier of a service's Values YAML.
+func ValuesFile(service string) string { return Join(service, "values") }
+
+// ValuesFileName is its file name, at the File Store's root.
+func ValuesFileName(service string) string { return service + "-values.yaml" }
+
 // ChangeWindowPolicy is the change-window policy of an environment.
 func ChangeWindowPolicy(envID string) string { return Join("change_window", envID) }
 

@@ -46,6 +46,8 @@ const (
 	KindUserGroup           Kind = "usergroup"
 	KindSecret              Kind = "secret"
 	KindGithubConnector     Kind = "githubConnector"
+	KindDockerConnector     Kind = "dockerConnector"
+	KindFile                Kind = "fileStoreFile"
 	KindService             Kind = "service"
 	KindEnvironment         Kind = "environment"
 	KindKubernetesConnector Kind = "kubernetesConnector"
@@ -74,7 +76,10 @@ type Foundation struct {
 	RoleAssignments []RoleAssignment
 	GithubToken     SecretText
 	GithubConnector GithubConnector
-	Services        []Service
+	// RegistryPassword is set when the registry has a username.
+	RegistryPassword *SecretText
+	Registry         DockerConnector
+	Services         []Service
 }
 
 // Organization is a Harness organization.
@@ -135,12 +140,37 @@ type GithubConnector struct {
 	Needs                         []Ref
 }
 
-// Service is a Harness service.
+// DockerConnector reads images and their tags from a Docker registry.
+// Without Username, access is anonymous (no credentials block).
+type DockerConnector struct {
+	Identifier, Name, Description string
+	URL, Type                     string
+	Username, PasswordRef         string
+	ExecuteOnDelegate             bool
+	Tags                          []string
+	Needs                         []Ref
+}
+
+// Service is a Harness service and the Values file its manifests are
+// rendered with.
 type Service struct {
 	Identifier, Name, Description string
 	Tags                          []string
 	YAML                          string
+	Values                        File
 	Needs                         []Ref
+}
+
+// File is a file of the Harness File Store.
+type File struct {
+	Identifier, Name, Description string
+	// Parent is the folder's identifier; "Root" is the store's root.
+	Parent   string
+	Content  string
+	MimeType string
+	Usage    string
+	Tags     []string
+	Needs    []Ref
 }
 
 // Environment is the stack's Harness environment.

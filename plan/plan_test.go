@@ -256,3 +256,53 @@ func TestVerifyTimeoutExceedsDuration(t *testing.T) {
 		t.Fatal("no Verify step in production")
 	}
 }
+
+// The image chosen at run time and the catalog's replica count reach the
+// cluster: each service's primary artifact is its catalog image in the
+// foundation's registry, tagged with the pipeline's imageTag, and its
+// Values file (a manifest of the service) carries the artifact and the
+// replicas.
+func TestServiceArtifactAndValues(t *testing.T) {
+	c := example(t)
+	f := mustBuild(t, c, "dev").Foundation
+	if f.Registry.URL != "https://registry.company.io" || f.Registry.PasswordRef != RegistryPasswordID || f.RegistryPassword == nil {
+		t.Fatalf("registry: %+v, password %+v", f.Registry, f.RegistryPassword)
+	}
+	for i, svc := range f.Services {
+		s := c.Services[i]
+		var doc document.ServiceDocument
+		if err := yaml.Unmarshal([]byte(svc.YAML), &doc); err != nil {
+			t.Fatal(err)
+		}
+		spec := doc.Service.ServiceDefinition.Spec
+		if spec.Artifacts == nil || len(spec.Artifacts.Primary.Sources) != 1 {
+			t.Fatalf("%s: no primary artifact:\n%s", s.Name, svc.YAML)
+		}
+		src := spec.Artifacts.Primary.Sources[0]
+		var art document.DockerArtifact
+		decodeInto(t, src.Spec, &art)
+		if spec.Artifacts.Primary.PrimaryArtifactRef != src.Identifier || src.Type != "DockerRegistry" ||
+			art.ConnectorRef != f.Registry.Identifier || "registry.company.io/"+art.ImagePath != s.Image || art.Tag != "<+pipeline.variables.imageTag>" {
+			t.Errorf("%s: primary artifact %+v %+v", s.Name, spec.Artifacts.Primary, art)
+		}
+		want := fmt.Sprintf("image: <+artifacts.primary.image>\nreplicas: %d\n", s.Replicas)
+		if !strings.HasSuffix(svc.Values.Content, want) {
+			t.Errorf("%s: values file does not end with %q:\n%s", s.Name, want, svc.Values.Content)
+		}
+		if m := spec.Manifests; len(m) != 2 || m[1].Manifest.Type != "Values" || !strings.Contains(svc.YAML, "- /"+svc.Values.Name+"\n") {
+			t.Errorf("%s: the service does not render its manifests with its Values file:\n%s", s.Name, svc.YAML)
+		}
+	}
+}
+
+// decodeInto reads a value decoded as `any` into a typed struct.
+func decodeInto(t *testing.T, v, into any) {
+	t.Helper()
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, into); err != nil {
+		t.Fatal(err)
+	}
+}

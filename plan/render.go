@@ -16,13 +16,14 @@ type Document struct {
 }
 
 // Documents lists every YAML document the plan declares, in declaration
-// order: services (foundation), infrastructures, then each deployment's
+// order: services and their Values files (foundation), infrastructures, then each deployment's
 // pipeline and trigger.
 func (p *Plan) Documents() []Document {
 	var out []Document
 	if f := p.Foundation; f != nil {
 		for _, s := range f.Services {
 			out = append(out, Document{KindService, s.Identifier, s.Name, s.YAML})
+			out = append(out, Document{KindFile, s.Values.Identifier, s.Name, s.Values.Content})
 		}
 	}
 	for _, c := range p.Clusters {

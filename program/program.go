@@ -95,11 +95,17 @@ func enforce(ctx *pulumi.Context, violations []plan.Violation) error {
 func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
 	resources := components.Resources{}
 	if p.Foundation != nil {
-		f, err := components.NewFoundation(ctx, "foundation", &components.FoundationArgs{
+		// Secrets are read before the first registration, so that a
+		// missing one stops the update before it changes anything.
+		args := &components.FoundationArgs{
 			Plan:        p.Foundation,
 			Scope:       p.Scope,
 			GithubToken: config.RequireSecret(ctx, p.Foundation.GithubToken.ConfigKey),
-		})
+		}
+		if s := p.Foundation.RegistryPassword; s != nil {
+			args.RegistryPassword = config.RequireSecret(ctx, s.ConfigKey)
+		}
+		f, err := components.NewFoundation(ctx, "foundation", args)
 		if err != nil {
 			return err
 		}

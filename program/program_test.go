@@ -30,6 +30,7 @@ const (
 	tInfra     = "harness:platform/infrastructure:Infrastructure"
 	tPipeline  = "harness:platform/pipeline:Pipeline"
 	tTrigger   = "harness:platform/triggers:Triggers"
+	tFile      = "harness:platform/fileStoreFile:FileStoreFile"
 	tPolicy    = "harness:platform/policy:Policy"
 	tPolicySet = "harness:platform/policySet:PolicySet"
 )
@@ -121,8 +122,20 @@ func TestFoundationOnlyInDev(t *testing.T) {
 		t.Errorf("services: got %d, want %d", got, len(c.Services))
 	}
 	secrets := dev.OfType(tSecret)
-	if len(secrets) != 1 || !secrets[0].Inputs["value"].ContainsSecrets() || !secrets[0].Protect {
-		t.Fatalf("github token secret: %+v", secrets)
+	if len(secrets) != 2 {
+		t.Fatalf("secrets: want the GitHub token and the registry password, got %+v", secrets)
+	}
+	for _, s := range secrets {
+		if !s.Inputs["value"].ContainsSecrets() || !s.Protect {
+			t.Errorf("secret %s: value not a Pulumi secret, or not protected: %+v", s.Name, s)
+		}
+	}
+	reg := dev.OfType("harness:platform/dockerConnector:DockerConnector")
+	if len(reg) != 1 || str(reg[0], "url") != "https://registry.company.io" || str(reg[0], "type") != "Other" {
+		t.Fatalf("registry connector: %+v", reg)
+	}
+	if rc := reg[0].Inputs["credentials"].ObjectValue(); rc["username"].StringValue() != "harness-bot" || rc["passwordRef"].StringValue() != "docker_registry_password" {
+		t.Errorf("registry credentials: %v", rc)
 	}
 	gh := dev.OfType(tGithub)
 	if len(gh) != 1 || str(gh[0], "url") != "https://github.com/company/platform-next" {
@@ -343,7 +356,8 @@ func TestResourcesConformToProviderFacts(t *testing.T) {
 	}
 }
 
-// The GitHub token appears only as a secret, never as a plain value.
+// The GitHub token and the registry password appear only as secrets,
+// never as plain values.
 func TestTokenNeverInPlaintext(t *testing.T) {
 	c := example(t)
 	var walk func(path string, v resource.PropertyValue)
@@ -353,6 +367,8 @@ func TestTokenNeverInPlaintext(t *testing.T) {
 			return
 		case v.IsString() && strings.Contains(v.StringValue(), mocktest.TestToken):
 			t.Errorf("token in plaintext at %s", path)
+		case v.IsString() && strings.Contains(v.StringValue(), mocktest.TestRegistryPassword):
+			t.Errorf("registry password in plaintext at %s", path)
 		case v.IsArray():
 			for i, e := range v.ArrayValue() {
 				walk(path+"["+string(rune('0'+i))+"]", e)

@@ -13,9 +13,19 @@ import (
 	"github.com/company/harness-platform/plan"
 )
 
-// kinds maps the resource types whose yaml input is a plan document.
+// kinds maps the resource types whose yaml input (a file's content) is a
+// plan document.
 var kinds = map[string]plan.Kind{
 	tService: plan.KindService, tInfra: plan.KindInfrastructure, tPipeline: plan.KindPipeline, tTrigger: plan.KindTrigger,
+	tFile: plan.KindFile,
+}
+
+// planDocument is the input of r that holds its plan document.
+func planDocument(r mocktest.Registered) string {
+	if r.Type == tFile {
+		return str(r, "content")
+	}
+	return str(r, "yaml")
 }
 
 // The YAML the program registers is byte for byte what `render` prints,
@@ -45,7 +55,7 @@ func TestRegisteredYAMLIsRendered(t *testing.T) {
 			byRef := map[plan.Ref]string{}
 			for _, r := range mustRun(t, c, stack).Resources() {
 				if kind, ok := kinds[r.Type]; ok {
-					byRef[plan.Ref{Kind: kind, Identifier: str(r, "identifier")}] = str(r, "yaml")
+					byRef[plan.Ref{Kind: kind, Identifier: str(r, "identifier")}] = planDocument(r)
 				}
 			}
 			docs := p.Documents()

@@ -100,7 +100,18 @@ var computedValues = map[string]map[string]resource.PropertyValue{
 		}),
 		"color": resource.NewStringProperty("#0063f7"),
 	},
+	// Who created and last changed a file, and when: the API key's user.
+	"harness:platform/fileStoreFile:FileStoreFile": {
+		"createdBies":      principal,
+		"lastModifiedBies": principal,
+		"lastModifiedAt":   resource.NewNumberProperty(1.7e12),
+	},
 }
+
+var principal = resource.NewArrayProperty([]resource.PropertyValue{resource.NewObjectProperty(resource.PropertyMap{
+	"email": resource.NewStringProperty("pulumi-automation@company.io"),
+	"name":  resource.NewStringProperty("pulumi-automation"),
+})})
 
 // Computed are the outputs Harness adds: webhook URLs, and every
 // computed-only property (plus optional computed ones left unset).
@@ -110,6 +121,15 @@ func (h harness) Computed(typ, id string, news resource.PropertyMap) resource.Pr
 		if _, set := news[resource.PropertyKey(k)]; !set {
 			out[resource.PropertyKey(k)] = v
 		}
+	}
+	if typ == "harness:platform/fileStoreFile:FileStoreFile" {
+		// A file's path is its folder's path and its name; the root
+		// folder's identifier is "Root".
+		dir := "/"
+		if parent := str(news, "parentIdentifier"); parent != "Root" {
+			dir = "/" + parent + "/"
+		}
+		out["path"] = resource.NewStringProperty(dir + str(news, "name"))
 	}
 	if typ == "harness:platform/triggers:Triggers" {
 		out["webhookUrl"] = resource.NewStringProperty(fmt.Sprintf(

@@ -88,6 +88,34 @@ func TestHarnessDiffReplacesOnForceNew(t *testing.T) {
 	}
 }
 
+// hasPath says whether v has the property path, where "a[]" steps into
+// every element of the array a (and there must be one).
+func hasPath(v resource.PropertyValue, path []string) bool {
+	if len(path) == 0 {
+		return true
+	}
+	if !v.IsObject() {
+		return false
+	}
+	key, each := strings.CutSuffix(path[0], "[]")
+	next, ok := v.ObjectValue()[resource.PropertyKey(key)]
+	if !ok {
+		return false
+	}
+	if !each {
+		return hasPath(next, path[1:])
+	}
+	if !next.IsArray() || len(next.ArrayValue()) == 0 {
+		return false
+	}
+	for _, e := range next.ArrayValue() {
+		if !hasPath(e, path[1:]) {
+			return false
+		}
+	}
+	return true
+}
+
 // Every property only the real provider sets, on every Harness type the
 // project binds, is in the state the simulation writes: a real preview
 // against simulated state would otherwise show it added.
@@ -96,9 +124,11 @@ func TestHarnessCreateWritesComputedOnlyProperties(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	inputs := resource.NewPropertyMapFromMap(map[string]any{"identifier": "x", "name": "x", "parentIdentifier": "Root", "orgId": "o", "projectId": "p"})
 	for token := range platform.Resources {
+		computed := harness{}.Computed(token, "x", inputs)
 		for _, prop := range constraints.ComputedOnly(token) {
-			if _, ok := computedValues[token][prop]; !ok {
+			if !hasPath(resource.NewObjectProperty(computed), strings.Split(prop, ".")) {
 				t.Errorf("%s: the provider computes %q; the simulation does not (add it to computedValues)", token, prop)
 			}
 		}

@@ -16,14 +16,15 @@ import (
 
 func open(ctx context.Context, c *catalog.Catalog, f options, stdout, stderr io.Writer) (*engine.Session, error) {
 	return engine.Open(ctx, engine.Options{
-		ProjectDir:  f.dir,
-		Offline:     f.offline,
-		StateDir:    f.state,
-		Passphrase:  os.Getenv("PULUMI_CONFIG_PASSPHRASE"),
-		GithubToken: os.Getenv("HARNESS_PLATFORM_GITHUB_TOKEN"),
-		Stdout:      stdout,
-		Stderr:      stderr,
-		Catalog:     c,
+		ProjectDir:       f.dir,
+		Offline:          f.offline,
+		StateDir:         f.state,
+		Passphrase:       os.Getenv("PULUMI_CONFIG_PASSPHRASE"),
+		GithubToken:      os.Getenv("HARNESS_PLATFORM_GITHUB_TOKEN"),
+		RegistryPassword: os.Getenv("HARNESS_PLATFORM_REGISTRY_PASSWORD"),
+		Stdout:           stdout,
+		Stderr:           stderr,
+		Catalog:          c,
 	})
 }
 

@@ -129,12 +129,16 @@ func WithDryRun(dryRun bool) pulumi.RunOption {
 // TestToken is the GitHub token tests configure.
 const TestToken = "ghp_test_token_never_in_plaintext"
 
-// Run runs prog as stack with the recorder; the GitHub token is configured
-// as a secret.
+// TestRegistryPassword is the Docker registry password tests configure.
+const TestRegistryPassword = "registry_password_never_in_plaintext"
+
+// Run runs prog as stack with the recorder; the GitHub token and the
+// registry password are configured as secrets.
 func Run(prog pulumi.RunFunc, stack string, rec *Recorder, opts ...pulumi.RunOption) error {
 	all := append([]pulumi.RunOption{
 		pulumi.WithMocks("harness-platform", stack, rec),
-		WithConfig(map[string]string{"harness-platform:githubToken": TestToken}, "harness-platform:githubToken"),
+		WithConfig(map[string]string{"harness-platform:githubToken": TestToken, "harness-platform:registryPassword": TestRegistryPassword},
+			"harness-platform:githubToken", "harness-platform:registryPassword"),
 	}, opts...)
 	return pulumi.RunErr(prog, all...)
 }
