@@ -16,6 +16,8 @@ type FoundationArgs struct {
 	// RegistryPassword is the registry's password, a secret; it is needed
 	// when Plan.RegistryPassword is set.
 	RegistryPassword pulumi.StringInput
+	// AccountID is the Harness account, which resource groups name.
+	AccountID string
 }
 
 // Foundation is what every environment shares: the project (and the org if
@@ -82,6 +84,39 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 			return nil, err
 		}
 		res.add(plan.KindUserGroup, g.Identifier, r)
+	}
+	for _, g := range fp.ResourceGroups {
+		filter := platform.ResourceGroupResourceFilterResourceArray{}
+		for _, sel := range g.Resources {
+			filter = append(filter, platform.ResourceGroupResourceFilterResourceArgs{
+				ResourceType: pulumi.String(sel.Type),
+				Identifiers:  stringArray(sel.Identifiers),
+			})
+		}
+		r, err := platform.NewResourceGroup(ctx, g.Identifier, &platform.ResourceGroupArgs{
+			Identifier:         pulumi.String(g.Identifier),
+			Name:               pulumi.String(g.Name),
+			Description:        pulumi.String(g.Description),
+			AccountId:          pulumi.String(args.AccountID),
+			OrgId:              org,
+			ProjectId:          proj,
+			AllowedScopeLevels: pulumi.StringArray{pulumi.String("project")},
+			IncludedScopes: platform.ResourceGroupIncludedScopeArray{platform.ResourceGroupIncludedScopeArgs{
+				Filter:    pulumi.String("EXCLUDING_CHILD_SCOPES"),
+				AccountId: pulumi.String(args.AccountID),
+				OrgId:     org,
+				ProjectId: proj,
+			}},
+			ResourceFilters: platform.ResourceGroupResourceFilterArray{platform.ResourceGroupResourceFilterArgs{
+				IncludeAllResources: pulumi.Bool(false),
+				Resources:           filter,
+			}},
+			Tags: stringArray(g.Tags),
+		}, child(g.Needs)...)
+		if err != nil {
+			return nil, err
+		}
+		res.add(plan.KindResourceGroup, g.Identifier, r)
 	}
 	for _, a := range fp.RoleAssignments {
 		if _, err := platform.NewRoleAssignments(ctx, a.Resource, &platform.RoleAssignmentsArgs{

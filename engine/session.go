@@ -126,6 +126,9 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		env["PULUMI_HOME"] = filepath.Join(state, "home")
 		env["PULUMI_CONFIG_PASSPHRASE"] = passphrase
 		env["PULUMI_DEBUG_PROVIDERS"] = s.Servers.DebugProviders()
+		// The simulated account, as the real provider and the program
+		// read it (the simulated webhook URLs name it too).
+		env["HARNESS_ACCOUNT_ID"] = simulated.Account
 	}
 	wsOpts := []auto.LocalWorkspaceOption{
 		auto.WorkDir(workDir),

@@ -66,6 +66,9 @@ func ChangeWindowPolicy(envID string) string { return Join("change_window", envI
 // ChangeWindowPolicySet is the policy set the policy step evaluates.
 func ChangeWindowPolicySet(envID string) string { return Join(envID, "change_window") }
 
+// ResourceGroup is the resource group of a team's user group.
+func ResourceGroup(userGroup string) string { return userGroup + "_deployments" }
+
 // RoleAssignment is the identifier of a user group's role assignment.
 func RoleAssignment(userGroup, role string) string { return userGroup + role }
 

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/company/harness-platform/catalog"
@@ -76,21 +77,28 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 		out.Project.Needs = []Ref{{KindOrganization, f.Org.Identifier}}
 	}
 	for _, t := range c.Teams {
+		teamTags := managedTags(map[string]string{"team": t.Name})
 		out.UserGroups = append(out.UserGroups, UserGroup{
 			Identifier: t.UserGroup, Name: t.Name, Description: t.Description, Team: t.Name,
-			Members: t.Members, Tags: managedTags(map[string]string{"team": t.Name}), Needs: inProject,
+			Members: t.Members, Tags: teamTags, Needs: inProject,
 		})
-		role := ExecutorRole
-		if t.Name == c.PlatformTeam {
-			role = AdminRole
+		// The platform team administers the project; every other team runs
+		// its own services' pipelines and nothing else.
+		role, group := AdminRole, AllProjectResources
+		needs := []Ref{{KindUserGroup, t.UserGroup}}
+		if t.Name != c.PlatformTeam {
+			rg := teamResourceGroup(c, f, t, teamTags, inProject)
+			out.ResourceGroups = append(out.ResourceGroups, rg)
+			role, group = ExecutorRole, rg.Identifier
+			needs = append(needs, Ref{KindResourceGroup, rg.Identifier})
 		}
 		out.RoleAssignments = append(out.RoleAssignments, RoleAssignment{
 			Resource:      t.UserGroup + "-" + role,
 			Identifier:    ident.RoleAssignment(t.UserGroup, role),
 			UserGroup:     t.UserGroup,
 			Role:          role,
-			ResourceGroup: AllProjectResources,
-			Needs:         []Ref{{KindUserGroup, t.UserGroup}},
+			ResourceGroup: group,
+			Needs:         needs,
 		})
 	}
 	gh := f.Github
@@ -164,6 +172,62 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 		return nil
 	})
 	return out, err
+}
+
+// teamResourceGroup holds the pipelines of t's services in every stack of
+// the chain, and what running them needs: Harness checks the executing
+// user's access to the pipeline and to the service, environment,
+// connectors and secrets it uses, so a group with the pipelines alone
+// could not run them.
+// https://developer.harness.io/docs/platform/role-based-access-control/configure-rbac
+func teamResourceGroup(c *catalog.Catalog, f *catalog.Foundation, t catalog.Team, tags []string, needs []Ref) ResourceGroup {
+	sets := map[string]map[string]bool{}
+	add := func(typ string, ids ...string) {
+		if sets[typ] == nil {
+			sets[typ] = map[string]bool{}
+		}
+		for _, id := range ids {
+			sets[typ][id] = true
+		}
+	}
+	add("CONNECTOR", f.Github.ConnectorIdentifier, f.Registry.ConnectorIdentifier)
+	add("SECRET", GithubTokenSecretID)
+	if f.Registry.Username != "" {
+		add("SECRET", RegistryPasswordID)
+	}
+	for i := range c.Services {
+		s := &c.Services[i]
+		if s.Team != t.Name {
+			continue
+		}
+		add("SERVICE", ident.Service(s.Name))
+		for _, name := range c.Chain {
+			st := c.Stacks[name]
+			if !s.EnabledIn(name) {
+				continue
+			}
+			env := st.Environment.Identifier
+			add("PIPELINE", ident.Pipeline(s.Name, env))
+			add("ENVIRONMENT", env)
+			for _, r := range s.RegionsIn(st) {
+				add("CONNECTOR", ident.KubernetesConnector(env, r))
+			}
+		}
+	}
+	rg := ResourceGroup{
+		Identifier:  ident.ResourceGroup(t.UserGroup),
+		Name:        t.Name + " deployments",
+		Description: "The pipelines of " + t.Name + "'s services in every environment, and what running them needs",
+		Team:        t.Name,
+		Tags:        tags,
+		Needs:       needs,
+	}
+	for _, typ := range []string{"PIPELINE", "SERVICE", "ENVIRONMENT", "CONNECTOR", "SECRET"} {
+		if ids := slices.Sorted(maps.Keys(sets[typ])); len(ids) > 0 {
+			rg.Resources = append(rg.Resources, ResourceSelection{Type: typ, Identifiers: ids})
+		}
+	}
+	return rg
 }
 
 // valuesFile is the Values YAML of s's manifests. Harness resolves

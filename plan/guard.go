@@ -103,8 +103,12 @@ func uniqueIdentifiers(p *Plan) []Violation {
 		for _, r := range f.RoleAssignments {
 			add(KindRoleAssignment, "", r.Identifier)
 		}
+		for _, g := range f.ResourceGroups {
+			add(KindResourceGroup, "", g.Identifier)
+		}
 		for _, s := range f.Services {
 			add(KindService, "", s.Identifier)
+			add(KindFile, "", s.Values.Identifier)
 		}
 	}
 	for _, c := range p.Clusters {

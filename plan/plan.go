@@ -57,6 +57,7 @@ const (
 	KindPipeline            Kind = "pipeline"
 	KindTrigger             Kind = "trigger"
 	KindRoleAssignment      Kind = "roleAssignment"
+	KindResourceGroup       Kind = "resourceGroup"
 )
 
 // Ref names an object another one needs. A ref to an object that another
@@ -73,6 +74,7 @@ type Foundation struct {
 	Organization    *Organization
 	Project         Project
 	UserGroups      []UserGroup
+	ResourceGroups  []ResourceGroup
 	RoleAssignments []RoleAssignment
 	GithubToken     SecretText
 	GithubConnector GithubConnector
@@ -102,6 +104,26 @@ type UserGroup struct {
 	Members                       []string
 	Tags                          []string
 	Needs                         []Ref
+}
+
+// ResourceGroup is what a team's user group may act on: its own
+// services' pipelines in every environment, and what running them needs
+// (the services, environments, connectors and secrets they use).
+type ResourceGroup struct {
+	Identifier, Name, Description string
+	Team                          string
+	// Resources select objects by Harness resource type.
+	Resources []ResourceSelection
+	Tags      []string
+	Needs     []Ref
+}
+
+// ResourceSelection is the objects of one resource type a group holds.
+type ResourceSelection struct {
+	// Type is a Harness resource type: PIPELINE, SERVICE, ENVIRONMENT,
+	// CONNECTOR, SECRET.
+	Type        string
+	Identifiers []string // sorted
 }
 
 // RoleAssignment binds a user group to a role on a resource group.

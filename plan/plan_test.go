@@ -306,3 +306,53 @@ func decodeInto(t *testing.T, v, into any) {
 		t.Fatal(err)
 	}
 }
+
+// Each team runs its own services' pipelines, in every environment, and
+// nothing else; the platform team administers the project.
+func TestTeamsRunOnlyTheirPipelines(t *testing.T) {
+	c := example(t)
+	f := mustBuild(t, c, "dev").Foundation
+	groups := map[string]ResourceGroup{}
+	for _, g := range f.ResourceGroups {
+		groups[g.Identifier] = g
+	}
+	pipelinesOf := map[string][]string{} // team -> pipeline ids, from the stacks' plans
+	for _, stack := range c.Chain {
+		for _, d := range mustBuild(t, c, stack).Deployments {
+			s, _ := c.Service(d.Service)
+			pipelinesOf[s.Team] = append(pipelinesOf[s.Team], d.Pipeline.Identifier)
+		}
+	}
+	for _, a := range f.RoleAssignments {
+		team := ""
+		for _, tm := range c.Teams {
+			if tm.UserGroup == a.UserGroup {
+				team = tm.Name
+			}
+		}
+		if team == c.PlatformTeam {
+			if a.Role != AdminRole || a.ResourceGroup != AllProjectResources {
+				t.Errorf("platform team: %+v", a)
+			}
+			continue
+		}
+		g, ok := groups[a.ResourceGroup]
+		if a.Role != ExecutorRole || !ok || g.Team != team {
+			t.Errorf("%s: role %s on %q, want %s on its own resource group", team, a.Role, a.ResourceGroup, ExecutorRole)
+			continue
+		}
+		var pipelines []string
+		for _, sel := range g.Resources {
+			if sel.Type == "PIPELINE" {
+				pipelines = sel.Identifiers
+			}
+		}
+		want := slices.Sorted(slices.Values(pipelinesOf[team]))
+		if !slices.Equal(pipelines, want) {
+			t.Errorf("%s: resource group pipelines %v, want %v", team, pipelines, want)
+		}
+	}
+	if len(groups) != len(c.Teams)-1 {
+		t.Errorf("%d resource groups for %d teams besides the platform team", len(groups), len(c.Teams)-1)
+	}
+}

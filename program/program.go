@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
@@ -91,6 +92,15 @@ func enforce(ctx *pulumi.Context, violations []plan.Violation) error {
 	return nil
 }
 
+// accountID is the Harness account the provider works in, from where the
+// provider reads it: harness:accountId config, else HARNESS_ACCOUNT_ID.
+func accountID(ctx *pulumi.Context) string {
+	if id := config.Get(ctx, "harness:accountId"); id != "" {
+		return id
+	}
+	return os.Getenv("HARNESS_ACCOUNT_ID")
+}
+
 // declare registers the plan's resources and exports the contract.
 func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
 	resources := components.Resources{}
@@ -104,6 +114,9 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
 		}
 		if s := p.Foundation.RegistryPassword; s != nil {
 			args.RegistryPassword = config.RequireSecret(ctx, s.ConfigKey)
+		}
+		if args.AccountID = accountID(ctx); args.AccountID == "" {
+			return errors.New("nothing was changed: the foundation's resource groups name the Harness account; set HARNESS_ACCOUNT_ID or `pulumi config set harness:accountId ID`, as for the provider")
 		}
 		f, err := components.NewFoundation(ctx, "foundation", args)
 		if err != nil {

@@ -118,6 +118,24 @@ func TestFoundationOnlyInDev(t *testing.T) {
 	if roles["platform_team-_project_admin"] != "_project_admin" || roles["payments_team-_pipeline_executor"] != "_pipeline_executor" {
 		t.Errorf("role assignments: %v", roles)
 	}
+	for _, r := range dev.OfType(tRoles) {
+		want := "_all_project_level_resources"
+		if r.Name != "platform_team-_project_admin" {
+			want = strings.TrimSuffix(r.Name, "-_pipeline_executor") + "_deployments"
+		}
+		if got := str(r, "resourceGroupIdentifier"); got != want {
+			t.Errorf("%s: resource group %q, want %q", r.Name, got, want)
+		}
+	}
+	groups := dev.OfType("harness:platform/resourceGroup:ResourceGroup")
+	if len(groups) != len(c.Teams)-1 {
+		t.Errorf("resource groups: %d, want one per team but the platform team's", len(groups))
+	}
+	for _, g := range groups {
+		if str(g, "accountId") != mocktest.TestAccount {
+			t.Errorf("resource group %s: account %q", g.Name, str(g, "accountId"))
+		}
+	}
 	if got := len(dev.OfType(tService)); got != len(c.Services) {
 		t.Errorf("services: got %d, want %d", got, len(c.Services))
 	}

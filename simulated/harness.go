@@ -85,6 +85,9 @@ func (harness) ID(typ, name string, news resource.PropertyMap) string {
 	return strings.Join(append(append([]string{kind}, parts...), id), "/")
 }
 
+// Account is the identifier of the simulated Harness account.
+const Account = "SIMULATED"
+
 // computedValues are what Harness answers for the properties only the
 // provider sets (constraints.json: computedOnly), and for optional
 // computed ones the program leaves unset. Harness chooses these values;
@@ -133,8 +136,8 @@ func (h harness) Computed(typ, id string, news resource.PropertyMap) resource.Pr
 	}
 	if typ == "harness:platform/triggers:Triggers" {
 		out["webhookUrl"] = resource.NewStringProperty(fmt.Sprintf(
-			"https://app.harness.io/gateway/pipeline/api/webhook/custom/v3?accountIdentifier=SIMULATED&orgIdentifier=%s&projectIdentifier=%s&pipelineIdentifier=%s&triggerIdentifier=%s",
-			str(news, "orgId"), str(news, "projectId"), str(news, "targetId"), str(news, "identifier")))
+			"https://app.harness.io/gateway/pipeline/api/webhook/custom/v3?accountIdentifier=%s&orgIdentifier=%s&projectIdentifier=%s&pipelineIdentifier=%s&triggerIdentifier=%s",
+			Account, str(news, "orgId"), str(news, "projectId"), str(news, "targetId"), str(news, "identifier")))
 	}
 	return out
 }

@@ -129,6 +129,9 @@ func WithDryRun(dryRun bool) pulumi.RunOption {
 // TestToken is the GitHub token tests configure.
 const TestToken = "ghp_test_token_never_in_plaintext"
 
+// TestAccount is the Harness account tests configure.
+const TestAccount = "test_account"
+
 // TestRegistryPassword is the Docker registry password tests configure.
 const TestRegistryPassword = "registry_password_never_in_plaintext"
 
@@ -137,7 +140,7 @@ const TestRegistryPassword = "registry_password_never_in_plaintext"
 func Run(prog pulumi.RunFunc, stack string, rec *Recorder, opts ...pulumi.RunOption) error {
 	all := append([]pulumi.RunOption{
 		pulumi.WithMocks("harness-platform", stack, rec),
-		WithConfig(map[string]string{"harness-platform:githubToken": TestToken, "harness-platform:registryPassword": TestRegistryPassword},
+		WithConfig(map[string]string{"harness-platform:githubToken": TestToken, "harness-platform:registryPassword": TestRegistryPassword, "harness:accountId": TestAccount},
 			"harness-platform:githubToken", "harness-platform:registryPassword"),
 	}, opts...)
 	return pulumi.RunErr(prog, all...)
