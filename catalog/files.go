@@ -86,6 +86,7 @@ type stackDoc struct {
 	Foundation       *foundationDoc   `yaml:"harness-platform:foundation" desc:"Organization, project and GitHub settings; only on the stack with no upstream."`
 	Approval         *approvalDoc     `yaml:"harness-platform:approval" desc:"Approval gate of Production pipelines."`
 	ChangeWindow     *changeWindowDoc `yaml:"harness-platform:changeWindow" desc:"When Production deployments may run."`
+	Verification     *verificationDoc `yaml:"harness-platform:verification" desc:"The Prometheus server and per-archetype queries monitored services and Verify steps analyse; needed where a service that verifies is deployed."`
 	GithubToken      *secretDoc       `yaml:"harness-platform:githubToken" desc:"The GitHub token of the cross-org connector (a secret, on the foundation stack)."`
 	RegistryPassword *secretDoc       `yaml:"harness-platform:registryPassword" desc:"The Docker registry password of registry.username (a secret, on the foundation stack)."`
 
@@ -155,6 +156,19 @@ type approvalDoc struct {
 	Timeout           string `yaml:"timeout" desc:"How long the gate waits (default 1d)."`
 }
 
+type verificationDoc struct {
+	At            yamlstrict.At
+	PrometheusURL string     `yaml:"prometheusUrl" required:"true" desc:"https URL of the environment's Prometheus (or Mimir, Cortex, Thanos) API."`
+	Queries       []queryDoc `yaml:"queries" required:"true" desc:"Queries per archetype; {{namespace}} is the service's namespaces (a regular expression), {{service}} its name."`
+}
+
+type queryDoc struct {
+	At        yamlstrict.At
+	Archetype string `yaml:"archetype" required:"true" desc:"An archetype of catalog/archetypes.yaml."`
+	ErrorRate string `yaml:"errorRate" required:"true" desc:"PromQL giving the error rate, one value; must filter on {{namespace}}."`
+	Latency   string `yaml:"latency" required:"true" desc:"PromQL giving the response time, one value; must filter on {{namespace}}."`
+}
+
 type changeWindowDoc struct {
 	At     yamlstrict.At
 	Days   []string `yaml:"days" required:"true" desc:"Allowed weekdays: Mon, Tue, Wed, Thu, Fri, Sat, Sun."`
@@ -197,6 +211,14 @@ func (r *registryDoc) host() string {
 		h = h[:i]
 	}
 	return h
+}
+
+// verifies says whether s has Verify steps and monitored services.
+func (s *serviceDoc) verifies(a *archetypeDoc) bool {
+	if o := s.Overrides; o != nil && o.Verification != nil {
+		return *o.Verification
+	}
+	return a != nil && a.Verification
 }
 
 func (s *stackDoc) isProduction() bool { return s.Environment.Type == Production }

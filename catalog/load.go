@@ -111,6 +111,7 @@ func parse(files map[string][]byte, cfg *stackConfig) (*Catalog, error) {
 	v.checkArchetypes()
 	v.checkStacks()
 	v.checkServices()
+	v.checkVerification()
 	if cfg != nil {
 		cfg.rename(diags)
 	}

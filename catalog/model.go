@@ -110,6 +110,8 @@ type Stack struct {
 	// Approval is set on Production stacks (defaults filled in).
 	Approval     *Approval
 	ChangeWindow *ChangeWindow
+	// Verification is set where services that verify are deployed.
+	Verification *Verification
 	// Imports are the Pulumi ESC environments the stack file imports;
 	// their values reach the program as config (Catalog.WithConfig).
 	Imports []string
@@ -177,6 +179,21 @@ type Approval struct {
 	// across all the groups it lists).
 	TeamApprovals, PlatformApprovals int
 	Timeout                          string
+}
+
+// Verification is where an environment's metrics are and what is asked
+// of them.
+type Verification struct {
+	PrometheusURL string
+	// Queries by archetype name.
+	Queries map[string]Queries
+}
+
+// Queries are PromQL templates: {{service}} is the service's name,
+// {{namespace}} a regular expression matching its namespaces in the
+// environment.
+type Queries struct {
+	ErrorRate, Latency string
 }
 
 // ChangeWindow is when Production deployments may run (UTC).

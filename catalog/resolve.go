@@ -97,6 +97,12 @@ func resolveStack(d *stackDoc) *Stack {
 			},
 		}
 	}
+	if vd := d.Verification; vd != nil {
+		st.Verification = &Verification{PrometheusURL: vd.PrometheusURL, Queries: map[string]Queries{}}
+		for _, q := range vd.Queries {
+			st.Verification.Queries[q.Archetype] = Queries{ErrorRate: q.ErrorRate, Latency: q.Latency}
+		}
+	}
 	if w := d.ChangeWindow; w != nil {
 		st.ChangeWindow = &ChangeWindow{Days: slices.Clone(w.Days), Start: w.Start, End: w.End, Freeze: slices.Clone(w.Freeze)}
 	}

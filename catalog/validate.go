@@ -364,6 +364,78 @@ func (v *validator) checkServices() {
 	}
 }
 
+// placeholder matches the template placeholders of verification queries.
+var placeholder = regexp.MustCompile(`{{\s*([^}]*?)\s*}}`)
+
+// checkVerification checks each stack's Prometheus settings and that every
+// service that verifies where it is deployed has queries for its
+// archetype: a Verify step with no monitored service behind it is
+// skipped, and would check nothing.
+func (v *validator) checkVerification() {
+	for _, name := range sortedKeys(v.stacks) {
+		st := v.stacks[name]
+		needs := map[string][]string{} // archetype -> services that verify here
+		for _, s := range v.files.services {
+			if v.services[s.Name] == s && v.enabled[s][name] && s.verifies(v.archetypes[s.Archetype]) {
+				needs[s.Archetype] = append(needs[s.Archetype], s.Name)
+			}
+		}
+		vd := st.Verification
+		if vd == nil {
+			if len(needs) > 0 {
+				v.at(st.At.Pos(), "add "+Namespace+":verification (prometheusUrl, queries per archetype)",
+					"stack %q deploys services that verify (%s) but has no verification settings", name, firstFew(needs))
+			}
+			continue
+		}
+		if vd.PrometheusURL != "" && !strings.HasPrefix(vd.PrometheusURL, "https://") {
+			v.at(vd.At.Field("prometheusUrl"), "use the https URL of the Prometheus API", "prometheusUrl %q is not an https URL", vd.PrometheusURL)
+		}
+		seen := map[string]bool{}
+		for i, q := range vd.Queries {
+			if _, ok := v.archetypes[q.Archetype]; !ok && q.Archetype != "" {
+				v.at(q.At.Field("archetype"), v.suggestion(q.Archetype, keys(v.archetypes), ArchetypesFile), "unknown archetype %q", q.Archetype)
+			}
+			if seen[q.Archetype] {
+				v.at(vd.At.Item("queries", i), "remove the duplicate", "archetype %q has queries twice", q.Archetype)
+			}
+			seen[q.Archetype] = true
+			for _, f := range []struct{ key, query string }{{"errorRate", q.ErrorRate}, {"latency", q.Latency}} {
+				if f.query == "" {
+					continue
+				}
+				if !strings.Contains(f.query, "{{namespace}}") {
+					v.at(q.At.Field(f.key), `filter on the service's namespaces, e.g. {namespace=~"{{namespace}}"}`,
+						"%s query of %q does not use {{namespace}}: it would measure every service", f.key, q.Archetype)
+				}
+				for _, m := range placeholder.FindAllStringSubmatch(f.query, -1) {
+					if m[1] != "namespace" && m[1] != "service" {
+						v.at(q.At.Field(f.key), "use {{namespace}} or {{service}}", "unknown placeholder {{%s}} in the %s query of %q", m[1], f.key, q.Archetype)
+					}
+				}
+			}
+		}
+		for _, a := range sortedKeys(needs) {
+			if !seen[a] {
+				v.at(vd.At.Field("queries"), fmt.Sprintf("add queries for archetype %q", a),
+					"no queries for archetype %q, which %s verify in stack %q", a, strings.Join(needs[a], ", "), name)
+			}
+		}
+	}
+}
+
+// firstFew names up to three services of needs.
+func firstFew(needs map[string][]string) string {
+	var all []string
+	for _, a := range sortedKeys(needs) {
+		all = append(all, needs[a]...)
+	}
+	if len(all) > 3 {
+		return strings.Join(all[:3], ", ") + fmt.Sprintf(" and %d more", len(all)-3)
+	}
+	return strings.Join(all, ", ")
+}
+
 // registryHost is the host of the foundation's registry, or "" when no
 // single stack owns a foundation with a valid registry URL.
 func (v *validator) registryHost() string {

@@ -14,6 +14,7 @@ type EnvironmentSliceArgs struct {
 	Scope        plan.Scope
 	Environment  plan.Environment
 	Clusters     []plan.Cluster
+	Prometheus   *plan.PrometheusConnector
 	ChangeWindow *plan.ChangeWindow
 	// Needs resolves what the slice's objects need outside it (the
 	// foundation's project, in the root stack).
@@ -22,7 +23,8 @@ type EnvironmentSliceArgs struct {
 
 // EnvironmentSlice is one stack's environment: the Harness environment, and
 // per region a Kubernetes connector that inherits its credentials from the
-// cluster's delegate and an infrastructure definition. A Production
+// cluster's delegate and an infrastructure definition, and the Prometheus
+// connector of its monitored services. A Production
 // environment also owns its change-window policy and policy set, so that a
 // change to the window rolls out with the environment it governs.
 type EnvironmentSlice struct {
@@ -101,6 +103,21 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 			return nil, err
 		}
 		declared(plan.KindInfrastructure, i.Identifier, infra)
+	}
+	if pc := args.Prometheus; pc != nil {
+		conn, err := platform.NewPrometheusConnector(ctx, pc.Identifier, &platform.PrometheusConnectorArgs{
+			Identifier:  pulumi.String(pc.Identifier),
+			Name:        pulumi.String(pc.Name),
+			Description: pulumi.String(pc.Description),
+			OrgId:       org,
+			ProjectId:   proj,
+			Url:         pulumi.String(pc.URL),
+			Tags:        stringArray(pc.Tags),
+		}, child(pc.Needs)...)
+		if err != nil {
+			return nil, err
+		}
+		declared(plan.KindPrometheusConnector, pc.Identifier, conn)
 	}
 	if w := args.ChangeWindow; w != nil {
 		p := w.Policy

@@ -1,6 +1,8 @@
 package components
 
 import (
+	"maps"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/harness/platform"
@@ -16,8 +18,9 @@ type ServiceDeploymentArgs struct {
 	Needs Resources
 }
 
-// ServiceDeployment is one catalog service in one environment: its pipeline
-// and the custom webhook trigger that starts it.
+// ServiceDeployment is one catalog service in one environment: its pipeline,
+// the custom webhook trigger that starts it, and, when it verifies, the
+// monitored service its Verify steps analyse.
 type ServiceDeployment struct {
 	pulumi.ResourceState
 
@@ -33,6 +36,37 @@ func NewServiceDeployment(ctx *pulumi.Context, name string, args *ServiceDeploym
 	}
 	org, proj := pulumi.String(args.Scope.OrgID), pulumi.String(args.Scope.ProjectID)
 	d := args.Deployment
+	needs := args.Needs
+	if m := d.Monitored; m != nil {
+		ms, err := platform.NewMonitoredService(ctx, m.Identifier, &platform.MonitoredServiceArgs{
+			Identifier: pulumi.String(m.Identifier),
+			OrgId:      org,
+			ProjectId:  proj,
+			Request: &platform.MonitoredServiceRequestArgs{
+				Name:           pulumi.String(m.Name),
+				Description:    pulumi.String(m.Description),
+				Type:           pulumi.String(m.Type),
+				ServiceRef:     pulumi.String(m.ServiceRef),
+				EnvironmentRef: pulumi.String(m.EnvironmentRef),
+				Enabled:        pulumi.Bool(true),
+				Tags:           stringArray(m.Tags),
+				HealthSources: platform.MonitoredServiceRequestHealthSourceArray{platform.MonitoredServiceRequestHealthSourceArgs{
+					Identifier: pulumi.String(m.HealthSource.Identifier),
+					Name:       pulumi.String(m.HealthSource.Name),
+					Type:       pulumi.String(m.HealthSource.Type),
+					Spec:       pulumi.String(m.HealthSource.Spec),
+				}},
+			},
+		}, pulumi.Parent(sd), args.Needs.dependsOn(m.Needs))
+		if err != nil {
+			return nil, err
+		}
+		needs = maps.Clone(args.Needs)
+		if needs == nil {
+			needs = Resources{}
+		}
+		needs.add(plan.KindMonitoredService, m.Identifier, ms)
+	}
 	pp := d.Pipeline
 	p, err := platform.NewPipeline(ctx, pp.Identifier, &platform.PipelineArgs{
 		Identifier:  pulumi.String(pp.Identifier),
@@ -42,7 +76,7 @@ func NewServiceDeployment(ctx *pulumi.Context, name string, args *ServiceDeploym
 		ProjectId:   proj,
 		Tags:        stringArray(pp.Tags),
 		Yaml:        pulumi.String(pp.YAML),
-	}, pulumi.Parent(sd), args.Needs.dependsOn(pp.Needs), pulumi.Protect(d.Protected))
+	}, pulumi.Parent(sd), needs.dependsOn(pp.Needs), pulumi.Protect(d.Protected))
 	if err != nil {
 		return nil, err
 	}

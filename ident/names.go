@@ -60,6 +60,13 @@ func ValuesFile(service string) string { return Join(service, "values") }
 // ValuesFileName is its file name, at the File Store's root.
 func ValuesFileName(service string) string { return service + "-values.yaml" }
 
+// PrometheusConnector is the Prometheus connector of an environment.
+func PrometheusConnector(envID string) string { return Join("prometheus", envID) }
+
+// MonitoredService is the monitored service of a service in an
+// environment; Harness names the ones it creates the same way.
+func MonitoredService(service, envID string) string { return Join(service, envID) }
+
 // ChangeWindowPolicy is the change-window policy of an environment.
 func ChangeWindowPolicy(envID string) string { return Join("change_window", envID) }
 

@@ -355,6 +355,7 @@ func buildEnvironment(p *Plan, st *catalog.Stack) error {
 			},
 		})
 	}
+	p.Prometheus = prometheusConnector(st, p.Scope, managedTags(map[string]string{"environment": env.Name}))
 	if w := st.ChangeWindow; w != nil {
 		tags := managedTags(map[string]string{"environment": env.Name})
 		policyID := ident.ChangeWindowPolicy(env.Identifier)
@@ -414,6 +415,10 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		if err != nil {
 			return fmt.Errorf("trigger of %s: %w", d.svc.Name, err)
 		}
+		monitored, err := monitoredService(d, p.Prometheus)
+		if err != nil {
+			return fmt.Errorf("monitored service of %s: %w", d.svc.Name, err)
+		}
 		tags := TagList(d.tags)
 		needs := []Ref{
 			{KindService, ident.Service(d.svc.Name)},
@@ -425,11 +430,15 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		if p.ChangeWindow != nil {
 			needs = append(needs, Ref{KindPolicySet, p.ChangeWindow.PolicySet.Identifier})
 		}
+		if monitored != nil {
+			needs = append(needs, Ref{KindMonitoredService, monitored.Identifier})
+		}
 		pipelineID := d.pipelineID()
 		p.Deployments[i] = Deployment{
 			Service:   d.svc.Name,
 			Retired:   d.svc.Retired,
 			Protected: st.IsProduction() && !d.svc.Retired,
+			Monitored: monitored,
 			Pipeline: Pipeline{
 				Identifier:  pipelineID,
 				Name:        d.pipelineName(),

@@ -25,6 +25,8 @@ type Plan struct {
 	Foundation  *Foundation
 	Environment Environment
 	Clusters    []Cluster
+	// Prometheus is set where services that verify are deployed.
+	Prometheus *PrometheusConnector
 	// ChangeWindow is set on Production stacks.
 	ChangeWindow *ChangeWindow
 	Deployments  []Deployment
@@ -58,6 +60,8 @@ const (
 	KindTrigger             Kind = "trigger"
 	KindRoleAssignment      Kind = "roleAssignment"
 	KindResourceGroup       Kind = "resourceGroup"
+	KindPrometheusConnector Kind = "prometheusConnector"
+	KindMonitoredService    Kind = "monitoredService"
 )
 
 // Ref names an object another one needs. A ref to an object that another
@@ -270,6 +274,8 @@ type Deployment struct {
 	// destroy deletes them; retiring the service (the first step of
 	// decommissioning) lifts the protection.
 	Protected bool
+	// Monitored is set when the service verifies.
+	Monitored *MonitoredService
 	Pipeline  Pipeline
 	Trigger   Trigger
 }

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/harness/document"
+	"github.com/company/harness-platform/ident"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/conformance"
 )
@@ -77,6 +79,9 @@ func TestDependencies(t *testing.T) {
 			want = append(want, Ref{KindInfrastructure, "prod_" + r + "_k8s"})
 		}
 		want = append(want, Ref{KindPolicySet, "prod_change_window"})
+		if s.Verification {
+			want = append(want, Ref{KindMonitoredService, strings.ReplaceAll(d.Service, "-", "_") + "_prod"})
+		}
 		if !slices.Equal(d.Pipeline.Needs, want) {
 			t.Errorf("%s needs %v, want %v", d.Service, d.Pipeline.Needs, want)
 		}
@@ -354,5 +359,59 @@ func TestTeamsRunOnlyTheirPipelines(t *testing.T) {
 	}
 	if len(groups) != len(c.Teams)-1 {
 		t.Errorf("%d resource groups for %d teams besides the platform team", len(groups), len(c.Teams)-1)
+	}
+}
+
+// Verification verifies: every service that verifies has, in every
+// environment it is deployed to, a monitored service of that service and
+// environment (what a Verify step of type Default analyses) whose
+// Prometheus queries are the archetype's, filtered on its namespaces
+// there; a service that does not verify has neither Verify steps nor a
+// monitored service.
+func TestVerifyStepsHaveMonitoredServices(t *testing.T) {
+	c := example(t)
+	verifySteps := 0
+	for _, stack := range c.Chain {
+		p := mustBuild(t, c, stack)
+		st := c.Stacks[stack]
+		if p.Prometheus == nil || p.Prometheus.URL != st.Verification.PrometheusURL {
+			t.Fatalf("%s: prometheus connector %+v", stack, p.Prometheus)
+		}
+		for _, d := range p.Deployments {
+			s, _ := c.Service(d.Service)
+			steps := strings.Count(d.Pipeline.YAML, "type: Verify\n")
+			verifySteps += steps
+			if !s.Verification {
+				if d.Monitored != nil || steps > 0 {
+					t.Errorf("%s/%s does not verify, but has %d Verify steps and monitored service %+v", stack, s.Name, steps, d.Monitored)
+				}
+				continue
+			}
+			m := d.Monitored
+			if m == nil || m.ServiceRef != ident.Service(s.Name) || m.EnvironmentRef != st.Environment.Identifier {
+				t.Fatalf("%s/%s: monitored service %+v", stack, s.Name, m)
+			}
+			var spec prometheusSpec
+			if err := json.Unmarshal([]byte(m.HealthSource.Spec), &spec); err != nil {
+				t.Fatal(err)
+			}
+			if spec.ConnectorRef != p.Prometheus.Identifier || len(spec.MetricDefinitions) != 2 {
+				t.Fatalf("%s/%s: health source %s", stack, s.Name, m.HealthSource.Spec)
+			}
+			for _, md := range spec.MetricDefinitions {
+				for _, r := range st.RegionNames() {
+					ns := ident.Namespace(st.Environment.Name, s.Name, r)
+					if strings.Contains(md.Query, ns) != slices.Contains(s.RegionsIn(st), r) {
+						t.Errorf("%s/%s %s: query %q and namespace %s of region %s", stack, s.Name, md.Identifier, md.Query, ns, r)
+					}
+				}
+				if strings.Contains(md.Query, "{{") || !md.Analysis.DeploymentVerification.Enabled {
+					t.Errorf("%s/%s %s: %+v", stack, s.Name, md.Identifier, md)
+				}
+			}
+		}
+	}
+	if verifySteps == 0 {
+		t.Fatal("no Verify step in any stack")
 	}
 }

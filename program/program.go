@@ -128,6 +128,7 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
 		Scope:        p.Scope,
 		Environment:  p.Environment,
 		Clusters:     p.Clusters,
+		Prometheus:   p.Prometheus,
 		ChangeWindow: p.ChangeWindow,
 		Needs:        resources,
 	})

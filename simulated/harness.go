@@ -1,6 +1,7 @@
 package simulated
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -54,12 +55,59 @@ func (h harness) Check(typ, name string, news resource.PropertyMap) (resource.Pr
 	if v, ok := news["identifier"]; ok && v.IsString() && !identifierPattern.MatchString(v.StringValue()) {
 		fail("identifier", "invalid value for identifier (%q): must match %s", v.StringValue(), identifierPattern)
 	}
+	if typ == "harness:platform/monitoredService:MonitoredService" {
+		for _, msg := range checkHealthSources(news) {
+			fail("request.healthSources", "%s", msg)
+		}
+	}
 	// The Terraform constraints, checked on the inputs as given; the
 	// result carries the defaults the real provider fills in.
 	for _, v := range h.constraints.Check(typ, news) {
 		fail(v.Path, "%s", v.Message(name))
 	}
 	return h.constraints.WithDefaults(typ, name, news), failures
+}
+
+// checkHealthSources refuses what the provider cannot read: it decodes a
+// metric health source's spec JSON and reads connectorRef and
+// metricDefinitions from it unchecked (health_source_utls.go: a spec
+// without them panics the plugin), so the simulation says so instead.
+func checkHealthSources(news resource.PropertyMap) []string {
+	req, ok := news["request"]
+	if !ok || !req.IsObject() {
+		return nil
+	}
+	sources, ok := req.ObjectValue()["healthSources"]
+	if !ok || !sources.IsArray() {
+		return nil
+	}
+	var out []string
+	for i, hs := range sources.ArrayValue() {
+		if !hs.IsObject() || str(hs.ObjectValue(), "type") != "Prometheus" {
+			continue
+		}
+		var spec struct {
+			ConnectorRef      *string `json:"connectorRef"`
+			MetricDefinitions []struct {
+				Identifier *string `json:"identifier"`
+				MetricName *string `json:"metricName"`
+				Query      string  `json:"query"`
+			} `json:"metricDefinitions"`
+		}
+		if err := json.Unmarshal([]byte(str(hs.ObjectValue(), "spec")), &spec); err != nil {
+			out = append(out, fmt.Sprintf("health source %d: spec is not JSON: %v", i, err))
+			continue
+		}
+		if spec.ConnectorRef == nil || spec.MetricDefinitions == nil {
+			out = append(out, fmt.Sprintf("health source %d: a Prometheus spec needs connectorRef and metricDefinitions (the provider panics without them)", i))
+		}
+		for j, m := range spec.MetricDefinitions {
+			if m.Identifier == nil || m.MetricName == nil || !strings.Contains(m.Query, "{") {
+				out = append(out, fmt.Sprintf("health source %d, metric %d: needs identifier, metricName and a query with a {label} filter", i, j))
+			}
+		}
+	}
+	return out
 }
 
 func str(m resource.PropertyMap, k string) string {

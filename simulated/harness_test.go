@@ -65,6 +65,32 @@ func TestHarnessCheckEnforcesConstraints(t *testing.T) {
 	}
 }
 
+// A Prometheus health source whose spec the provider cannot read is
+// refused; one it can read is accepted.
+func TestHarnessCheckReadsHealthSources(t *testing.T) {
+	p := harnessProvider(t)
+	ms := func(spec string) map[string]any {
+		return map[string]any{"identifier": "svc_prod", "orgId": "default", "projectId": "platform", "request": map[string]any{
+			"name": "svc-prod", "type": "Application", "serviceRef": "svc", "environmentRef": "prod",
+			"healthSources": []any{map[string]any{"identifier": "prometheus", "name": "Prometheus", "type": "Prometheus", "spec": spec}},
+		}}
+	}
+	good := `{"connectorRef":"prometheus_prod","metricDefinitions":[{"identifier":"error_rate","metricName":"Error rate","query":"sum(x{namespace=\"a\"})"}]}`
+	if _, failures := check(t, p, "harness:platform/monitoredService:MonitoredService", "svc_prod", ms(good)); len(failures) != 0 {
+		t.Fatalf("a readable health source was refused: %v", failures)
+	}
+	for name, spec := range map[string]string{
+		"not JSON":          `connectorRef: x`,
+		"no connector":      `{"metricDefinitions":[]}`,
+		"unfiltered query":  `{"connectorRef":"c","metricDefinitions":[{"identifier":"e","metricName":"E","query":"sum(x)"}]}`,
+		"no metric defined": `{"connectorRef":"c"}`,
+	} {
+		if _, failures := check(t, p, "harness:platform/monitoredService:MonitoredService", "svc_prod", ms(spec)); len(failures) != 1 {
+			t.Errorf("%s: failures %v, want one", name, failures)
+		}
+	}
+}
+
 // Diff replaces on a forceNew change and updates otherwise.
 func TestHarnessDiffReplacesOnForceNew(t *testing.T) {
 	p := harnessProvider(t)
