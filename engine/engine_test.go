@@ -397,6 +397,103 @@ func TestLifecycle(t *testing.T) {
 		}
 	})
 
+	// Decommissioning (README): retire, leave every environment but the
+	// foundation's, then leave the catalog; each step previews and applies
+	// cleanly in chain order. Removing the entry at once is refused before
+	// anything changes: the simulator, like Harness, would refuse to delete
+	// the service while other stacks' pipelines reference it.
+	t.Run("decommission sequence", func(t *testing.T) {
+		const svc = "basket-service"
+		entry := "  - name: basket-service\n    team: checkout\n    archetype: api\n"
+		step := func(t *testing.T, edit func([]byte) []byte) *catalog.Catalog {
+			t.Helper()
+			files, err := catalogtest.ExampleFiles("..")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(files[catalog.ServicesFile], []byte(entry)) {
+				t.Fatal("example entry changed; update the test")
+			}
+			files[catalog.ServicesFile] = edit(files[catalog.ServicesFile])
+			c, err := catalog.Parse(files)
+			if err != nil {
+				t.Fatalf("the step's catalog does not validate: %v", err)
+			}
+			return c
+		}
+		withLines := func(lines string) func([]byte) []byte {
+			return func(b []byte) []byte { return bytes.Replace(b, []byte(entry), []byte(entry+lines), 1) }
+		}
+		removed := func(b []byte) []byte {
+			i := bytes.Index(b, []byte(entry))
+			j := bytes.Index(b[i+len(entry):], []byte("\n  - name: "))
+			return append(b[:i:i], b[i+len(entry)+j+1:]...)
+		}
+		applyInChainOrder := func(t *testing.T, c *catalog.Catalog) {
+			t.Helper()
+			r := open(t, s.state, c)
+			defer r.Close()
+			for _, stack := range c.Chain {
+				if _, err := r.Preview(ctx, stack, RunOptions{}); err != nil {
+					t.Fatalf("preview %s: %v\n%s", stack, err, r.out)
+				}
+				if _, err := r.Up(ctx, stack, RunOptions{}); err != nil {
+					t.Fatalf("up %s: %v\n%s", stack, err, r.out)
+				}
+			}
+		}
+		has := func(typ, id string) bool {
+			for _, rec := range cloudRecords(t, s.state) {
+				if rec.Type == typ && rec.Properties["identifier"] == id {
+					return true
+				}
+			}
+			return false
+		}
+
+		// At once: refused by the foundation stack, in the preview already.
+		r := open(t, s.state, step(t, removed))
+		cloudBefore, _ := os.ReadFile(filepath.Join(s.state, "cloud", "harness.json"))
+		if _, err := r.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(r.out.String(), `service "basket-service" leaves the catalog, but stack "staging" still deploys it`) {
+			t.Fatalf("removing the entry at once must be refused: %v\n%s", err, r.out)
+		}
+		if _, err := r.Up(ctx, "dev", RunOptions{}); err == nil {
+			t.Fatal("up removing the entry at once must be refused")
+		}
+		r.Close()
+		if after, _ := os.ReadFile(filepath.Join(s.state, "cloud", "harness.json")); !bytes.Equal(cloudBefore, after) {
+			t.Fatal("the refused up changed the simulated cloud")
+		}
+
+		applyInChainOrder(t, step(t, withLines("    retired: true\n")))
+		if !has("harness:platform/pipeline:Pipeline", "basket_service_prod") {
+			t.Fatal("retiring deleted the production pipeline")
+		}
+		applyInChainOrder(t, step(t, withLines("    retired: true\n    environments: [dev]\n")))
+		for _, id := range []string{"basket_service_pre_stable", "basket_service_prod"} {
+			if has("harness:platform/pipeline:Pipeline", id) || has("harness:platform/monitoredService:MonitoredService", id) {
+				t.Errorf("%s still has a pipeline or monitored service after leaving its environment", id)
+			}
+		}
+		if !has("harness:platform/service:Service", "basket_service") {
+			t.Fatal("the service left the foundation too early")
+		}
+		final := step(t, removed)
+		applyInChainOrder(t, final)
+		for _, obj := range [][2]string{
+			{"harness:platform/service:Service", "basket_service"},
+			{"harness:platform/fileStoreFile:FileStoreFile", "basket_service_values"},
+			{"harness:platform/pipeline:Pipeline", "basket_service_int_stable"},
+		} {
+			if has(obj[0], obj[1]) {
+				t.Errorf("%s %s is still in Harness after decommissioning", obj[0], obj[1])
+			}
+		}
+		if _, ok := final.Service(svc); ok {
+			t.Fatal("the final catalog still has the service")
+		}
+	})
+
 	t.Run("protection and destroy", func(t *testing.T) {
 		before := s.Servers.Cloud("harness").IDs()
 		if err := s.Destroy(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {

@@ -126,9 +126,6 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		env["PULUMI_HOME"] = filepath.Join(state, "home")
 		env["PULUMI_CONFIG_PASSPHRASE"] = passphrase
 		env["PULUMI_DEBUG_PROVIDERS"] = s.Servers.DebugProviders()
-		// The simulated account, as the real provider and the program
-		// read it (the simulated webhook URLs name it too).
-		env["HARNESS_ACCOUNT_ID"] = simulated.Account
 	}
 	wsOpts := []auto.LocalWorkspaceOption{
 		auto.WorkDir(workDir),
@@ -227,6 +224,14 @@ func (s *Session) Stack(ctx context.Context, name string) (auto.Stack, error) {
 	stack, err := auto.UpsertStack(ctx, name, s.workspace)
 	if err != nil {
 		return auto.Stack{}, err
+	}
+	if s.opts.Offline {
+		// The simulated account, where the provider and the program read
+		// it: the program runs inline, in this process, so an environment
+		// variable given to the CLI would not reach it.
+		if err := stack.SetConfig(ctx, "harness:accountId", auto.ConfigValue{Value: simulated.Account}); err != nil {
+			return auto.Stack{}, err
+		}
 	}
 	if s.opts.Offline && st.OwnsFoundation() {
 		token := s.opts.GithubToken

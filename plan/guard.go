@@ -41,9 +41,10 @@ func (v Violation) String() string { return v.Guard + " check failed: " + v.Mess
 
 // Guard checks p against what is deployed: upstream is the upstream's
 // contract (nil for the root stack), previous is this stack's own last
-// contract (nil before its first deployment). Violations are in a stable
-// order.
-func Guard(p *Plan, upstream, previous *Deployed) []Violation {
+// contract (nil before its first deployment), downstream the contracts of
+// the chain's other stacks, read by the foundation stack when services
+// leave the catalog. Violations are in a stable order.
+func Guard(p *Plan, upstream, previous *Deployed, downstream ...*Deployed) []Violation {
 	var out []Violation
 	out = append(out, uniqueIdentifiers(p)...)
 	if upstream != nil {
@@ -65,6 +66,54 @@ func Guard(p *Plan, upstream, previous *Deployed) []Violation {
 			out = append(out, Violation{Guard: GuardDecommission, Message: fmt.Sprintf(
 				"%s would delete the Production pipeline of %s, not retired in its last deployment: set `retired: true` in %s and deploy, then remove the entry",
 				p.Stack, strings.Join(removed, ", "), catalog.ServicesFile)})
+		}
+	}
+	if p.Foundation != nil {
+		out = append(out, stillDeployed(p, downstream)...)
+	}
+	return out
+}
+
+// stillDeployed refuses to delete, with the foundation, a service another
+// stack still deploys: Harness refuses to delete a service a pipeline
+// references, so the update would fail halfway. Decommissioning removes a
+// service from every other environment first (README).
+func stillDeployed(p *Plan, downstream []*Deployed) []Violation {
+	inCatalog := map[string]bool{}
+	for _, s := range p.Foundation.Services {
+		inCatalog[s.Name] = true
+	}
+	var out []Violation
+	for _, d := range downstream {
+		if d == nil {
+			continue
+		}
+		for _, svc := range d.Services {
+			if !inCatalog[svc] {
+				out = append(out, Violation{Guard: GuardDecommission, Blocking: true, Message: fmt.Sprintf(
+					"service %q leaves the catalog, but stack %q still deploys it, and Harness refuses to delete a service a pipeline references: "+
+						"first set `environments: [%s]` on it in %s and deploy the chain, then remove the entry",
+					svc, d.Stack, p.Stack, catalog.ServicesFile)})
+			}
+		}
+	}
+	return out
+}
+
+// RemovedFromCatalog lists the services previous deployed that the
+// foundation of p no longer declares.
+func RemovedFromCatalog(p *Plan, previous *Deployed) []string {
+	if p.Foundation == nil || previous == nil {
+		return nil
+	}
+	var names []string
+	for _, s := range p.Foundation.Services {
+		names = append(names, s.Name)
+	}
+	var out []string
+	for _, svc := range previous.Services {
+		if !slices.Contains(names, svc) {
+			out = append(out, svc)
 		}
 	}
 	return out

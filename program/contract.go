@@ -3,9 +3,11 @@ package program
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
+	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/plan"
 )
 
@@ -112,6 +114,28 @@ func readPrevious(ctx *pulumi.Context) (*contract, error) {
 		return nil, err
 	}
 	return decode(ctx.Stack(), outputs), nil
+}
+
+// readDownstream reads the last contracts of the chain's other stacks;
+// a stack never deployed has none.
+func readDownstream(ctx *pulumi.Context, c *catalog.Catalog) ([]*plan.Deployed, error) {
+	var out []*plan.Deployed
+	for _, stack := range c.Chain {
+		if stack == ctx.Stack() {
+			continue
+		}
+		outputs, err := stackOutputs(ctx, stack)
+		if err != nil && strings.Contains(err.Error(), "unknown stack") {
+			continue // never created
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(outputs) > 0 {
+			out = append(out, decode(stack, outputs).deployed())
+		}
+	}
+	return out, nil
 }
 
 func decode(stack string, outputs map[string]any) *contract {

@@ -38,13 +38,20 @@ func New(c *catalog.Catalog) pulumi.RunFunc {
 			}
 		}
 		var previous *contract
-		if p.Production {
-			// Only Production guards decommissioning.
+		if p.Production || p.Foundation != nil {
+			// Production guards retiring; the foundation guards deleting
+			// services that other stacks still deploy.
 			if previous, err = readPrevious(ctx); err != nil {
 				return err
 			}
 		}
-		if err := enforce(ctx, plan.Guard(p, upstream.deployed(), previous.deployed())); err != nil {
+		var downstream []*plan.Deployed
+		if len(plan.RemovedFromCatalog(p, previous.deployed())) > 0 {
+			if downstream, err = readDownstream(ctx, c); err != nil {
+				return err
+			}
+		}
+		if err := enforce(ctx, plan.Guard(p, upstream.deployed(), previous.deployed(), downstream...)); err != nil {
 			return err
 		}
 		// Declared from a goroutine of its own: the SDK records a stack

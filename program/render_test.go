@@ -73,12 +73,13 @@ func TestRegisteredYAMLIsRendered(t *testing.T) {
 	}
 }
 
-// The program reads its upstream's contract, and a Production stack its
-// own last one, each once and before registering anything.
+// The program reads its upstream's contract, and a Production or
+// foundation stack its own last one, each once and before registering
+// anything.
 func TestContractsAreReadOnce(t *testing.T) {
 	c := example(t)
 	org := "organization/harness-platform/"
-	for stack, want := range map[string]string{"dev": "", "staging": org + "dev", "production": org + "staging," + org + "production"} {
+	for stack, want := range map[string]string{"dev": org + "dev", "staging": org + "dev", "production": org + "staging," + org + "production"} {
 		rec, err := runStack(t, c, stack, false)
 		if err != nil {
 			t.Fatal(err)
@@ -117,6 +118,40 @@ func TestDecommissionGuard(t *testing.T) {
 	rec = &mocktest.Recorder{StackOutputs: outputs}
 	if err := mocktest.Run(New(c), "production", rec, mocktest.WithDryRun(false)); err != nil {
 		t.Fatalf("removing a retired service: %v", err)
+	}
+}
+
+// Decommissioning: the foundation stack refuses, in a preview too, to
+// delete a service another stack still deploys (Harness would refuse the
+// deletion halfway through the update); once no other stack deploys it,
+// the entry may go.
+func TestFoundationKeepsServicesOthersDeploy(t *testing.T) {
+	c := example(t)
+	outputs := map[string]resource.PropertyMap{}
+	for _, name := range c.Chain {
+		outputs[name] = upstreamOutputs(c, name, append(planServices(t, c, name), "old-service"))
+	}
+	for _, preview := range []bool{true, false} {
+		rec := &mocktest.Recorder{StackOutputs: outputs}
+		err := mocktest.Run(New(c), "dev", rec, mocktest.WithDryRun(preview))
+		want := `service "old-service" leaves the catalog, but stack "staging" still deploys it`
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `stack "production" still deploys it`) {
+			t.Fatalf("preview=%v: want %q, got %v", preview, want, err)
+		}
+		if n := len(rec.Resources()); n != 0 {
+			t.Errorf("the refused run registered %d resources", n)
+		}
+	}
+	// Removed from staging and production first: the entry may go.
+	for _, name := range []string{"staging", "production"} {
+		outputs[name] = upstreamOutputs(c, name, planServices(t, c, name))
+	}
+	rec := &mocktest.Recorder{StackOutputs: outputs}
+	if err := mocktest.Run(New(c), "dev", rec, mocktest.WithDryRun(false)); err != nil {
+		t.Fatalf("removing a service no other stack deploys: %v", err)
+	}
+	if got := strings.Join(rec.Reads(), ","); !strings.Contains(got, "staging") || !strings.Contains(got, "production") {
+		t.Errorf("the foundation read %q, want the other stacks' contracts", got)
 	}
 }
 

@@ -138,6 +138,19 @@ func (c *Cloud) flushLocked() error {
 	return c.err
 }
 
+// OfType returns the records of one type by id.
+func (c *Cloud) OfType(typ string) map[string]Record {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]Record{}
+	for id, r := range c.records {
+		if r.Type == typ {
+			out[id] = r
+		}
+	}
+	return out
+}
+
 // IDs lists the stored ids, sorted.
 func (c *Cloud) IDs() []string {
 	c.mu.Lock()

@@ -190,6 +190,33 @@ func (h harness) Computed(typ, id string, news resource.PropertyMap) resource.Pr
 	return out
 }
 
+// CheckDelete refuses, as Harness does, to delete a service that a
+// pipeline of its project still deploys: the service must leave every
+// environment (its pipelines deleted) before the foundation deletes it.
+func (harness) CheckDelete(typ, id string, cloud *Cloud) error {
+	if typ != "harness:platform/service:Service" {
+		return nil
+	}
+	svc, ok := cloud.Get(id)
+	if !ok {
+		return nil
+	}
+	ref := regexp.MustCompile(`(?m)^\s*serviceRef:\s*` + regexp.QuoteMeta(fmt.Sprint(svc.Properties["identifier"])) + `\s*$`)
+	var users []string
+	for _, p := range cloud.OfType("harness:platform/pipeline:Pipeline") {
+		if p.Properties["orgId"] == svc.Properties["orgId"] && p.Properties["projectId"] == svc.Properties["projectId"] &&
+			ref.MatchString(fmt.Sprint(p.Properties["yaml"])) {
+			users = append(users, fmt.Sprint(p.Properties["identifier"]))
+		}
+	}
+	if len(users) == 0 {
+		return nil
+	}
+	sort.Strings(users)
+	return fmt.Errorf("%s: ENTITY_REFERENCE_EXCEPTION: service %q cannot be deleted: it is referenced by pipeline(s) %s; "+
+		"remove the service from every environment first (README, Decommissioning)", typ, svc.Properties["identifier"], strings.Join(users, ", "))
+}
+
 // Replaces are the changes the provider's forceNew properties replace.
 func (h harness) Replaces(typ string, olds, news resource.PropertyMap, changed []string) []string {
 	return h.constraints.Replaces(typ, olds, news, changed)

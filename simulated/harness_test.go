@@ -183,3 +183,41 @@ func TestHarnessCreateWritesComputedOnlyProperties(t *testing.T) {
 		t.Errorf("in a preview the project's modules must be unknown, got %v", out["modules"])
 	}
 }
+
+// Like Harness, the simulation refuses to delete a service a pipeline
+// still deploys, and deletes it once the pipeline is gone.
+func TestHarnessRefusesDeletingReferencedService(t *testing.T) {
+	p := harnessProvider(t)
+	ctx := context.Background()
+	create := func(typ, name string, in map[string]any) string {
+		props, err := marshal(resource.NewPropertyMapFromMap(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := p.Create(ctx, &pulumirpc.CreateRequest{Type: typ, Name: name, Properties: props})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.GetId()
+	}
+	svc := create("harness:platform/service:Service", "svc", map[string]any{"identifier": "svc", "orgId": "default", "projectId": "platform"})
+	other := create("harness:platform/service:Service", "svc2", map[string]any{"identifier": "svc2", "orgId": "default", "projectId": "platform"})
+	pipe := create("harness:platform/pipeline:Pipeline", "svc_prod", map[string]any{"identifier": "svc_prod", "orgId": "default", "projectId": "platform",
+		"yaml": "pipeline:\n  stages:\n    - stage:\n        spec:\n          service:\n            serviceRef: svc\n"})
+	del := func(typ, id string) error {
+		_, err := p.Delete(ctx, &pulumirpc.DeleteRequest{Type: typ, Id: id})
+		return err
+	}
+	if err := del("harness:platform/service:Service", svc); err == nil || !strings.Contains(err.Error(), "referenced by pipeline(s) svc_prod") {
+		t.Fatalf("deleting a referenced service: %v", err)
+	}
+	if err := del("harness:platform/service:Service", other); err != nil {
+		t.Fatalf("deleting an unreferenced service (svc2 is a prefix match only): %v", err)
+	}
+	if err := del("harness:platform/pipeline:Pipeline", pipe); err != nil {
+		t.Fatal(err)
+	}
+	if err := del("harness:platform/service:Service", svc); err != nil {
+		t.Fatalf("deleting the service once its pipeline is gone: %v", err)
+	}
+}

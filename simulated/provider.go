@@ -255,7 +255,18 @@ func (p *Provider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pul
 	return &pulumirpc.UpdateResponse{Properties: props}, nil
 }
 
+// deleteGuard is a Behavior that refuses some deletions, as the real
+// service refuses to delete an object others still reference.
+type deleteGuard interface {
+	CheckDelete(typ, id string, cloud *Cloud) error
+}
+
 func (p *Provider) Delete(_ context.Context, req *pulumirpc.DeleteRequest) (*emptypb.Empty, error) {
+	if g, ok := p.behavior.(deleteGuard); ok {
+		if err := g.CheckDelete(req.GetType(), req.GetId(), p.cloud); err != nil {
+			return nil, err
+		}
+	}
 	return &emptypb.Empty{}, p.cloud.Delete(req.GetId())
 }
 
