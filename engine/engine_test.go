@@ -495,6 +495,10 @@ func TestLifecycle(t *testing.T) {
 	})
 
 	t.Run("protection and destroy", func(t *testing.T) {
+		// Other sessions changed the cloud since s last read it.
+		if err := s.Servers.Cloud("harness").Reload(); err != nil {
+			t.Fatal(err)
+		}
 		before := s.Servers.Cloud("harness").IDs()
 		if err := s.Destroy(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {
 			t.Fatalf("destroy of dev was not refused by protection: %v", err)
@@ -522,7 +526,8 @@ func TestLifecycle(t *testing.T) {
 			left[id] = true
 		}
 		for _, id := range afterDev {
-			if !left[id] {
+			// (the decommission subtest removed basket-service's)
+			if !left[id] && slices.Contains(before, id) {
 				t.Errorf("destroy of staging removed %s, a dev object", id)
 			}
 		}
