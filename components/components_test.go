@@ -163,5 +163,11 @@ func TestServiceDeployment(t *testing.T) {
 	if len(triggers[0].Dependencies) != 1 || !strings.HasSuffix(triggers[0].Dependencies[0], "::payment_service_prod") {
 		t.Errorf("trigger depends on %v, want its pipeline", triggers[0].Dependencies)
 	}
+	// payment-service verifies: its monitored service comes first.
+	ms := rec.OfType("harness:platform/monitoredService:MonitoredService")
+	if d.Monitored == nil || len(ms) != 1 || len(pipes[0].Dependencies) != 1 ||
+		!strings.Contains(pipes[0].Dependencies[0], "monitoredService:MonitoredService::payment_service_prod") {
+		t.Errorf("monitored services %d; pipeline depends on %v, want its monitored service", len(ms), pipes[0].Dependencies)
+	}
 	children(t, rec, ServiceDeploymentType)
 }

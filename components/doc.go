@@ -28,13 +28,18 @@ type Resources map[plan.Ref]pulumi.Resource
 // among the resources of this stack; what another stack of the chain
 // declares exists already, by the chain's order.
 func (r Resources) dependsOn(needs []plan.Ref) pulumi.ResourceOption {
+	return pulumi.DependsOn(r.lookup(needs))
+}
+
+// lookup lists the resources of needs that r holds.
+func (r Resources) lookup(needs []plan.Ref) []pulumi.Resource {
 	var deps []pulumi.Resource
 	for _, n := range needs {
 		if res, ok := r[n]; ok {
 			deps = append(deps, res)
 		}
 	}
-	return pulumi.DependsOn(deps)
+	return deps
 }
 
 func (r Resources) add(kind plan.Kind, id string, res pulumi.Resource) {

@@ -1,8 +1,6 @@
 package components
 
 import (
-	"maps"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/harness/platform"
@@ -36,7 +34,9 @@ func NewServiceDeployment(ctx *pulumi.Context, name string, args *ServiceDeploym
 	}
 	org, proj := pulumi.String(args.Scope.OrgID), pulumi.String(args.Scope.ProjectID)
 	d := args.Deployment
-	needs := args.Needs
+	// What the pipeline needs: what it was given (shared by every
+	// deployment, so never copied) and its own monitored service.
+	own := Resources{}
 	if m := d.Monitored; m != nil {
 		ms, err := platform.NewMonitoredService(ctx, m.Identifier, &platform.MonitoredServiceArgs{
 			Identifier: pulumi.String(m.Identifier),
@@ -61,11 +61,7 @@ func NewServiceDeployment(ctx *pulumi.Context, name string, args *ServiceDeploym
 		if err != nil {
 			return nil, err
 		}
-		needs = maps.Clone(args.Needs)
-		if needs == nil {
-			needs = Resources{}
-		}
-		needs.add(plan.KindMonitoredService, m.Identifier, ms)
+		own.add(plan.KindMonitoredService, m.Identifier, ms)
 	}
 	pp := d.Pipeline
 	p, err := platform.NewPipeline(ctx, pp.Identifier, &platform.PipelineArgs{
@@ -76,11 +72,11 @@ func NewServiceDeployment(ctx *pulumi.Context, name string, args *ServiceDeploym
 		ProjectId:   proj,
 		Tags:        stringArray(pp.Tags),
 		Yaml:        pulumi.String(pp.YAML),
-	}, pulumi.Parent(sd), needs.dependsOn(pp.Needs), pulumi.Protect(d.Protected))
+	}, pulumi.Parent(sd), pulumi.DependsOn(append(args.Needs.lookup(pp.Needs), own.lookup(pp.Needs)...)), pulumi.Protect(d.Protected))
 	if err != nil {
 		return nil, err
 	}
-	own := Resources{plan.Ref{Kind: plan.KindPipeline, Identifier: pp.Identifier}: p}
+	own.add(plan.KindPipeline, pp.Identifier, p)
 	tp := d.Trigger
 	t, err := platform.NewTriggers(ctx, tp.Identifier, &platform.TriggersArgs{
 		Identifier: pulumi.String(tp.Identifier),
