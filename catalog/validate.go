@@ -436,19 +436,17 @@ func firstFew(needs map[string][]string) string {
 	return strings.Join(all, ", ")
 }
 
-// registryHost is the host of the foundation's registry, or "" when no
-// single stack owns a foundation with a valid registry URL.
+// registryHost is the host of the foundation's registry, or "" when the
+// chain has no single root or its registry URL is not valid.
 func (v *validator) registryHost() string {
-	var hosts []string
-	for _, st := range v.stacks {
-		if st.Upstream == "" && st.Foundation != nil && strings.HasPrefix(st.Foundation.Registry.URL, "https://") {
-			hosts = append(hosts, st.Foundation.Registry.host())
-		}
-	}
-	if len(hosts) != 1 {
+	if len(v.chain) == 0 {
 		return ""
 	}
-	return hosts[0]
+	f := v.stacks[v.chain[0]].Foundation
+	if f == nil || !strings.HasPrefix(f.Registry.URL, "https://") {
+		return ""
+	}
+	return f.Registry.host()
 }
 
 // serviceEnvironments records where s is enabled (default: every stack)

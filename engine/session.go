@@ -178,6 +178,15 @@ func (s *Session) copyProject(workDir string) error {
 		if settings == nil {
 			settings = map[string]any{}
 		}
+		// The simulated account, where the provider and the program read
+		// it: the program runs inline, in this process, so an environment
+		// variable given to the CLI would not reach it.
+		config, _ := settings["config"].(map[string]any)
+		if config == nil {
+			config = map[string]any{}
+		}
+		config["harness:accountId"] = simulated.Account
+		settings["config"] = config
 		var previous map[string]any
 		if old, err := os.ReadFile(filepath.Join(workDir, file)); err == nil && yaml.Unmarshal(old, &previous) == nil {
 			if salt, ok := previous["encryptionsalt"]; ok {
@@ -224,14 +233,6 @@ func (s *Session) Stack(ctx context.Context, name string) (auto.Stack, error) {
 	stack, err := auto.UpsertStack(ctx, name, s.workspace)
 	if err != nil {
 		return auto.Stack{}, err
-	}
-	if s.opts.Offline {
-		// The simulated account, where the provider and the program read
-		// it: the program runs inline, in this process, so an environment
-		// variable given to the CLI would not reach it.
-		if err := stack.SetConfig(ctx, "harness:accountId", auto.ConfigValue{Value: simulated.Account}); err != nil {
-			return auto.Stack{}, err
-		}
 	}
 	if s.opts.Offline && st.OwnsFoundation() {
 		token := s.opts.GithubToken

@@ -76,6 +76,7 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 		out.Organization = &Organization{Identifier: f.Org.Identifier, Name: f.Org.Name, Tags: tags}
 		out.Project.Needs = []Ref{{KindOrganization, f.Org.Identifier}}
 	}
+	resources := teamResources(c, f)
 	for _, t := range c.Teams {
 		teamTags := managedTags(map[string]string{"team": t.Name})
 		out.UserGroups = append(out.UserGroups, UserGroup{
@@ -87,7 +88,7 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 		role, group := AdminRole, AllProjectResources
 		needs := []Ref{{KindUserGroup, t.UserGroup}}
 		if t.Name != c.PlatformTeam {
-			rg := teamResourceGroup(c, f, t, teamTags, inProject)
+			rg := teamResourceGroup(t, resources[t.Name], teamTags, inProject)
 			out.ResourceGroups = append(out.ResourceGroups, rg)
 			role, group = ExecutorRole, rg.Identifier
 			needs = append(needs, Ref{KindResourceGroup, rg.Identifier})
@@ -174,46 +175,53 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 	return out, err
 }
 
-// teamResourceGroup holds the pipelines of t's services in every stack of
-// the chain, and what running them needs: Harness checks the executing
-// user's access to the pipeline and to the service, environment,
-// connectors and secrets it uses, so a group with the pipelines alone
-// could not run them.
+// teamResources is, per team, what its resource group holds: the
+// pipelines of its services in every stack of the chain, and what running
+// them needs. Harness checks the executing user's access to the pipeline
+// and to the service, environment, connectors and secrets it uses, so a
+// group with the pipelines alone could not run them.
 // https://developer.harness.io/docs/platform/role-based-access-control/configure-rbac
-func teamResourceGroup(c *catalog.Catalog, f *catalog.Foundation, t catalog.Team, tags []string, needs []Ref) ResourceGroup {
-	sets := map[string]map[string]bool{}
-	add := func(typ string, ids ...string) {
-		if sets[typ] == nil {
-			sets[typ] = map[string]bool{}
+func teamResources(c *catalog.Catalog, f *catalog.Foundation) map[string]map[string]map[string]bool {
+	out := map[string]map[string]map[string]bool{}
+	add := func(team, typ string, ids ...string) {
+		if out[team] == nil {
+			out[team] = map[string]map[string]bool{}
+		}
+		if out[team][typ] == nil {
+			out[team][typ] = map[string]bool{}
 		}
 		for _, id := range ids {
-			sets[typ][id] = true
+			out[team][typ][id] = true
 		}
-	}
-	add("CONNECTOR", f.Github.ConnectorIdentifier, f.Registry.ConnectorIdentifier)
-	add("SECRET", GithubTokenSecretID)
-	if f.Registry.Username != "" {
-		add("SECRET", RegistryPasswordID)
 	}
 	for i := range c.Services {
 		s := &c.Services[i]
-		if s.Team != t.Name {
-			continue
-		}
-		add("SERVICE", ident.Service(s.Name))
+		add(s.Team, "SERVICE", ident.Service(s.Name))
 		for _, name := range c.Chain {
 			st := c.Stacks[name]
 			if !s.EnabledIn(name) {
 				continue
 			}
 			env := st.Environment.Identifier
-			add("PIPELINE", ident.Pipeline(s.Name, env))
-			add("ENVIRONMENT", env)
+			add(s.Team, "PIPELINE", ident.Pipeline(s.Name, env))
+			add(s.Team, "ENVIRONMENT", env)
 			for _, r := range s.RegionsIn(st) {
-				add("CONNECTOR", ident.KubernetesConnector(env, r))
+				add(s.Team, "CONNECTOR", ident.KubernetesConnector(env, r))
 			}
 		}
 	}
+	for _, t := range c.Teams {
+		add(t.Name, "CONNECTOR", f.Github.ConnectorIdentifier, f.Registry.ConnectorIdentifier)
+		add(t.Name, "SECRET", GithubTokenSecretID)
+		if f.Registry.Username != "" {
+			add(t.Name, "SECRET", RegistryPasswordID)
+		}
+	}
+	return out
+}
+
+// teamResourceGroup is t's resource group, holding sets (teamResources).
+func teamResourceGroup(t catalog.Team, sets map[string]map[string]bool, tags []string, needs []Ref) ResourceGroup {
 	rg := ResourceGroup{
 		Identifier:  ident.ResourceGroup(t.UserGroup),
 		Name:        t.Name + " deployments",

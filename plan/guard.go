@@ -79,10 +79,7 @@ func Guard(p *Plan, upstream, previous *Deployed, downstream ...*Deployed) []Vio
 // references, so the update would fail halfway. Decommissioning removes a
 // service from every other environment first (README).
 func stillDeployed(p *Plan, downstream []*Deployed) []Violation {
-	inCatalog := map[string]bool{}
-	for _, s := range p.Foundation.Services {
-		inCatalog[s.Name] = true
-	}
+	inCatalog := p.Foundation.serviceNames()
 	var out []Violation
 	for _, d := range downstream {
 		if d == nil {
@@ -106,17 +103,23 @@ func RemovedFromCatalog(p *Plan, previous *Deployed) []string {
 	if p.Foundation == nil || previous == nil {
 		return nil
 	}
-	var names []string
-	for _, s := range p.Foundation.Services {
-		names = append(names, s.Name)
-	}
+	inCatalog := p.Foundation.serviceNames()
 	var out []string
 	for _, svc := range previous.Services {
-		if !slices.Contains(names, svc) {
+		if !inCatalog[svc] {
 			out = append(out, svc)
 		}
 	}
 	return out
+}
+
+// serviceNames is the set of the catalog services f declares.
+func (f *Foundation) serviceNames() map[string]bool {
+	names := make(map[string]bool, len(f.Services))
+	for _, s := range f.Services {
+		names[s.Name] = true
+	}
+	return names
 }
 
 // RemovedWithoutRetiring lists the services of the previous deployment
