@@ -89,6 +89,10 @@ type stackDoc struct {
 	Verification     *verificationDoc `yaml:"harness-platform:verification" desc:"The Prometheus server and per-archetype queries monitored services and Verify steps analyse; needed where a service that verifies is deployed."`
 	GithubToken      *secretDoc       `yaml:"harness-platform:githubToken" desc:"The GitHub token of the cross-org connector (a secret, on the foundation stack)."`
 	RegistryPassword *secretDoc       `yaml:"harness-platform:registryPassword" desc:"The Docker registry password of registry.username (a secret, on the foundation stack)."`
+	AWS              *awsDoc          `yaml:"harness-platform:aws" desc:"The environment's own AWS account, reached through an explicit provider; needed where a region is kind eks."`
+	Cluster          *clusterDoc      `yaml:"harness-platform:cluster" desc:"The EKS clusters of kind eks regions: Kubernetes version, endpoint access, admin role, node group."`
+	Delegate         *delegateDoc     `yaml:"harness-platform:delegate" desc:"The Harness delegate installed in every cluster of the stack."`
+	Kubeconfigs      *secretDoc       `yaml:"harness-platform:kubeconfigs" desc:"Kubeconfigs of kind existing regions, a JSON object by region name (a secret)."`
 
 	name    string   // from the file name
 	file    string   // relative to the project directory
@@ -110,7 +114,49 @@ type environmentDoc struct {
 type stackRegionDoc struct {
 	At          yamlstrict.At
 	Name        string `yaml:"name" required:"true" desc:"A region from catalog/regions.yaml."`
-	NetworkCIDR string `yaml:"networkCidr" desc:"The environment's network in this region, e.g. 10.3.0.0/16."`
+	NetworkCIDR string `yaml:"networkCidr" desc:"The environment's network in this region, e.g. 10.3.0.0/16 (a /20 or larger for kind eks: the VPC)."`
+	Kind        string `yaml:"kind" enum:"eks|existing" desc:"eks (default): a VPC and EKS cluster declared here; existing: a cluster reached with its kubeconfig from harness-platform:kubeconfigs."`
+}
+
+// Region kinds.
+const (
+	RegionEKS      = "eks"
+	RegionExisting = "existing"
+)
+
+func (r *stackRegionDoc) kind() string { return orDefault(r.Kind, RegionEKS) }
+
+type awsDoc struct {
+	At      yamlstrict.At
+	RoleArn string `yaml:"roleArn" required:"true" desc:"IAM role the stack assumes in the environment's own account, e.g. arn:aws:iam::111122223333:role/platform-deployer."`
+}
+
+type clusterDoc struct {
+	At                yamlstrict.At
+	KubernetesVersion string       `yaml:"kubernetesVersion" required:"true" desc:"EKS Kubernetes version, quoted, e.g. \"1.31\"; upgraded by a reviewed change."`
+	AdminRoleArn      string       `yaml:"adminRoleArn" required:"true" desc:"IAM role of the platform team, given cluster admin through an access entry (the creator gets no implicit admin)."`
+	PublicEndpoint    bool         `yaml:"publicEndpoint" desc:"Expose the API server publicly (default false: private endpoint only)."`
+	PublicAccessCidrs []string     `yaml:"publicAccessCidrs" desc:"Networks allowed to reach a public endpoint; required with publicEndpoint, never 0.0.0.0/0."`
+	NodeGroup         nodeGroupDoc `yaml:"nodeGroup" required:"true" desc:"The managed node group in the private subnets."`
+}
+
+type nodeGroupDoc struct {
+	At           yamlstrict.At
+	InstanceType string `yaml:"instanceType" required:"true" desc:"EC2 instance type, e.g. m6i.large."`
+	MinSize      int    `yaml:"minSize" required:"true" desc:"Fewest nodes (at least 1)."`
+	DesiredSize  int    `yaml:"desiredSize" required:"true" desc:"Nodes at creation; the autoscaler owns it afterwards."`
+	MaxSize      int    `yaml:"maxSize" required:"true" desc:"Most nodes."`
+}
+
+type delegateDoc struct {
+	At              yamlstrict.At
+	ChartRepository string `yaml:"chartRepository" desc:"Helm repository of harness-delegate-ng (default Harness's)."`
+	ChartVersion    string `yaml:"chartVersion" required:"true" desc:"Exact chart version, e.g. 1.0.22."`
+	Image           string `yaml:"image" required:"true" desc:"Delegate image at a release tag, e.g. harness/delegate:25.10.87101; the upgrader is off, so this is the image that runs."`
+	Replicas        *int   `yaml:"replicas" desc:"Delegate replicas (default 2)."`
+	CPU             string `yaml:"cpu" desc:"CPU per replica (default 1)."`
+	Memory          string `yaml:"memory" desc:"Memory per replica in MiB (default 2048)."`
+	ManagerEndpoint string `yaml:"managerEndpoint" desc:"Harness manager URL (default https://app.harness.io)."`
 }
 
 type foundationDoc struct {

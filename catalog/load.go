@@ -30,10 +30,15 @@ type stackFile struct {
 	EncryptionSalt  string `yaml:"encryptionsalt"`
 }
 
+// secretKeys are the stack settings that must be Pulumi secrets.
+var secretKeys = map[string]bool{Namespace + ":githubToken": true, Namespace + ":registryPassword": true, KubeconfigsKey: true}
+
+// KubeconfigsKey is the config secret holding the kubeconfigs of a stack's
+// existing clusters, a JSON object by region name.
+const KubeconfigsKey = Namespace + ":kubeconfigs"
+
 // Load reads and validates the catalog and every Pulumi.<stack>.yaml in dir.
 // The error, if any, is a *diag.Error listing every problem.
-// secretKeys are the stack settings that must be Pulumi secrets.
-var secretKeys = map[string]bool{Namespace + ":githubToken": true, Namespace + ":registryPassword": true}
 
 func Load(dir string) (*Catalog, error) {
 	files := map[string][]byte{}

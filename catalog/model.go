@@ -34,6 +34,11 @@ const (
 	DefaultRegistryType      = "Other"
 	DefaultApprovals         = 1
 	DefaultApprovalTimeout   = "1d"
+	DefaultDelegateChartRepo = "https://app.harness.io/storage/harness-download/delegate-helm-chart/"
+	DefaultDelegateReplicas  = 2
+	DefaultDelegateCPU       = "1"
+	DefaultDelegateMemory    = "2048"
+	DefaultManagerEndpoint   = "https://app.harness.io"
 )
 
 // Catalog is the validated, resolved input of the program.
@@ -112,6 +117,12 @@ type Stack struct {
 	ChangeWindow *ChangeWindow
 	// Verification is set where services that verify are deployed.
 	Verification *Verification
+	// AWS is the environment's account; set where a region is kind eks.
+	AWS *AWS
+	// Cluster configures the EKS clusters; set where a region is kind eks.
+	Cluster *Cluster
+	// Delegate configures the delegate of every cluster.
+	Delegate Delegate
 	// Imports are the Pulumi ESC environments the stack file imports;
 	// their values reach the program as config (Catalog.WithConfig).
 	Imports []string
@@ -129,6 +140,41 @@ type Environment struct {
 type StackRegion struct {
 	Name        string
 	NetworkCIDR string
+	// Kind is RegionEKS (a VPC and cluster declared here) or
+	// RegionExisting (reached with a kubeconfig from KubeconfigsKey).
+	Kind string
+	// AWSRegion is the cloud region, from catalog/regions.yaml.
+	AWSRegion string
+}
+
+// AWS is an environment's own AWS account.
+type AWS struct {
+	// RoleArn is assumed by the stack's explicit AWS providers.
+	RoleArn string
+}
+
+// Cluster is how the stack's EKS clusters are built.
+type Cluster struct {
+	KubernetesVersion string
+	AdminRoleArn      string
+	PublicEndpoint    bool
+	PublicAccessCidrs []string
+	NodeGroup         NodeGroup
+}
+
+// NodeGroup is a managed node group's size and machines.
+type NodeGroup struct {
+	InstanceType                  string
+	MinSize, DesiredSize, MaxSize int
+}
+
+// Delegate is the Harness delegate of every cluster of a stack.
+type Delegate struct {
+	ChartRepository, ChartVersion string
+	Image                         string
+	Replicas                      int
+	CPU, Memory                   string
+	ManagerEndpoint               string
 }
 
 // Foundation configures the account-level objects the root stack owns.

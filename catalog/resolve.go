@@ -26,7 +26,7 @@ func resolve(v *validator) *Catalog {
 		})
 	}
 	for name, d := range v.stacks {
-		c.Stacks[name] = resolveStack(d)
+		c.Stacks[name] = resolveStack(d, v.regions)
 	}
 	for _, s := range v.files.services {
 		a := v.archetypes[s.Archetype]
@@ -61,7 +61,7 @@ func resolve(v *validator) *Catalog {
 	return c
 }
 
-func resolveStack(d *stackDoc) *Stack {
+func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 	st := &Stack{
 		Name: d.name,
 		File: d.file,
@@ -76,7 +76,34 @@ func resolveStack(d *stackDoc) *Stack {
 		Approval: d.approval(),
 	}
 	for _, r := range d.Regions {
-		st.Regions = append(st.Regions, StackRegion{Name: r.Name, NetworkCIDR: r.NetworkCIDR})
+		st.Regions = append(st.Regions, StackRegion{Name: r.Name, NetworkCIDR: r.NetworkCIDR, Kind: r.kind(), AWSRegion: regions[r.Name].AWSRegion})
+	}
+	if a := d.AWS; a != nil {
+		st.AWS = &AWS{RoleArn: a.RoleArn}
+	}
+	if cl := d.Cluster; cl != nil {
+		n := cl.NodeGroup
+		st.Cluster = &Cluster{
+			KubernetesVersion: cl.KubernetesVersion,
+			AdminRoleArn:      cl.AdminRoleArn,
+			PublicEndpoint:    cl.PublicEndpoint,
+			PublicAccessCidrs: slices.Clone(cl.PublicAccessCidrs),
+			NodeGroup:         NodeGroup{InstanceType: n.InstanceType, MinSize: n.MinSize, DesiredSize: n.DesiredSize, MaxSize: n.MaxSize},
+		}
+	}
+	if dd := d.Delegate; dd != nil {
+		st.Delegate = Delegate{
+			ChartRepository: orDefault(dd.ChartRepository, DefaultDelegateChartRepo),
+			ChartVersion:    dd.ChartVersion,
+			Image:           dd.Image,
+			Replicas:        DefaultDelegateReplicas,
+			CPU:             orDefault(dd.CPU, DefaultDelegateCPU),
+			Memory:          orDefault(dd.Memory, DefaultDelegateMemory),
+			ManagerEndpoint: orDefault(dd.ManagerEndpoint, DefaultManagerEndpoint),
+		}
+		if dd.Replicas != nil {
+			st.Delegate.Replicas = *dd.Replicas
+		}
 	}
 	if f := d.Foundation; f != nil {
 		st.Foundation = &Foundation{

@@ -145,6 +145,7 @@ func (v *validator) checkStacks() {
 		st := v.stacks[name]
 		pos := st.At.Pos()
 		env := &st.Environment
+		v.checkInfrastructure(st)
 		if env.Name != "" {
 			if err := ident.CheckDNSLabel(env.Name); err != nil {
 				v.at(env.At.Field("name"), "use a lower-case name such as int-stable", "environment name %v", err)

@@ -19,6 +19,8 @@ const (
 	FoundationType        = "harness-platform:index:Foundation"
 	EnvironmentSliceType  = "harness-platform:index:EnvironmentSlice"
 	ServiceDeploymentType = "harness-platform:index:ServiceDeployment"
+	ClusterType           = "harness-platform:index:Cluster"
+	DelegateType          = "harness-platform:index:Delegate"
 )
 
 // Resources maps planned objects to the resources that declare them.

@@ -16,6 +16,9 @@ type EnvironmentSliceArgs struct {
 	Clusters     []plan.Cluster
 	Prometheus   *plan.PrometheusConnector
 	ChangeWindow *plan.ChangeWindow
+	// Selectors are the delegates' selectors by delegate name, from the
+	// Delegate components: a connector waits for its delegate.
+	Selectors map[string]pulumi.StringOutput
 	// Needs resolves what the slice's objects need outside it (the
 	// foundation's project, in the root stack).
 	Needs Resources
@@ -79,7 +82,7 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 			// selectors live in inheritFromDelegate only (the provider
 			// refuses the top-level delegateSelectors beside it).
 			InheritFromDelegate: &platform.KubernetesConnectorInheritFromDelegateArgs{
-				DelegateSelectors: stringArray(k.DelegateSelectors),
+				DelegateSelectors: selectors(k.DelegateSelectors, args.Selectors),
 			},
 			Tags: stringArray(k.Tags),
 		}, child(k.Needs)...)
@@ -156,4 +159,18 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 		declared(plan.KindPolicySet, s.Identifier, set)
 	}
 	return e, ctx.RegisterResourceOutputs(e, pulumi.Map{})
+}
+
+// selectors are the planned delegate selectors, each the Delegate's output
+// where this stack declares that delegate.
+func selectors(names []string, declared map[string]pulumi.StringOutput) pulumi.StringArray {
+	out := make(pulumi.StringArray, len(names))
+	for i, n := range names {
+		if s, ok := declared[n]; ok {
+			out[i] = s
+		} else {
+			out[i] = pulumi.String(n)
+		}
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -94,7 +95,13 @@ func example(t *testing.T) *catalog.Catalog { return catalogtest.Example(t, ".."
 // cloudRecords reads the simulated Harness cloud from disk.
 func cloudRecords(t *testing.T, state string) map[string]simulated.Record {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(state, "cloud", "harness.json"))
+	return providerRecords(t, state, "harness")
+}
+
+// providerRecords are the objects of one simulated provider's cloud.
+func providerRecords(t *testing.T, state, provider string) map[string]simulated.Record {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(state, "cloud", provider+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,8 +114,13 @@ func cloudRecords(t *testing.T, state string) map[string]simulated.Record {
 
 func writeCloud(t *testing.T, state string, recs map[string]simulated.Record) {
 	t.Helper()
+	writeProvider(t, state, "harness", recs)
+}
+
+func writeProvider(t *testing.T, state, provider string, recs map[string]simulated.Record) {
+	t.Helper()
 	data, _ := json.MarshalIndent(recs, "", "  ")
-	if err := os.WriteFile(filepath.Join(state, "cloud", "harness.json"), data, 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(state, "cloud", provider+".json"), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -124,6 +136,8 @@ func stateFile(t *testing.T, state, stack string) []byte {
 
 // stateURNs lists the resources the stack's state holds, each as its URN
 // and its inputs and outputs, sorted (the engine may reorder them).
+var ciphertext = regexp.MustCompile(`"ciphertext":"[^"]*"`)
+
 func stateURNs(t *testing.T, state, stack string) []string {
 	var cp struct {
 		Checkpoint struct {
@@ -143,7 +157,10 @@ func stateURNs(t *testing.T, state, stack string) []string {
 	for _, r := range cp.Checkpoint.Latest.Resources {
 		in, _ := json.Marshal(r.Inputs)
 		outs, _ := json.Marshal(r.Outputs)
-		out = append(out, r.URN+" "+string(in)+" "+string(outs))
+		// The engine encrypts a secret again, with a fresh nonce, on every
+		// write of the checkpoint: its ciphertext says nothing of change.
+		line := ciphertext.ReplaceAllString(r.URN+" "+string(in)+" "+string(outs), `"ciphertext":"…"`)
+		out = append(out, line)
 	}
 	sort.Strings(out)
 	if len(out) < 10 {
@@ -241,17 +258,21 @@ func TestLifecycle(t *testing.T) {
 			if err := json.Unmarshal(stateFile(t, s.state, stack), &cp); err != nil {
 				t.Fatal(err)
 			}
-			found := 0
+			found := map[string]int{}
+			want := map[string]string{"harness": "0.16.0", "aws": "6.83.2", "kubernetes": "4.33.0"}
 			for _, r := range cp.Checkpoint.Latest.Resources {
-				if r.Type == "pulumi:providers:harness" {
-					found++
-					if v := r.Inputs["version"]; v != "0.16.0" {
-						t.Errorf("%s: default harness provider %s at version %v, want 0.16.0", stack, r.URN, v)
-					}
+				pkg, ok := strings.CutPrefix(r.Type, "pulumi:providers:")
+				if !ok || pkg == "pulumi" { // the engine's built-in provider
+					continue
+				}
+				found[pkg]++
+				if v := r.Inputs["version"]; v != want[pkg] {
+					t.Errorf("%s: %s provider %s at version %v, want %s", stack, pkg, r.URN, v, want[pkg])
 				}
 			}
-			if found != 1 {
-				t.Errorf("%s: %d harness providers in the state", stack, found)
+			regions := len(c.Stacks[stack].Regions)
+			if found["harness"] != 1 || found["aws"] != regions || found["kubernetes"] != regions {
+				t.Errorf("%s: providers in the state %v: want one harness, and an aws and a kubernetes per region", stack, found)
 			}
 		}
 	})
@@ -308,8 +329,50 @@ func TestLifecycle(t *testing.T) {
 		}
 	})
 
+	t.Run("delegate image changed out of band is drift", func(t *testing.T) {
+		check := RunOptions{PreviewOnly: true, ExpectNoChanges: true}
+		recs := providerRecords(t, s.state, "kubernetes")
+		var id string
+		for k, r := range recs {
+			if r.Type == "kubernetes:helm.sh/v3:Release" && r.Name == "harness-delegate-prod-euw1" {
+				id = k
+			}
+		}
+		if id == "" {
+			t.Fatal("no delegate release for prod/euw1 in the simulated cluster")
+		}
+		orig := recs[id]
+		raw, _ := json.Marshal(orig)
+		var edited simulated.Record
+		_ = json.Unmarshal(raw, &edited)
+		// What the chart's upgrader would do: kubectl set image.
+		edited.Properties["values"].(map[string]any)["delegateDockerImage"] = "harness/delegate:26.01.88000"
+		recs[id] = edited
+		writeProvider(t, s.state, "kubernetes", recs)
+		s.out.b.Reset()
+		if err := s.Refresh(ctx, "production", check); err == nil {
+			t.Fatal("drift check passed with the delegate image changed")
+		}
+		if !strings.Contains(s.out.String(), "harness-delegate-prod-euw1") {
+			t.Errorf("drift output does not name the release:\n%s", s.out)
+		}
+		recs[id] = orig
+		writeProvider(t, s.state, "kubernetes", recs)
+		if err := s.Refresh(ctx, "production", check); err != nil {
+			t.Fatalf("drift check after restoring the image: %v", err)
+		}
+	})
+
 	t.Run("secrets never in plaintext", func(t *testing.T) {
 		secrets := map[string]string{"GitHub token": DemoGithubToken, "registry password": DemoRegistryPassword}
+		for id, r := range cloudRecords(t, s.state) {
+			if r.Type == "harness:platform/delegatetoken:Delegatetoken" {
+				secrets["delegate token "+id] = simulated.DelegateToken(id)
+			}
+		}
+		if len(secrets) != 2+2*len(c.Chain) {
+			t.Errorf("%d secrets to look for, want the 2 config secrets and a delegate token per cluster", len(secrets))
+		}
 		_ = filepath.Walk(s.state, func(path string, info os.FileInfo, err error) error {
 			if err == nil && !info.IsDir() {
 				data, _ := os.ReadFile(path)

@@ -87,3 +87,12 @@ func PipelineName(service, envName string) string { return service + "-" + envNa
 func ManifestPath(service, envName, region string) string {
 	return strings.Join([]string{"generated", service, envName, region}, "/")
 }
+
+// ClusterName is the EKS cluster (and VPC) of one environment and region.
+func ClusterName(envName, region string) string { return envName + "-" + region }
+
+// DelegateToken is the name of a delegate's token.
+func DelegateToken(envName, region string) string { return DelegateName(envName, region) + "-token" }
+
+// AWSConnector is the AWS connector of one environment and region.
+func AWSConnector(envID, region string) string { return Join("aws", envID, region) }

@@ -51,7 +51,7 @@ func Build(c *catalog.Catalog, stack string) (*Plan, error) {
 			return nil, err
 		}
 	}
-	if err := buildEnvironment(p, st); err != nil {
+	if err := buildEnvironment(p, c, st); err != nil {
 		return nil, err
 	}
 	if err := buildDeployments(p, c, st); err != nil {
@@ -315,7 +315,7 @@ func serviceDocument(s *catalog.Service, tags map[string]string, f *catalog.Foun
 	}}
 }
 
-func buildEnvironment(p *Plan, st *catalog.Stack) error {
+func buildEnvironment(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	env := st.Environment
 	inProject := []Ref{{KindProject, p.Scope.ProjectID}}
 	p.Environment = Environment{
@@ -323,8 +323,14 @@ func buildEnvironment(p *Plan, st *catalog.Stack) error {
 		Tags:  managedTags(map[string]string{"environment": env.Name}),
 		Needs: inProject,
 	}
-	for _, region := range st.RegionNames() {
-		delegate := ident.DelegateName(env.Name, region)
+	namespaces := namespacesByRegion(c, st)
+	for _, r := range st.Regions {
+		region := r.Name
+		cl, err := buildCluster(st, r, namespaces[region], p.Scope)
+		if err != nil {
+			return err
+		}
+		delegate := cl.Delegate.Name
 		tags := managedTags(map[string]string{"environment": env.Name, "region": region})
 		conn := KubernetesConnector{
 			Identifier:        ident.KubernetesConnector(env.Identifier, region),
@@ -332,7 +338,7 @@ func buildEnvironment(p *Plan, st *catalog.Stack) error {
 			Description:       "Cluster " + env.Name + "/" + region + " through delegate " + delegate,
 			DelegateSelectors: []string{delegate},
 			Tags:              tags,
-			Needs:             inProject,
+			Needs:             []Ref{{KindProject, p.Scope.ProjectID}, {KindDelegate, delegate}},
 		}
 		infraID := ident.Infrastructure(env.Identifier, region)
 		y, err := document.Marshal(document.InfrastructureDocument{InfrastructureDefinition: document.Infrastructure{
@@ -352,16 +358,13 @@ func buildEnvironment(p *Plan, st *catalog.Stack) error {
 		if err != nil {
 			return fmt.Errorf("infrastructure %s: %w", infraID, err)
 		}
-		p.Clusters = append(p.Clusters, Cluster{
-			Region:    region,
-			Delegate:  delegate,
-			Connector: conn,
-			Infrastructure: Infrastructure{
-				Identifier: infraID, Name: env.Name + "-" + region, EnvID: env.Identifier,
-				Type: "KubernetesDirect", DeploymentType: "Kubernetes", Tags: tags, YAML: string(y),
-				Needs: []Ref{{KindEnvironment, env.Identifier}, {KindKubernetesConnector, conn.Identifier}},
-			},
-		})
+		cl.Connector = conn
+		cl.Infrastructure = Infrastructure{
+			Identifier: infraID, Name: env.Name + "-" + region, EnvID: env.Identifier,
+			Type: "KubernetesDirect", DeploymentType: "Kubernetes", Tags: tags, YAML: string(y),
+			Needs: []Ref{{KindEnvironment, env.Identifier}, {KindKubernetesConnector, conn.Identifier}},
+		}
+		p.Clusters = append(p.Clusters, cl)
 	}
 	p.Prometheus = prometheusConnector(st, p.Scope, managedTags(map[string]string{"environment": env.Name}))
 	if w := st.ChangeWindow; w != nil {

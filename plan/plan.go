@@ -206,12 +206,18 @@ type Environment struct {
 	Needs                               []Ref
 }
 
-// Cluster is one region of the environment: its delegate's selector, the
-// Kubernetes connector that inherits credentials from it, and the
-// infrastructure definition deployments target.
+// Cluster is one region of the environment: the cluster (an EKS cluster
+// declared here, or an existing one), its delegate, the Kubernetes and AWS
+// connectors that inherit credentials from it, and the infrastructure
+// definition deployments target.
 type Cluster struct {
-	Region         string
-	Delegate       string
+	Region string
+	// EKS is set when the stack declares the cluster; Existing otherwise.
+	EKS      *EKS
+	Existing *Existing
+	Delegate Delegate
+	// AWSConnector is set with EKS.
+	AWSConnector   *AWSConnector
 	Connector      KubernetesConnector
 	Infrastructure Infrastructure
 }

@@ -2,10 +2,21 @@ package program
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/ec2"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/kms"
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
+	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
+	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/catalog"
@@ -69,7 +80,7 @@ func BenchmarkFloor(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				replays[stack] = replay(rec.Resources())
+				replays[stack] = replay(stack, rec.Resources())
 				total += len(rec.Resources())
 			}
 			b.ReportAllocs()
@@ -106,11 +117,13 @@ func BenchmarkPlan(b *testing.B) {
 }
 
 // replay is a program that registers what was recorded, in order, with
-// its inputs converted once, before timing.
-func replay(recorded []mocktest.Registered) pulumi.RunFunc {
+// its inputs converted once, before timing, and every registration
+// option the program gave: parent, explicit provider, dependencies,
+// protect, retain-on-delete and provider version.
+func replay(stack string, recorded []mocktest.Registered) pulumi.RunFunc {
 	regs := make([]registration, len(recorded))
 	for i, r := range recorded {
-		regs[i] = registration{r.Type, r.Name, r.Parent, r.Custom, toInputs(r.Inputs)}
+		regs[i] = registration{Registered: r, urn: urnOf(stack, r), inputs: toInputs(r.Inputs)}
 	}
 	return func(ctx *pulumi.Context) error {
 		// On a goroutine of its own, as the program declares.
@@ -121,46 +134,111 @@ func replay(recorded []mocktest.Registered) pulumi.RunFunc {
 }
 
 type registration struct {
-	typ, name, parent string
-	custom            bool
-	inputs            pulumi.Map
+	mocktest.Registered
+	urn    string
+	inputs pulumi.Map
+}
+
+// urnOf is the URN the engine gives a recorded resource.
+func urnOf(stack string, r mocktest.Registered) string {
+	parentType := ""
+	if r.Parent != "" {
+		if p := resource.URN(r.Parent); p.Type() != "pulumi:pulumi:Stack" {
+			parentType = string(p.QualifiedType())
+		}
+	}
+	return string(resource.NewURN(tokens.QName(stack), "harness-platform", tokens.Type(parentType), tokens.Type(r.Type), r.Name))
+}
+
+// states are the Go resource types of the non-Harness resources the
+// program registers (the Harness ones come from platform.NewState).
+var states = map[string]func() pulumi.Resource{
+	"pulumi:providers:aws":                                    func() pulumi.Resource { return &aws.Provider{} },
+	"pulumi:providers:kubernetes":                             func() pulumi.Resource { return &kubernetes.Provider{} },
+	"aws:ec2/vpc:Vpc":                                         func() pulumi.Resource { return &ec2.Vpc{} },
+	"aws:ec2/internetGateway:InternetGateway":                 func() pulumi.Resource { return &ec2.InternetGateway{} },
+	"aws:ec2/subnet:Subnet":                                   func() pulumi.Resource { return &ec2.Subnet{} },
+	"aws:ec2/routeTable:RouteTable":                           func() pulumi.Resource { return &ec2.RouteTable{} },
+	"aws:ec2/routeTableAssociation:RouteTableAssociation":     func() pulumi.Resource { return &ec2.RouteTableAssociation{} },
+	"aws:ec2/eip:Eip":                                         func() pulumi.Resource { return &ec2.Eip{} },
+	"aws:ec2/natGateway:NatGateway":                           func() pulumi.Resource { return &ec2.NatGateway{} },
+	"aws:kms/key:Key":                                         func() pulumi.Resource { return &kms.Key{} },
+	"aws:iam/role:Role":                                       func() pulumi.Resource { return &iam.Role{} },
+	"aws:iam/rolePolicyAttachment:RolePolicyAttachment":       func() pulumi.Resource { return &iam.RolePolicyAttachment{} },
+	"aws:iam/openIdConnectProvider:OpenIdConnectProvider":     func() pulumi.Resource { return &iam.OpenIdConnectProvider{} },
+	"aws:eks/cluster:Cluster":                                 func() pulumi.Resource { return &eks.Cluster{} },
+	"aws:eks/accessEntry:AccessEntry":                         func() pulumi.Resource { return &eks.AccessEntry{} },
+	"aws:eks/accessPolicyAssociation:AccessPolicyAssociation": func() pulumi.Resource { return &eks.AccessPolicyAssociation{} },
+	"aws:eks/nodeGroup:NodeGroup":                             func() pulumi.Resource { return &eks.NodeGroup{} },
+	"kubernetes:core/v1:Namespace":                            func() pulumi.Resource { return &corev1.Namespace{} },
+	"kubernetes:core/v1:Secret":                               func() pulumi.Resource { return &corev1.Secret{} },
+	"kubernetes:helm.sh/v3:Release":                           func() pulumi.Resource { return &helmv3.Release{} },
+	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding":     func() pulumi.Resource { return &rbacv1.RoleBinding{} },
+}
+
+func newState(typ string) (pulumi.Resource, error) {
+	if res := platform.NewState(typ); res != nil {
+		return res, nil
+	}
+	if f, ok := states[typ]; ok {
+		return f(), nil
+	}
+	return nil, fmt.Errorf("the floor has no Go type for %s: add it to states", typ)
 }
 
 func replayOn(ctx *pulumi.Context, regs []registration) error {
-	components := map[string]pulumi.Resource{}
+	byURN := map[string]pulumi.Resource{}
 	for _, r := range regs {
 		var opts []pulumi.ResourceOption
-		if p, ok := components[componentKey(r.parent)]; ok {
+		if p, ok := byURN[r.Parent]; ok {
 			opts = append(opts, pulumi.Parent(p))
 		}
-		if r.custom {
-			// The same Go resource type the bindings register.
-			res := platform.NewState(r.typ)
-			if res == nil {
-				res = &pulumi.CustomResourceState{}
+		if r.Provider != "" {
+			urn := r.Provider[:strings.LastIndex(r.Provider, "::")] // URN::id
+			p, ok := byURN[urn].(pulumi.ProviderResource)
+			if !ok {
+				return fmt.Errorf("%s: provider %s not replayed", r.urn, r.Provider)
 			}
-			if err := ctx.RegisterResource(r.typ, r.name, r.inputs, res, opts...); err != nil {
+			opts = append(opts, pulumi.Provider(p))
+		}
+		if len(r.Dependencies) > 0 {
+			deps := make([]pulumi.Resource, 0, len(r.Dependencies))
+			for _, d := range r.Dependencies {
+				res, ok := byURN[d]
+				if !ok {
+					return fmt.Errorf("%s: dependency %s not replayed", r.urn, d)
+				}
+				deps = append(deps, res)
+			}
+			opts = append(opts, pulumi.DependsOn(deps))
+		}
+		if r.Protect {
+			opts = append(opts, pulumi.Protect(true))
+		}
+		if r.RetainOnDelete {
+			opts = append(opts, pulumi.RetainOnDelete(true))
+		}
+		if r.Version != "" {
+			opts = append(opts, pulumi.Version(r.Version))
+		}
+		if !r.Custom {
+			var res pulumi.ResourceState
+			if err := ctx.RegisterComponentResource(r.Type, r.Name, &res, opts...); err != nil {
 				return err
 			}
+			byURN[r.urn] = &res
 			continue
 		}
-		var res pulumi.ResourceState
-		if err := ctx.RegisterComponentResource(r.typ, r.name, &res, opts...); err != nil {
+		res, err := newState(r.Type)
+		if err != nil {
 			return err
 		}
-		components[r.typ+"::"+r.name] = &res
+		if err := ctx.RegisterResource(r.Type, r.Name, r.inputs, res.(pulumi.CustomResource), opts...); err != nil {
+			return err
+		}
+		byURN[r.urn] = res
 	}
 	return nil
-}
-
-// componentKey is "type::name" of a component's URN.
-func componentKey(urn string) string {
-	parts := strings.Split(urn, "::")
-	if len(parts) != 4 {
-		return ""
-	}
-	typ := parts[2][strings.LastIndex(parts[2], "$")+1:]
-	return typ + "::" + parts[3]
 }
 
 // toInputs converts recorded inputs back to the values a program passes,
@@ -193,4 +271,34 @@ func toInput(v resource.PropertyValue) pulumi.Input {
 		return toInputs(v.ObjectValue())
 	}
 	return nil
+}
+
+// The floor is fair only if it registers exactly what the program does:
+// the same types, names, parents, inputs and options.
+func TestFloorReplaysTheProgram(t *testing.T) {
+	c := example(t)
+	for _, stack := range c.Chain {
+		want := mustRun(t, c, stack).Resources()
+		rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{}}
+		if err := mocktest.Run(replay(stack, want), stack, rec); err != nil {
+			t.Fatal(err)
+		}
+		got := rec.Resources()
+		// Registrations reach the monitor in the order their inputs
+		// resolve: compare them by URN.
+		byURN := func(a, b mocktest.Registered) int { return strings.Compare(urnOf(stack, a), urnOf(stack, b)) }
+		slices.SortFunc(want, byURN)
+		slices.SortFunc(got, byURN)
+		if len(got) != len(want) {
+			t.Fatalf("%s: the floor registers %d resources, the program %d", stack, len(got), len(want))
+		}
+		for i := range want {
+			w, g := want[i], got[i]
+			if w.Type != g.Type || w.Name != g.Name || w.Parent != g.Parent || w.Custom != g.Custom || w.Protect != g.Protect ||
+				w.RetainOnDelete != g.RetainOnDelete || w.Version != g.Version || w.Provider != g.Provider ||
+				strings.Join(w.Dependencies, ",") != strings.Join(g.Dependencies, ",") || !w.Inputs.DeepEquals(g.Inputs) {
+				t.Errorf("%s: registration %d differs:\nprogram %+v\n  floor %+v", stack, i, w, g)
+			}
+		}
+	}
 }

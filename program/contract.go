@@ -185,7 +185,7 @@ func export(ctx *pulumi.Context, p *plan.Plan, upstream *contract, webhooks pulu
 	for _, c := range p.Clusters {
 		infras[c.Region] = pulumi.String(c.Infrastructure.Identifier)
 		connectors[c.Region] = pulumi.String(c.Connector.Identifier)
-		delegates[c.Region] = pulumi.String(c.Delegate)
+		delegates[c.Region] = pulumi.String(c.Delegate.Name)
 	}
 	pipelines := pulumi.StringMap{}
 	for _, d := range p.Deployments {

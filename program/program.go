@@ -111,9 +111,20 @@ func accountID(ctx *pulumi.Context) string {
 // declare registers the plan's resources and exports the contract.
 func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
 	resources := components.Resources{}
+	account := accountID(ctx)
+	if account == "" && (p.Foundation != nil || len(p.Clusters) > 0) {
+		return errors.New("nothing was changed: resource groups and delegates name the Harness account; set HARNESS_ACCOUNT_ID or `pulumi config set harness:accountId ID`, as for the provider")
+	}
+	// Secrets are read before the first registration, so that a missing
+	// one stops the update before it changes anything.
+	var kubeconfigs pulumi.StringOutput
+	for _, c := range p.Clusters {
+		if c.Existing != nil {
+			kubeconfigs = config.RequireSecret(ctx, c.Existing.ConfigKey)
+			break
+		}
+	}
 	if p.Foundation != nil {
-		// Secrets are read before the first registration, so that a
-		// missing one stops the update before it changes anything.
 		args := &components.FoundationArgs{
 			Plan:        p.Foundation,
 			Scope:       p.Scope,
@@ -122,19 +133,22 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
 		if s := p.Foundation.RegistryPassword; s != nil {
 			args.RegistryPassword = config.RequireSecret(ctx, s.ConfigKey)
 		}
-		if args.AccountID = accountID(ctx); args.AccountID == "" {
-			return errors.New("nothing was changed: the foundation's resource groups name the Harness account; set HARNESS_ACCOUNT_ID or `pulumi config set harness:accountId ID`, as for the provider")
-		}
+		args.AccountID = account
 		f, err := components.NewFoundation(ctx, "foundation", args)
 		if err != nil {
 			return err
 		}
 		maps.Copy(resources, f.Resources)
 	}
+	selectors, err := declareClusters(ctx, p, account, kubeconfigs, resources)
+	if err != nil {
+		return err
+	}
 	env, err := components.NewEnvironmentSlice(ctx, p.Environment.Identifier, &components.EnvironmentSliceArgs{
 		Scope:        p.Scope,
 		Environment:  p.Environment,
 		Clusters:     p.Clusters,
+		Selectors:    selectors,
 		Prometheus:   p.Prometheus,
 		ChangeWindow: p.ChangeWindow,
 		Needs:        resources,

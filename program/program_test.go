@@ -374,8 +374,8 @@ func TestResourcesConformToProviderFacts(t *testing.T) {
 	}
 }
 
-// The GitHub token and the registry password appear only as secrets,
-// never as plain values.
+// The GitHub token, the registry password and the delegate tokens appear
+// only as secrets, never as plain values, in every stack.
 func TestTokenNeverInPlaintext(t *testing.T) {
 	c := example(t)
 	var walk func(path string, v resource.PropertyValue)
@@ -387,6 +387,8 @@ func TestTokenNeverInPlaintext(t *testing.T) {
 			t.Errorf("token in plaintext at %s", path)
 		case v.IsString() && strings.Contains(v.StringValue(), mocktest.TestRegistryPassword):
 			t.Errorf("registry password in plaintext at %s", path)
+		case v.IsString() && strings.Contains(v.StringValue(), mocktest.TestDelegateToken):
+			t.Errorf("delegate token in plaintext at %s", path)
 		case v.IsArray():
 			for i, e := range v.ArrayValue() {
 				walk(path+"["+string(rune('0'+i))+"]", e)
@@ -397,8 +399,10 @@ func TestTokenNeverInPlaintext(t *testing.T) {
 			}
 		}
 	}
-	for _, r := range mustRun(t, c, "dev").Resources() {
-		walk(r.Name, resource.NewObjectProperty(r.Inputs))
+	for _, stack := range c.Chain {
+		for _, r := range mustRun(t, c, stack).Resources() {
+			walk(r.Name, resource.NewObjectProperty(r.Inputs))
+		}
 	}
 }
 
@@ -424,6 +428,7 @@ func TestSettingsFromPulumiConfig(t *testing.T) {
 	config := func(key, value string) pulumi.RunOption {
 		return mocktest.WithConfig(map[string]string{
 			"harness-platform:githubToken": mocktest.TestToken,
+			"harness:accountId":            mocktest.TestAccount,
 			"harness-platform:" + key:      value,
 		}, "harness-platform:githubToken")
 	}

@@ -19,7 +19,7 @@ import (
 // Versions of the real providers each simulation stands in for.
 var Versions = map[string]string{
 	"harness":    "0.16.0",
-	"kubernetes": "4.28.0",
+	"kubernetes": "4.33.0",
 	"aws":        "6.83.2",
 	"github":     "6.12.2",
 }
@@ -81,7 +81,7 @@ func Start(stateDir, shared string) (*Servers, error) {
 			s.Stop()
 			return nil, err
 		}
-		var behavior Behavior = generic{provider: name}
+		var behavior Behavior = infra{provider: name}
 		if name == "harness" {
 			behavior = harness{facts: facts, constraints: constraints}
 		}

@@ -24,6 +24,8 @@ type Registered struct {
 	Dependencies []string
 	// Version is the provider version the registration asks for.
 	Version string
+	// Provider is the explicit provider reference (URN::id), or "".
+	Provider string
 }
 
 // Recorder is a pulumi.MockResourceMonitor that records resources and
@@ -75,15 +77,50 @@ func (r *Recorder) NewResource(args pulumi.MockResourceArgs) (string, resource.P
 		reg.RetainOnDelete = rpc.GetRetainOnDelete()
 		reg.Dependencies = rpc.GetDependencies()
 		reg.Version = rpc.GetVersion()
+		reg.Provider = rpc.GetProvider()
 	}
 	r.mu.Lock()
 	r.resources = append(r.resources, reg)
 	r.mu.Unlock()
 	state := args.Inputs.Copy()
-	if args.TypeToken == "harness:platform/triggers:Triggers" {
-		state["webhookUrl"] = resource.NewStringProperty("https://app.harness.io/webhook/" + args.Name)
+	for k, v := range Computed(args.TypeToken, args.Name) {
+		if _, given := state[k]; !given {
+			state[k] = v
+		}
 	}
 	return args.Name + "-id", state, nil
+}
+
+// TestDelegateToken is the value the mocks give every delegate token; tests
+// look for it in plaintext where it must never be.
+const TestDelegateToken = "delegate_token_never_in_plaintext"
+
+// Computed are the outputs the providers compute that the program reads:
+// webhook URLs, delegate tokens, ARNs, the EKS cluster's endpoint, CA and
+// OIDC issuer, a Helm release's status.
+func Computed(typ, name string) resource.PropertyMap {
+	str := resource.NewStringProperty
+	out := resource.PropertyMap{}
+	if strings.HasPrefix(typ, "aws:") {
+		out["arn"] = str("arn:aws:mock::000000000000:" + name)
+	}
+	switch typ {
+	case "harness:platform/triggers:Triggers":
+		out["webhookUrl"] = str("https://app.harness.io/webhook/" + name)
+	case "harness:platform/delegatetoken:Delegatetoken":
+		out["value"] = str(TestDelegateToken)
+	case "aws:iam/role:Role":
+		out["name"] = str(name + "-mock")
+	case "aws:eks/cluster:Cluster":
+		out["endpoint"] = str("https://" + name + ".eks.mock")
+		out["certificateAuthority"] = resource.NewObjectProperty(resource.PropertyMap{"data": str("bW9jaw==")})
+		out["identities"] = resource.NewArrayProperty([]resource.PropertyValue{resource.NewObjectProperty(resource.PropertyMap{
+			"oidcs": resource.NewArrayProperty([]resource.PropertyValue{resource.NewObjectProperty(resource.PropertyMap{
+				"issuer": str("https://oidc.eks.mock/id/" + name)})})})})
+	case "kubernetes:helm.sh/v3:Release":
+		out["status"] = resource.NewObjectProperty(resource.PropertyMap{"name": str(name), "status": str("deployed")})
+	}
+	return out
 }
 
 // Call answers the engine's built-in readStackOutputs invoke from

@@ -53,6 +53,16 @@ func (a At) Item(key string, i int) diag.Pos {
 	return a.Field(key)
 }
 
+// Tag is the resolved YAML tag of key's value ("!!str", "!!float", ...),
+// or "" when key is absent: an unquoted 1.30 is a float, which Pulumi
+// config would pass on as 1.3.
+func (a At) Tag(key string) string {
+	if n := a.value(key); n != nil {
+		return n.ShortTag()
+	}
+	return ""
+}
+
 func (a At) value(key string) *yaml.Node {
 	if a.node == nil || a.node.Kind != yaml.MappingNode {
 		return nil

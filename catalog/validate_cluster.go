@@ -1,0 +1,121 @@
+package catalog
+
+import (
+	"fmt"
+	"net/netip"
+	"regexp"
+	"strings"
+
+	"github.com/company/harness-platform/ident"
+)
+
+var (
+	roleArn      = regexp.MustCompile(`^arn:aws[a-z-]*:iam::[0-9]{12}:role/[A-Za-z0-9+=,.@_/-]+$`)
+	k8sVersion   = regexp.MustCompile(`^1\.[0-9]{2}$`)
+	instanceType = regexp.MustCompile(`^[a-z][a-z0-9-]*\.[a-z0-9]+$`)
+	quantity     = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
+)
+
+// minVPCBits is the smallest VPC an EKS region may have: it is cut into a
+// private and a public subnet in each of two availability zones.
+const minVPCBits = 20
+
+// checkInfrastructure checks a stack's clusters, account and delegate.
+// Networks were checked with the regions (validate.go).
+func (v *validator) checkInfrastructure(st *stackDoc) {
+	eks := false
+	for i, r := range st.Regions {
+		if r.kind() != RegionEKS {
+			continue
+		}
+		eks = true
+		if r.NetworkCIDR == "" {
+			v.at(st.At.Item(Namespace+":regions", i), "give the region a networkCidr of /"+fmt.Sprint(minVPCBits)+" or larger, e.g. 10.3.0.0/17, or set kind: existing", "region %q is kind eks but has no networkCidr for its VPC", r.Name)
+		} else if p, err := netip.ParsePrefix(r.NetworkCIDR); err == nil && p.Addr().Is4() && p.Bits() > minVPCBits {
+			v.at(r.At.Field("networkCidr"), fmt.Sprintf("use a /%d or larger network", minVPCBits), "networkCidr %s is too small for an EKS VPC of four subnets", r.NetworkCIDR)
+		}
+	}
+	if eks {
+		if st.AWS == nil {
+			v.at(st.At.Pos(), "add "+Namespace+":aws with the roleArn of the environment's account", "stack %q declares EKS clusters but has no %s:aws", st.name, Namespace)
+		}
+		if st.Cluster == nil {
+			v.at(st.At.Pos(), "add "+Namespace+":cluster (kubernetesVersion, adminRoleArn, nodeGroup)", "stack %q declares EKS clusters but has no %s:cluster", st.name, Namespace)
+		}
+	}
+	if a := st.AWS; a != nil && a.RoleArn != "" && !roleArn.MatchString(a.RoleArn) {
+		v.at(a.At.Field("roleArn"), "write an IAM role ARN such as arn:aws:iam::111122223333:role/platform-deployer", "aws roleArn %q is not an IAM role ARN", a.RoleArn)
+	}
+	if c := st.Cluster; c != nil {
+		v.checkCluster(c)
+	}
+	if st.Delegate == nil {
+		if st.At.Pos().Line > 0 {
+			v.at(st.At.Pos(), "add "+Namespace+":delegate with chartVersion and image", "stack %q has no %s:delegate: every cluster needs one", st.name, Namespace)
+		}
+	} else {
+		v.checkDelegate(st.Delegate)
+	}
+}
+
+func (v *validator) checkCluster(c *clusterDoc) {
+	if tag := c.At.Tag("kubernetesVersion"); tag != "" && tag != "!!str" {
+		v.at(c.At.Field("kubernetesVersion"), fmt.Sprintf("quote it: kubernetesVersion: %q", c.KubernetesVersion), "kubernetesVersion %s is not a string (Pulumi config would read it as a number)", c.KubernetesVersion)
+	} else if c.KubernetesVersion != "" && !k8sVersion.MatchString(c.KubernetesVersion) {
+		v.at(c.At.Field("kubernetesVersion"), `pin a minor version such as "1.31"`, "kubernetesVersion %q is not an EKS version", c.KubernetesVersion)
+	}
+	if c.AdminRoleArn != "" && !roleArn.MatchString(c.AdminRoleArn) {
+		v.at(c.At.Field("adminRoleArn"), "write an IAM role ARN such as arn:aws:iam::111122223333:role/platform-admin", "cluster adminRoleArn %q is not an IAM role ARN", c.AdminRoleArn)
+	}
+	switch {
+	case c.PublicEndpoint && len(c.PublicAccessCidrs) == 0:
+		v.at(c.At.Field("publicEndpoint"), "list the networks allowed to reach it in publicAccessCidrs, or remove publicEndpoint", "a public endpoint needs publicAccessCidrs")
+	case !c.PublicEndpoint && len(c.PublicAccessCidrs) > 0:
+		v.at(c.At.Field("publicAccessCidrs"), "set publicEndpoint: true, or remove publicAccessCidrs", "publicAccessCidrs has no effect while the public endpoint is off")
+	}
+	for i, cidr := range c.PublicAccessCidrs {
+		p, err := netip.ParsePrefix(cidr)
+		switch {
+		case err != nil || !p.Addr().Is4():
+			v.at(c.At.Item("publicAccessCidrs", i), "write an IPv4 network such as 203.0.113.0/24", "publicAccessCidrs %q is not an IPv4 CIDR", cidr)
+		case p.Bits() == 0:
+			v.at(c.At.Item("publicAccessCidrs", i), "list only the networks that administer the cluster", "publicAccessCidrs %s opens the API server to the whole internet", cidr)
+		case p.Masked() != p:
+			v.at(c.At.Item("publicAccessCidrs", i), fmt.Sprintf("write %s", p.Masked()), "publicAccessCidrs %q has host bits set", cidr)
+		}
+	}
+	n := c.NodeGroup
+	if n.InstanceType != "" && !instanceType.MatchString(n.InstanceType) {
+		v.at(n.At.Field("instanceType"), "write an EC2 instance type such as m6i.large", "nodeGroup instanceType %q is not an instance type", n.InstanceType)
+	}
+	if n.At.Pos().Line > 0 {
+		switch {
+		case n.MinSize < 1:
+			v.at(n.At.Field("minSize"), "keep at least 1 node for the delegate", "nodeGroup minSize %d is below 1", n.MinSize)
+		case n.DesiredSize < n.MinSize || n.DesiredSize > n.MaxSize:
+			v.at(n.At.Field("desiredSize"), "make minSize <= desiredSize <= maxSize", "nodeGroup desiredSize %d is outside [%d, %d]", n.DesiredSize, n.MinSize, n.MaxSize)
+		}
+	}
+}
+
+func (v *validator) checkDelegate(d *delegateDoc) {
+	if d.ChartVersion != "" && !ident.ExactVersion(d.ChartVersion) {
+		v.at(d.At.Field("chartVersion"), "pin an exact version such as 1.0.22", "delegate chartVersion %q is not pinned", d.ChartVersion)
+	}
+	if d.Image != "" && !ident.PinnedImage(d.Image) {
+		v.at(d.At.Field("image"), "pin a release tag such as harness/delegate:25.10.87101 (the upgrader is off, so this is what runs)", "delegate image %q is not pinned to a release", d.Image)
+	}
+	if d.Replicas != nil && *d.Replicas < 1 {
+		v.at(d.At.Field("replicas"), "run at least 1 replica (2 for availability)", "delegate replicas %d is below 1", *d.Replicas)
+	}
+	for _, q := range []struct{ key, val string }{{"cpu", d.CPU}, {"memory", d.Memory}} {
+		if q.val != "" && !quantity.MatchString(q.val) {
+			v.at(d.At.Field(q.key), "write a number: cpu in cores (1), memory in MiB (2048)", "delegate %s %q is not a number", q.key, q.val)
+		}
+	}
+	for _, u := range []struct{ key, val string }{{"chartRepository", d.ChartRepository}, {"managerEndpoint", d.ManagerEndpoint}} {
+		if u.val != "" && !strings.HasPrefix(u.val, "https://") {
+			v.at(d.At.Field(u.key), "use an https URL", "delegate %s %q is not an https URL", u.key, u.val)
+		}
+	}
+}

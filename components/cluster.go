@@ -1,0 +1,295 @@
+package components
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/ec2"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/kms"
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/company/harness-platform/plan"
+)
+
+// Versions of the AWS and Kubernetes providers every registration asks
+// for, as the Harness bindings pin theirs: the engine never picks "the
+// latest".
+const (
+	AWSVersion        = "6.83.2"
+	KubernetesVersion = "4.33.0"
+)
+
+// ClusterAdminPolicy is the EKS access policy of the platform team's role.
+const ClusterAdminPolicy = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
+
+// ClusterArgs are the inputs of a Cluster: one region of the plan.
+type ClusterArgs struct {
+	// EKS is the cluster to declare; nil for an existing cluster.
+	EKS *plan.EKS
+	// Kubeconfig is the existing cluster's kubeconfig, a secret; used
+	// when EKS is nil.
+	Kubeconfig pulumi.StringInput
+}
+
+// Cluster is a VPC and an EKS cluster in the environment's own account,
+// through an explicit AWS provider that assumes the stack's role (never the
+// ambient credentials), or an existing cluster given by its kubeconfig. It
+// yields a Kubernetes provider for the cluster.
+type Cluster struct {
+	pulumi.ResourceState
+
+	Name     pulumi.StringOutput
+	Endpoint pulumi.StringOutput
+	// Kubeconfig is a secret. It holds no credential: kubectl runs
+	// `aws eks get-token` as the platform team's role.
+	Kubeconfig pulumi.StringOutput
+	// Provider is the Kubernetes provider of the cluster.
+	Provider *kubernetes.Provider
+	// AWS is the region's AWS provider (nil for an existing cluster).
+	AWS *aws.Provider
+	// OIDCProviderArn and OIDCIssuer are for IRSA roles (EKS only).
+	OIDCProviderArn pulumi.StringOutput
+	OIDCIssuer      pulumi.StringOutput
+}
+
+// NewCluster declares one cluster.
+func NewCluster(ctx *pulumi.Context, name string, args *ClusterArgs, opts ...pulumi.ResourceOption) (*Cluster, error) {
+	c := &Cluster{}
+	if err := ctx.RegisterComponentResource(ClusterType, name, c, opts...); err != nil {
+		return nil, err
+	}
+	if args.EKS == nil {
+		c.Kubeconfig = pulumi.ToSecret(args.Kubeconfig).(pulumi.StringOutput)
+		c.Name, c.Endpoint = pulumi.String(name).ToStringOutput(), pulumi.String("").ToStringOutput()
+		p, err := kubernetes.NewProvider(ctx, name, &kubernetes.ProviderArgs{Kubeconfig: c.Kubeconfig},
+			pulumi.Parent(c), pulumi.Version(KubernetesVersion))
+		if err != nil {
+			return nil, err
+		}
+		c.Provider = p
+		return c, ctx.RegisterResourceOutputs(c, pulumi.Map{"name": c.Name})
+	}
+	if err := c.declareEKS(ctx, name, args.EKS); err != nil {
+		return nil, err
+	}
+	return c, ctx.RegisterResourceOutputs(c, pulumi.Map{"name": c.Name, "endpoint": c.Endpoint, "kubeconfig": c.Kubeconfig})
+}
+
+func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) error {
+	provider, err := aws.NewProvider(ctx, name, &aws.ProviderArgs{
+		Region:      pulumi.String(e.AWSRegion),
+		AssumeRole:  &aws.ProviderAssumeRoleArgs{RoleArn: pulumi.String(e.RoleArn), SessionName: pulumi.String("harness-platform")},
+		DefaultTags: &aws.ProviderDefaultTagsArgs{Tags: pulumi.ToStringMap(e.Tags)},
+	}, pulumi.Parent(c), pulumi.Version(AWSVersion))
+	if err != nil {
+		return err
+	}
+	c.AWS = provider
+	in := []pulumi.ResourceOption{pulumi.Parent(c), pulumi.Provider(provider), pulumi.Version(AWSVersion)}
+	with := func(more ...pulumi.ResourceOption) []pulumi.ResourceOption {
+		return append(append([]pulumi.ResourceOption{}, in...), more...)
+	}
+
+	vpc, err := ec2.NewVpc(ctx, e.Name, &ec2.VpcArgs{
+		CidrBlock: pulumi.String(e.VPC.CIDR), EnableDnsHostnames: pulumi.Bool(true), EnableDnsSupport: pulumi.Bool(true),
+		Tags: pulumi.StringMap{"Name": pulumi.String(e.Name)},
+	}, in...)
+	if err != nil {
+		return err
+	}
+	igw, err := ec2.NewInternetGateway(ctx, e.Name, &ec2.InternetGatewayArgs{VpcId: vpc.ID(), Tags: pulumi.StringMap{"Name": pulumi.String(e.Name)}}, in...)
+	if err != nil {
+		return err
+	}
+	publicRT, err := ec2.NewRouteTable(ctx, e.Name+"-public", &ec2.RouteTableArgs{
+		VpcId:  vpc.ID(),
+		Routes: ec2.RouteTableRouteArray{ec2.RouteTableRouteArgs{CidrBlock: pulumi.String("0.0.0.0/0"), GatewayId: igw.ID()}},
+		Tags:   pulumi.StringMap{"Name": pulumi.String(e.Name + "-public")},
+	}, in...)
+	if err != nil {
+		return err
+	}
+	subnets := map[string]*ec2.Subnet{}
+	for _, s := range e.VPC.Subnets {
+		sn, err := ec2.NewSubnet(ctx, s.Name, &ec2.SubnetArgs{
+			VpcId: vpc.ID(), CidrBlock: pulumi.String(s.CIDR), AvailabilityZone: pulumi.String(s.Zone),
+			MapPublicIpOnLaunch: pulumi.Bool(false), Tags: pulumi.ToStringMap(s.Tags),
+		}, in...)
+		if err != nil {
+			return err
+		}
+		subnets[s.Name] = sn
+	}
+	// One NAT gateway per zone, in its public subnet, so a zone's nodes
+	// keep egress when the other zone fails.
+	nat := map[string]*ec2.NatGateway{}
+	for _, s := range e.VPC.Public() {
+		if _, err := ec2.NewRouteTableAssociation(ctx, s.Name, &ec2.RouteTableAssociationArgs{SubnetId: subnets[s.Name].ID(), RouteTableId: publicRT.ID()}, in...); err != nil {
+			return err
+		}
+		eip, err := ec2.NewEip(ctx, s.Name, &ec2.EipArgs{Domain: pulumi.String("vpc"), Tags: pulumi.StringMap{"Name": pulumi.String(s.Name)}}, in...)
+		if err != nil {
+			return err
+		}
+		ng, err := ec2.NewNatGateway(ctx, s.Name, &ec2.NatGatewayArgs{AllocationId: eip.ID(), SubnetId: subnets[s.Name].ID(), Tags: pulumi.StringMap{"Name": pulumi.String(s.Name)}},
+			with(pulumi.DependsOn([]pulumi.Resource{igw}))...)
+		if err != nil {
+			return err
+		}
+		nat[s.Zone] = ng
+	}
+	var private pulumi.StringArray
+	for _, s := range e.VPC.Private() {
+		rt, err := ec2.NewRouteTable(ctx, s.Name, &ec2.RouteTableArgs{
+			VpcId:  vpc.ID(),
+			Routes: ec2.RouteTableRouteArray{ec2.RouteTableRouteArgs{CidrBlock: pulumi.String("0.0.0.0/0"), NatGatewayId: nat[s.Zone].ID()}},
+			Tags:   pulumi.StringMap{"Name": pulumi.String(s.Name)},
+		}, in...)
+		if err != nil {
+			return err
+		}
+		if _, err := ec2.NewRouteTableAssociation(ctx, s.Name, &ec2.RouteTableAssociationArgs{SubnetId: subnets[s.Name].ID(), RouteTableId: rt.ID()}, in...); err != nil {
+			return err
+		}
+		private = append(private, subnets[s.Name].ID().ToStringOutput())
+	}
+
+	key, err := kms.NewKey(ctx, e.Name, &kms.KeyArgs{
+		Description:       pulumi.String("Kubernetes secrets of EKS cluster " + e.Name),
+		EnableKeyRotation: pulumi.Bool(true),
+	}, in...)
+	if err != nil {
+		return err
+	}
+	clusterRole, err := iam.NewRole(ctx, e.Name+"-cluster", &iam.RoleArgs{AssumeRolePolicy: pulumi.String(servicePrincipalPolicy("eks.amazonaws.com"))}, in...)
+	if err != nil {
+		return err
+	}
+	clusterPolicy, err := iam.NewRolePolicyAttachment(ctx, e.Name+"-cluster", &iam.RolePolicyAttachmentArgs{
+		Role: clusterRole.Name, PolicyArn: pulumi.String("arn:aws:iam::aws:policy/AmazonEKSClusterPolicy"),
+	}, in...)
+	if err != nil {
+		return err
+	}
+	cluster, err := eks.NewCluster(ctx, e.Name, &eks.ClusterArgs{
+		Name:    pulumi.String(e.Name),
+		Version: pulumi.String(e.KubernetesVersion),
+		RoleArn: clusterRole.Arn,
+		VpcConfig: &eks.ClusterVpcConfigArgs{
+			SubnetIds:             private,
+			EndpointPrivateAccess: pulumi.Bool(true),
+			EndpointPublicAccess:  pulumi.Bool(e.PublicEndpoint),
+			PublicAccessCidrs:     pulumi.ToStringArray(e.PublicAccessCidrs),
+		},
+		EncryptionConfig: &eks.ClusterEncryptionConfigArgs{
+			Provider:  &eks.ClusterEncryptionConfigProviderArgs{KeyArn: key.Arn},
+			Resources: pulumi.StringArray{pulumi.String("secrets")},
+		},
+		EnabledClusterLogTypes: pulumi.ToStringArray(e.LogTypes),
+		// Access entries only: the creator (the deployer role) gets no
+		// implicit admin; the platform team's role gets it explicitly.
+		AccessConfig: &eks.ClusterAccessConfigArgs{
+			AuthenticationMode:                      pulumi.String("API"),
+			BootstrapClusterCreatorAdminPermissions: pulumi.Bool(false),
+		},
+	}, with(pulumi.DependsOn([]pulumi.Resource{clusterPolicy}))...)
+	if err != nil {
+		return err
+	}
+	entry, err := eks.NewAccessEntry(ctx, e.Name+"-platform-admin", &eks.AccessEntryArgs{
+		ClusterName: cluster.Name, PrincipalArn: pulumi.String(e.AdminRoleArn), Type: pulumi.String("STANDARD"),
+	}, in...)
+	if err != nil {
+		return err
+	}
+	admin, err := eks.NewAccessPolicyAssociation(ctx, e.Name+"-platform-admin", &eks.AccessPolicyAssociationArgs{
+		ClusterName: cluster.Name, PrincipalArn: entry.PrincipalArn, PolicyArn: pulumi.String(ClusterAdminPolicy),
+		AccessScope: &eks.AccessPolicyAssociationAccessScopeArgs{Type: pulumi.String("cluster")},
+	}, in...)
+	if err != nil {
+		return err
+	}
+	c.OIDCIssuer = cluster.Identities.ApplyT(func(ids []eks.ClusterIdentity) (string, error) {
+		if len(ids) == 0 || len(ids[0].Oidcs) == 0 || ids[0].Oidcs[0].Issuer == nil {
+			return "", fmt.Errorf("EKS cluster %s reports no OIDC issuer", e.Name)
+		}
+		return *ids[0].Oidcs[0].Issuer, nil
+	}).(pulumi.StringOutput)
+	oidc, err := iam.NewOpenIdConnectProvider(ctx, e.Name, &iam.OpenIdConnectProviderArgs{
+		Url: c.OIDCIssuer, ClientIdLists: pulumi.StringArray{pulumi.String("sts.amazonaws.com")},
+	}, in...)
+	if err != nil {
+		return err
+	}
+	c.OIDCProviderArn = oidc.Arn
+
+	nodeRole, err := iam.NewRole(ctx, e.Name+"-nodes", &iam.RoleArgs{AssumeRolePolicy: pulumi.String(servicePrincipalPolicy("ec2.amazonaws.com"))}, in...)
+	if err != nil {
+		return err
+	}
+	var nodePolicies []pulumi.Resource
+	for _, p := range []string{"AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryReadOnly"} {
+		a, err := iam.NewRolePolicyAttachment(ctx, e.Name+"-nodes-"+p, &iam.RolePolicyAttachmentArgs{
+			Role: nodeRole.Name, PolicyArn: pulumi.String("arn:aws:iam::aws:policy/" + p),
+		}, in...)
+		if err != nil {
+			return err
+		}
+		nodePolicies = append(nodePolicies, a)
+	}
+	n := e.NodeGroup
+	nodes, err := eks.NewNodeGroup(ctx, e.Name, &eks.NodeGroupArgs{
+		ClusterName:   cluster.Name,
+		NodeRoleArn:   nodeRole.Arn,
+		SubnetIds:     private,
+		InstanceTypes: pulumi.StringArray{pulumi.String(n.InstanceType)},
+		ScalingConfig: &eks.NodeGroupScalingConfigArgs{
+			MinSize: pulumi.Int(n.MinSize), DesiredSize: pulumi.Int(n.DesiredSize), MaxSize: pulumi.Int(n.MaxSize),
+		},
+	}, with(pulumi.DependsOn(nodePolicies),
+		// The cluster autoscaler owns the desired size once the group runs.
+		pulumi.IgnoreChanges([]string{"scalingConfig.desiredSize"}))...)
+	if err != nil {
+		return err
+	}
+
+	c.Name, c.Endpoint = cluster.Name, cluster.Endpoint
+	c.Kubeconfig = pulumi.ToSecret(pulumi.All(cluster.Name, cluster.Endpoint, cluster.CertificateAuthority.Data().Elem()).ApplyT(
+		func(v []any) (string, error) {
+			return Kubeconfig(v[0].(string), v[1].(string), v[2].(string), e.AWSRegion, e.AdminRoleArn)
+		})).(pulumi.StringOutput)
+	// The provider waits for the nodes and the admin access: before them
+	// nothing can be deployed into the cluster.
+	c.Provider, err = kubernetes.NewProvider(ctx, name, &kubernetes.ProviderArgs{Kubeconfig: c.Kubeconfig},
+		pulumi.Parent(c), pulumi.Version(KubernetesVersion), pulumi.DependsOn([]pulumi.Resource{nodes, admin}))
+	return err
+}
+
+// Kubeconfig is a kubeconfig for an EKS cluster that authenticates with
+// `aws eks get-token` as role: it holds no credential of its own.
+func Kubeconfig(cluster, endpoint, caData, region, role string) (string, error) {
+	cfg := map[string]any{
+		"apiVersion":      "v1",
+		"kind":            "Config",
+		"current-context": cluster,
+		"clusters": []any{map[string]any{"name": cluster, "cluster": map[string]any{
+			"server": endpoint, "certificate-authority-data": caData}}},
+		"contexts": []any{map[string]any{"name": cluster, "context": map[string]any{"cluster": cluster, "user": cluster}}},
+		"users": []any{map[string]any{"name": cluster, "user": map[string]any{"exec": map[string]any{
+			"apiVersion": "client.authentication.k8s.io/v1beta1",
+			"command":    "aws",
+			"args":       []string{"eks", "get-token", "--cluster-name", cluster, "--region", region, "--role-arn", role},
+		}}}},
+	}
+	b, err := json.Marshal(cfg)
+	return string(b), err
+}
+
+// servicePrincipalPolicy is an assume-role policy for an AWS service.
+func servicePrincipalPolicy(service string) string {
+	return fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Service":%q},"Action":"sts:AssumeRole"}]}`, service)
+}

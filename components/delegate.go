@@ -1,0 +1,172 @@
+package components
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
+	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
+	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
+	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
+	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/company/harness-platform/harness/platform"
+	"github.com/company/harness-platform/plan"
+)
+
+// DelegateChart is the Helm chart of Harness's Kubernetes delegate.
+const DelegateChart = "harness-delegate-ng"
+
+// TokenSecretKey is the key the chart's existingDelegateToken Secret must
+// hold the token under.
+const TokenSecretKey = "DELEGATE_TOKEN"
+
+// DelegateArgs are the inputs of a Delegate.
+type DelegateArgs struct {
+	Plan         plan.Delegate
+	AWSConnector *plan.AWSConnector
+	Scope        plan.Scope
+	// AccountID is the Harness account the delegate registers with.
+	AccountID string
+	// Cluster is where the delegate runs.
+	Cluster *Cluster
+}
+
+// Delegate is a Harness delegate in one cluster: its token, namespace and
+// token Secret, the harness-delegate-ng Helm release with the upgrader off
+// and the image pinned, write access to the deployments' namespaces only,
+// and on EKS an IRSA role and the AWS connector that uses it.
+type Delegate struct {
+	pulumi.ResourceState
+
+	// Selector is the delegate's name, known once its release is
+	// installed: connectors that select it wait for it, and are deleted
+	// before it.
+	Selector pulumi.StringOutput
+	// Resources are the declared Harness objects, for what needs them.
+	Resources Resources
+}
+
+// NewDelegate declares a delegate.
+func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...pulumi.ResourceOption) (*Delegate, error) {
+	d := &Delegate{Resources: Resources{}}
+	if err := ctx.RegisterComponentResource(DelegateType, name, d, opts...); err != nil {
+		return nil, err
+	}
+	p := args.Plan
+	k8s := []pulumi.ResourceOption{pulumi.Parent(d), pulumi.Provider(args.Cluster.Provider), pulumi.Version(KubernetesVersion)}
+
+	token, err := platform.NewDelegatetoken(ctx, p.Token, &platform.DelegatetokenArgs{
+		AccountId: pulumi.String(args.AccountID),
+		Name:      pulumi.String(p.Token),
+	}, pulumi.Parent(d))
+	if err != nil {
+		return nil, err
+	}
+	ns, err := corev1.NewNamespace(ctx, p.Name, &corev1.NamespaceArgs{
+		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(p.Namespace)},
+	}, k8s...)
+	if err != nil {
+		return nil, err
+	}
+	secretName := p.Name + "-token"
+	secret, err := corev1.NewSecret(ctx, secretName, &corev1.SecretArgs{
+		Metadata:   &metav1.ObjectMetaArgs{Name: pulumi.String(secretName), Namespace: ns.Metadata.Name()},
+		Type:       pulumi.String("Opaque"),
+		StringData: pulumi.StringMap{TokenSecretKey: token.Value},
+	}, k8s...)
+	if err != nil {
+		return nil, err
+	}
+	values := pulumi.Map{
+		"accountId":             pulumi.String(args.AccountID),
+		"managerEndpoint":       pulumi.String(p.ManagerEndpoint),
+		"delegateName":          pulumi.String(p.Name),
+		"delegateDockerImage":   pulumi.String(p.Image),
+		"existingDelegateToken": secret.Metadata.Name(),
+		"tags":                  pulumi.String(strings.Join(p.Tags, ",")),
+		"replicas":              pulumi.Int(p.Replicas),
+		"cpu":                   pulumi.String(p.CPU),
+		"memory":                pulumi.String(p.Memory),
+		"k8sPermissionsType":    pulumi.String(p.Permissions),
+		// The upgrader rewrites the image hourly (kubectl set image), which
+		// refresh reports as drift; the image is upgraded by a reviewed
+		// change of the stack file instead.
+		"upgrader": pulumi.Map{"enabled": pulumi.Bool(false)},
+	}
+	var role *iam.Role
+	if irsa := p.IRSA; irsa != nil {
+		aws := []pulumi.ResourceOption{pulumi.Parent(d), pulumi.Provider(args.Cluster.AWS), pulumi.Version(AWSVersion)}
+		trust := pulumi.All(args.Cluster.OIDCProviderArn, args.Cluster.OIDCIssuer).ApplyT(func(v []any) string {
+			return irsaTrustPolicy(v[0].(string), v[1].(string), irsa.ServiceAccount)
+		}).(pulumi.StringOutput)
+		if role, err = iam.NewRole(ctx, irsa.RoleName, &iam.RoleArgs{AssumeRolePolicy: trust}, aws...); err != nil {
+			return nil, err
+		}
+		for _, policy := range irsa.Policies {
+			if _, err := iam.NewRolePolicyAttachment(ctx, irsa.RoleName+"-"+policy[strings.LastIndex(policy, "/")+1:], &iam.RolePolicyAttachmentArgs{
+				Role: role.Name, PolicyArn: pulumi.String(policy),
+			}, aws...); err != nil {
+				return nil, err
+			}
+		}
+		values["serviceAccount"] = pulumi.Map{"annotations": pulumi.Map{"eks.amazonaws.com/role-arn": role.Arn}}
+	}
+	release, err := helmv3.NewRelease(ctx, p.Name, &helmv3.ReleaseArgs{
+		Name:           pulumi.String(p.Name),
+		Namespace:      ns.Metadata.Name(),
+		Chart:          pulumi.String(DelegateChart),
+		Version:        pulumi.String(p.ChartVersion),
+		RepositoryOpts: &helmv3.RepositoryOptsArgs{Repo: pulumi.String(p.ChartRepository)},
+		Values:         values,
+	}, k8s...)
+	if err != nil {
+		return nil, err
+	}
+	// The namespaces deployments use exist before the delegate deploys,
+	// and the delegate may write in them (ClusterRole admin, bound per
+	// namespace) and nowhere else.
+	for _, n := range p.Namespaces {
+		nsr, err := corev1.NewNamespace(ctx, n, &corev1.NamespaceArgs{Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(n)}}, k8s...)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := rbacv1.NewRoleBinding(ctx, n+"-delegate", &rbacv1.RoleBindingArgs{
+			Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(p.Name), Namespace: nsr.Metadata.Name()},
+			RoleRef:  &rbacv1.RoleRefArgs{ApiGroup: pulumi.String("rbac.authorization.k8s.io"), Kind: pulumi.String("ClusterRole"), Name: pulumi.String("admin")},
+			Subjects: rbacv1.SubjectArray{&rbacv1.SubjectArgs{Kind: pulumi.String("ServiceAccount"), Name: pulumi.String(p.Name), Namespace: pulumi.String(p.Namespace)}},
+		}, k8s...); err != nil {
+			return nil, err
+		}
+	}
+	d.Selector = release.Status.Name().ApplyT(func(*string) string { return p.Name }).(pulumi.StringOutput)
+	d.Resources.add(plan.KindDelegate, p.Name, release)
+	if c := args.AWSConnector; c != nil {
+		conn, err := platform.NewAwsConnector(ctx, c.Identifier, &platform.AwsConnectorArgs{
+			Identifier:  pulumi.String(c.Identifier),
+			Name:        pulumi.String(c.Name),
+			Description: pulumi.String(c.Description),
+			OrgId:       pulumi.String(args.Scope.OrgID),
+			ProjectId:   pulumi.String(args.Scope.ProjectID),
+			InheritFromDelegate: &platform.AwsConnectorInheritFromDelegateArgs{
+				DelegateSelectors: pulumi.StringArray{d.Selector},
+				Region:            pulumi.String(c.Region),
+			},
+			Tags: stringArray(c.Tags),
+		}, pulumi.Parent(d))
+		if err != nil {
+			return nil, err
+		}
+		d.Resources.add(plan.KindAWSConnector, c.Identifier, conn)
+	}
+	return d, ctx.RegisterResourceOutputs(d, pulumi.Map{"selector": d.Selector})
+}
+
+// irsaTrustPolicy lets one service account, and only it, assume a role
+// through the cluster's OIDC provider.
+func irsaTrustPolicy(providerArn, issuer, serviceAccount string) string {
+	host := strings.TrimPrefix(issuer, "https://")
+	return fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Federated":%q},"Action":"sts:AssumeRoleWithWebIdentity","Condition":{"StringEquals":{%q:%q,%q:"sts.amazonaws.com"}}}]}`,
+		providerArn, host+":sub", "system:serviceaccount:"+serviceAccount, host+":aud")
+}

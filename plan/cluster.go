@@ -1,0 +1,248 @@
+package plan
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/ident"
+)
+
+// Cluster objects have kinds too, for what depends on them.
+const (
+	KindCluster      Kind = "cluster"
+	KindDelegate     Kind = "delegate"
+	KindAWSConnector Kind = "awsConnector"
+)
+
+// EKS control-plane log types: all of them (the seeds ask for audit and
+// authenticator logs at least; the rest cost little at this scale).
+var EKSLogTypes = []string{"api", "audit", "authenticator", "controllerManager", "scheduler"}
+
+// DelegateNamespace is where every delegate runs (the chart's documented
+// namespace).
+const DelegateNamespace = "harness-delegate-ng"
+
+// DelegatePermissions is the chart's k8sPermissionsType. The chart's
+// default, CLUSTER_ADMIN, is more than deployments need: the delegate reads
+// the cluster (CLUSTER_VIEWER) and is given write access only in the
+// namespaces the plan deploys to, by a RoleBinding each (Delegate.Namespaces).
+const DelegatePermissions = "CLUSTER_VIEWER"
+
+// ECRReadOnlyPolicy is what the delegate's IRSA role may do: pull images
+// (and read their tags) from ECR; deployments need nothing else from AWS.
+const ECRReadOnlyPolicy = "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly"
+
+// EKS is a VPC and an EKS cluster in the environment's own account.
+type EKS struct {
+	// Name is the cluster's name, <environment>-<region>.
+	Name      string
+	AWSRegion string
+	// RoleArn is assumed by the region's explicit AWS provider.
+	RoleArn           string
+	KubernetesVersion string
+	VPC               VPC
+	PublicEndpoint    bool
+	PublicAccessCidrs []string
+	LogTypes          []string
+	// AdminRoleArn gets cluster admin through an access entry; the
+	// creator gets none implicitly.
+	AdminRoleArn string
+	NodeGroup    catalog.NodeGroup
+	// Tags are AWS tags (the provider's default tags).
+	Tags map[string]string
+}
+
+// VPC is the cluster's network: the region's CIDR, cut into a private and
+// a public subnet in each of two availability zones.
+type VPC struct {
+	CIDR    string
+	Subnets []Subnet
+}
+
+// Subnet is one subnet of a VPC.
+type Subnet struct {
+	Name   string
+	CIDR   string
+	Zone   string
+	Public bool
+	// Tags are what EKS and its load balancer controller look for.
+	Tags map[string]string
+}
+
+// Existing is a cluster this project does not create, reached with the
+// kubeconfig held under Region in the config secret ConfigKey.
+type Existing struct {
+	ConfigKey string
+}
+
+// Delegate is the Harness delegate of one cluster.
+type Delegate struct {
+	// Name is the delegate's name, also its implicit selector.
+	Name string
+	// Token is the name of its delegate token.
+	Token string
+	// Tags are the chart's comma-separated tags: environment, region,
+	// network.
+	Tags            []string
+	Namespace       string
+	ChartRepository string
+	ChartVersion    string
+	Image           string
+	Replicas        int
+	CPU, Memory     string
+	ManagerEndpoint string
+	Permissions     string
+	// Namespaces are the deployments' namespaces in this cluster: the
+	// delegate may write there, and only there.
+	Namespaces []string
+	// IRSA is set on EKS clusters: the role the delegate's service
+	// account assumes, with these managed policies.
+	IRSA *IRSA
+}
+
+// IRSA is an IAM role for a Kubernetes service account.
+type IRSA struct {
+	RoleName       string
+	ServiceAccount string // namespace:name
+	Policies       []string
+}
+
+// AWSConnector reaches the environment's account with the credentials of
+// the delegate it runs on (its IRSA role): no key is stored in Harness.
+type AWSConnector struct {
+	Identifier, Name, Description string
+	Region                        string
+	DelegateSelectors             []string
+	Tags                          []string
+	Needs                         []Ref
+}
+
+// buildCluster plans the cluster, delegate and AWS connector of one region.
+func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string, scope Scope) (Cluster, error) {
+	env := st.Environment
+	name := ident.DelegateName(env.Name, r.Name)
+	cl := Cluster{Region: r.Name}
+	d := st.Delegate
+	cl.Delegate = Delegate{
+		Name:            name,
+		Token:           ident.DelegateToken(env.Name, r.Name),
+		Tags:            []string{env.Name, r.Name, "network-" + r.NetworkCIDR},
+		Namespace:       DelegateNamespace,
+		ChartRepository: d.ChartRepository,
+		ChartVersion:    d.ChartVersion,
+		Image:           d.Image,
+		Replicas:        d.Replicas,
+		CPU:             d.CPU,
+		Memory:          d.Memory,
+		ManagerEndpoint: d.ManagerEndpoint,
+		Permissions:     DelegatePermissions,
+		Namespaces:      namespaces,
+	}
+	if r.NetworkCIDR == "" {
+		cl.Delegate.Tags = cl.Delegate.Tags[:2]
+	}
+	if r.Kind == catalog.RegionExisting {
+		cl.Existing = &Existing{ConfigKey: catalog.KubeconfigsKey}
+		return cl, nil
+	}
+	vpc, err := carve(r.NetworkCIDR, r.AWSRegion, ident.ClusterName(env.Name, r.Name))
+	if err != nil {
+		return Cluster{}, fmt.Errorf("region %s: %w", r.Name, err)
+	}
+	c := st.Cluster
+	cl.EKS = &EKS{
+		Name:              ident.ClusterName(env.Name, r.Name),
+		AWSRegion:         r.AWSRegion,
+		RoleArn:           st.AWS.RoleArn,
+		KubernetesVersion: c.KubernetesVersion,
+		VPC:               vpc,
+		PublicEndpoint:    c.PublicEndpoint,
+		PublicAccessCidrs: slices.Clone(c.PublicAccessCidrs),
+		LogTypes:          EKSLogTypes,
+		AdminRoleArn:      c.AdminRoleArn,
+		NodeGroup:         c.NodeGroup,
+		Tags:              map[string]string{"environment": env.Name, "region": r.Name, "managed-by": ManagedBy},
+	}
+	cl.Delegate.IRSA = &IRSA{
+		RoleName:       name + "-irsa",
+		ServiceAccount: DelegateNamespace + ":" + name,
+		Policies:       []string{ECRReadOnlyPolicy},
+	}
+	id := ident.AWSConnector(env.Identifier, r.Name)
+	cl.AWSConnector = &AWSConnector{
+		Identifier:        id,
+		Name:              "aws-" + env.Name + "-" + r.Name,
+		Description:       "AWS account of " + env.Name + " in " + r.AWSRegion + ", with the credentials of delegate " + name,
+		Region:            r.AWSRegion,
+		DelegateSelectors: []string{name},
+		Tags:              managedTags(map[string]string{"environment": env.Name, "region": r.Name}),
+		Needs:             []Ref{{KindProject, scope.ProjectID}, {KindDelegate, name}},
+	}
+	return cl, nil
+}
+
+// carve cuts cidr into four equal subnets: private in zones a and b, then
+// public in zones a and b. Zones are named, not looked up, so the plan
+// needs no call to AWS; every region this project uses has zones a and b.
+func carve(cidr, awsRegion, cluster string) (VPC, error) {
+	p, err := netip.ParsePrefix(cidr)
+	if err != nil {
+		return VPC{}, err
+	}
+	bits := p.Bits() + 2
+	if bits > 28 {
+		return VPC{}, fmt.Errorf("network %s is too small for four subnets", cidr)
+	}
+	vpc := VPC{CIDR: p.Masked().String()}
+	addr := p.Masked().Addr()
+	size := uint32(1) << (32 - bits)
+	for i, s := range []struct {
+		public bool
+		zone   string
+	}{{false, "a"}, {false, "b"}, {true, "a"}, {true, "b"}} {
+		a4 := addr.As4()
+		base := uint32(a4[0])<<24 | uint32(a4[1])<<16 | uint32(a4[2])<<8 | uint32(a4[3])
+		base += uint32(i) * size
+		sub := netip.PrefixFrom(netip.AddrFrom4([4]byte{byte(base >> 24), byte(base >> 16), byte(base >> 8), byte(base)}), bits)
+		role, kind := "kubernetes.io/role/internal-elb", "private"
+		if s.public {
+			role, kind = "kubernetes.io/role/elb", "public"
+		}
+		vpc.Subnets = append(vpc.Subnets, Subnet{
+			Name:   cluster + "-" + kind + "-" + s.zone,
+			CIDR:   sub.String(),
+			Zone:   awsRegion + s.zone,
+			Public: s.public,
+			Tags:   map[string]string{"kubernetes.io/cluster/" + cluster: "shared", role: "1", "Name": cluster + "-" + kind + "-" + s.zone},
+		})
+	}
+	return vpc, nil
+}
+
+// Private lists the private subnets: where the nodes run.
+func (v VPC) Private() []Subnet {
+	return slices.DeleteFunc(slices.Clone(v.Subnets), func(s Subnet) bool { return s.Public })
+}
+
+// Public lists the public subnets: NAT gateways and public load balancers.
+func (v VPC) Public() []Subnet {
+	return slices.DeleteFunc(slices.Clone(v.Subnets), func(s Subnet) bool { return !s.Public })
+}
+
+// namespacesByRegion lists, for each region of st, the namespaces of the
+// services deployed there, in catalog order.
+func namespacesByRegion(c *catalog.Catalog, st *catalog.Stack) map[string][]string {
+	out := map[string][]string{}
+	for i := range c.Services {
+		s := &c.Services[i]
+		if !s.EnabledIn(st.Name) {
+			continue
+		}
+		for _, r := range s.RegionsIn(st) {
+			out[r] = append(out[r], ident.Namespace(st.Environment.Name, s.Name, r))
+		}
+	}
+	return out
+}

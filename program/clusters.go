@@ -1,0 +1,62 @@
+package program
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/company/harness-platform/components"
+	"github.com/company/harness-platform/plan"
+)
+
+// declareClusters declares each region's cluster and delegate, and returns
+// the delegates' selectors by name for the connectors that use them.
+// kubeconfigs is the config secret of the existing clusters, if any.
+func declareClusters(ctx *pulumi.Context, p *plan.Plan, account string, kubeconfigs pulumi.StringOutput, resources components.Resources) (map[string]pulumi.StringOutput, error) {
+	selectors := map[string]pulumi.StringOutput{}
+	for _, c := range p.Clusters {
+		args := &components.ClusterArgs{EKS: c.EKS}
+		if c.Existing != nil {
+			args.Kubeconfig = kubeconfigOf(kubeconfigs, c.Existing.ConfigKey, c.Region)
+		}
+		name := p.Environment.Name + "-" + c.Region
+		if c.EKS != nil {
+			name = c.EKS.Name
+		}
+		cluster, err := components.NewCluster(ctx, name, args)
+		if err != nil {
+			return nil, err
+		}
+		d, err := components.NewDelegate(ctx, c.Delegate.Name, &components.DelegateArgs{
+			Plan:         c.Delegate,
+			AWSConnector: c.AWSConnector,
+			Scope:        p.Scope,
+			AccountID:    account,
+			Cluster:      cluster,
+		}, pulumi.DependsOn([]pulumi.Resource{cluster}))
+		if err != nil {
+			return nil, err
+		}
+		selectors[c.Delegate.Name] = d.Selector
+		maps.Copy(resources, d.Resources)
+	}
+	return selectors, nil
+}
+
+// kubeconfigOf is one region's kubeconfig from the config secret holding a
+// JSON object of kubeconfigs by region; it stays a secret.
+func kubeconfigOf(all pulumi.StringOutput, key, region string) pulumi.StringOutput {
+	return pulumi.ToSecret(all.ApplyT(func(raw string) (string, error) {
+		var byRegion map[string]string
+		if err := json.Unmarshal([]byte(raw), &byRegion); err != nil {
+			return "", fmt.Errorf("%s must be a JSON object of kubeconfigs by region name: %w", key, err)
+		}
+		k, ok := byRegion[region]
+		if !ok || k == "" {
+			return "", fmt.Errorf("%s has no kubeconfig for region %q; add it with pulumi config set --secret %s", key, region, key)
+		}
+		return k, nil
+	})).(pulumi.StringOutput)
+}

@@ -1,0 +1,290 @@
+package program
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/mocktest"
+	"github.com/company/harness-platform/plan"
+)
+
+const (
+	tAWSProvider = "pulumi:providers:aws"
+	tK8sProvider = "pulumi:providers:kubernetes"
+	tVpc         = "aws:ec2/vpc:Vpc"
+	tSubnet      = "aws:ec2/subnet:Subnet"
+	tNat         = "aws:ec2/natGateway:NatGateway"
+	tEKS         = "aws:eks/cluster:Cluster"
+	tNodeGroup   = "aws:eks/nodeGroup:NodeGroup"
+	tKMS         = "aws:kms/key:Key"
+	tOIDC        = "aws:iam/openIdConnectProvider:OpenIdConnectProvider"
+	tAccessEntry = "aws:eks/accessEntry:AccessEntry"
+	tAccessPol   = "aws:eks/accessPolicyAssociation:AccessPolicyAssociation"
+	tRole        = "aws:iam/role:Role"
+	tAttach      = "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
+	tToken       = "harness:platform/delegatetoken:Delegatetoken"
+	tAWSConn     = "harness:platform/awsConnector:AwsConnector"
+	tNamespace   = "kubernetes:core/v1:Namespace"
+	tK8sSecret   = "kubernetes:core/v1:Secret"
+	tRelease     = "kubernetes:helm.sh/v3:Release"
+	tRoleBinding = "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding"
+)
+
+// value walks a dotted path of a resource's inputs, through secrets.
+func value(r mocktest.Registered, path string) resource.PropertyValue {
+	v := resource.NewObjectProperty(r.Inputs)
+	for _, k := range strings.Split(path, ".") {
+		for v.IsSecret() {
+			v = v.SecretValue().Element
+		}
+		if !v.IsObject() {
+			return resource.PropertyValue{}
+		}
+		v = v.ObjectValue()[resource.PropertyKey(k)]
+	}
+	for v.IsSecret() {
+		v = v.SecretValue().Element
+	}
+	return v
+}
+
+func strings_(v resource.PropertyValue) []string {
+	var out []string
+	if v.IsArray() {
+		for _, e := range v.ArrayValue() {
+			out = append(out, e.StringValue())
+		}
+	}
+	return out
+}
+
+// Each stack declares, per region, a cluster in its own network through an
+// explicit AWS provider and a pinned delegate in it.
+func TestClustersAndDelegates(t *testing.T) {
+	c := example(t)
+	for _, stack := range c.Chain {
+		st := c.Stacks[stack]
+		regions := len(st.Regions)
+		rec := mustRun(t, c, stack)
+		counts := map[string]int{
+			tAWSProvider: regions, tVpc: regions, tSubnet: 4 * regions, tNat: 2 * regions, tEKS: regions,
+			tNodeGroup: regions, tKMS: regions, tOIDC: regions, tAccessEntry: regions, tAccessPol: regions,
+			tToken: regions, tK8sSecret: regions, tRelease: regions, tAWSConn: regions, tK8sProvider: regions,
+		}
+		for typ, want := range counts {
+			if got := len(rec.OfType(typ)); got != want {
+				t.Errorf("%s: %d %s, want %d", stack, got, typ, want)
+			}
+		}
+		// Every AWS resource goes through the stack's explicit provider,
+		// which assumes the stack's role: never the ambient credentials.
+		for _, p := range rec.OfType(tAWSProvider) {
+			if got := str(mocktest.Registered{Inputs: value(p, "assumeRole").ObjectValue()}, "roleArn"); got != st.AWS.RoleArn {
+				t.Errorf("%s: AWS provider %s assumes %q, want %q", stack, p.Name, got, st.AWS.RoleArn)
+			}
+		}
+		for _, r := range rec.Resources() {
+			if strings.HasPrefix(r.Type, "aws:") && !strings.Contains(r.Provider, tAWSProvider+"::") {
+				t.Errorf("%s: %s %s uses provider %q, not the stack's explicit one", stack, r.Type, r.Name, r.Provider)
+			}
+			if strings.HasPrefix(r.Type, "kubernetes:") && !strings.Contains(r.Provider, tK8sProvider+"::") {
+				t.Errorf("%s: %s %s is not declared in its cluster", stack, r.Type, r.Name)
+			}
+		}
+		for i, r := range st.Regions {
+			vpc := rec.OfType(tVpc)[i]
+			if got := str(vpc, "cidrBlock"); got != r.NetworkCIDR {
+				t.Errorf("%s: VPC %s has %s, want the region's %s", stack, vpc.Name, got, r.NetworkCIDR)
+			}
+		}
+		for _, s := range rec.OfType(tSubnet) {
+			tags := value(s, "tags").ObjectValue()
+			cluster := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s.Name, "-a"), "-b"), "-private")
+			cluster = strings.TrimSuffix(cluster, "-public")
+			if tags[resource.PropertyKey("kubernetes.io/cluster/"+cluster)].StringValue() != "shared" {
+				t.Errorf("%s: subnet %s lacks the EKS cluster tag: %v", stack, s.Name, tags)
+			}
+			role := "kubernetes.io/role/internal-elb"
+			if strings.Contains(s.Name, "-public-") {
+				role = "kubernetes.io/role/elb"
+			}
+			if _, ok := tags[resource.PropertyKey(role)]; !ok {
+				t.Errorf("%s: subnet %s lacks %s", stack, s.Name, role)
+			}
+		}
+		for _, e := range rec.OfType(tEKS) {
+			if got := strings_(value(e, "encryptionConfig.resources")); !slices.Equal(got, []string{"secrets"}) {
+				t.Errorf("%s: %s encrypts %v, want [secrets]", stack, e.Name, got)
+			}
+			if value(e, "encryptionConfig.provider.keyArn").StringValue() == "" {
+				t.Errorf("%s: %s has no KMS key", stack, e.Name)
+			}
+			if !value(e, "vpcConfig.endpointPrivateAccess").BoolValue() || value(e, "vpcConfig.endpointPublicAccess").BoolValue() {
+				t.Errorf("%s: %s endpoint access: private %v public %v, want private only", stack, e.Name,
+					value(e, "vpcConfig.endpointPrivateAccess"), value(e, "vpcConfig.endpointPublicAccess"))
+			}
+			if got := len(value(e, "vpcConfig.subnetIds").ArrayValue()); got != 2 {
+				t.Errorf("%s: %s runs in %d subnets, want the 2 private ones", stack, e.Name, got)
+			}
+			if got := strings_(value(e, "enabledClusterLogTypes")); !slices.Contains(got, "audit") || !slices.Contains(got, "authenticator") || len(got) != 5 {
+				t.Errorf("%s: %s logs %v, want every control-plane log", stack, e.Name, got)
+			}
+			if value(e, "accessConfig.bootstrapClusterCreatorAdminPermissions").BoolValue() || value(e, "accessConfig.authenticationMode").StringValue() != "API" {
+				t.Errorf("%s: %s gives its creator implicit admin", stack, e.Name)
+			}
+			if got := str(e, "version"); got != st.Cluster.KubernetesVersion {
+				t.Errorf("%s: %s runs Kubernetes %q, want %q", stack, e.Name, got, st.Cluster.KubernetesVersion)
+			}
+		}
+		for _, a := range rec.OfType(tAccessPol) {
+			if str(a, "principalArn") != st.Cluster.AdminRoleArn || !strings.HasSuffix(str(a, "policyArn"), "AmazonEKSClusterAdminPolicy") {
+				t.Errorf("%s: access policy %s: %s for %s", stack, a.Name, str(a, "policyArn"), str(a, "principalArn"))
+			}
+		}
+		for _, n := range rec.OfType(tNodeGroup) {
+			ng := st.Cluster.NodeGroup
+			if value(n, "scalingConfig.minSize").NumberValue() != float64(ng.MinSize) || value(n, "scalingConfig.maxSize").NumberValue() != float64(ng.MaxSize) ||
+				!slices.Equal(strings_(value(n, "instanceTypes")), []string{ng.InstanceType}) {
+				t.Errorf("%s: node group %s: %v", stack, n.Name, n.Inputs)
+			}
+		}
+		for _, k := range rec.OfType(tKMS) {
+			if !value(k, "enableKeyRotation").BoolValue() {
+				t.Errorf("%s: key %s does not rotate", stack, k.Name)
+			}
+		}
+		checkDelegates(t, c, stack, rec)
+	}
+}
+
+func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktest.Recorder) {
+	t.Helper()
+	st := c.Stacks[stack]
+	secrets := map[string]bool{}
+	for _, s := range rec.OfType(tK8sSecret) {
+		if data := s.Inputs["stringData"]; !data.ContainsSecrets() || !data.IsSecret() && !data.ObjectValue()["DELEGATE_TOKEN"].IsSecret() {
+			t.Errorf("%s: the token Secret %s holds the token unsecreted", stack, s.Name)
+		}
+		secrets[value(s, "metadata.name").StringValue()] = true
+	}
+	for i, rel := range rec.OfType(tRelease) {
+		region := st.Regions[i]
+		name := "harness-delegate-" + st.Environment.Name + "-" + region.Name
+		vals := value(rel, "values").ObjectValue()
+		get := func(k string) resource.PropertyValue { return vals[resource.PropertyKey(k)] }
+		if str(rel, "chart") != "harness-delegate-ng" || str(rel, "version") != st.Delegate.ChartVersion || value(rel, "repositoryOpts.repo").StringValue() != st.Delegate.ChartRepository {
+			t.Errorf("%s: release %s: chart %s %s from %s", stack, rel.Name, str(rel, "chart"), str(rel, "version"), value(rel, "repositoryOpts.repo"))
+		}
+		if up := get("upgrader").ObjectValue()["enabled"]; !up.IsBool() || up.BoolValue() {
+			t.Errorf("%s: %s: the upgrader is not off (%v)", stack, rel.Name, up)
+		}
+		if get("delegateDockerImage").StringValue() != st.Delegate.Image {
+			t.Errorf("%s: %s runs %v, want the pinned %s", stack, rel.Name, get("delegateDockerImage"), st.Delegate.Image)
+		}
+		if !secrets[get("existingDelegateToken").StringValue()] {
+			t.Errorf("%s: %s: existingDelegateToken %v is not the token Secret", stack, rel.Name, get("existingDelegateToken"))
+		}
+		if _, inline := vals["delegateToken"]; inline {
+			t.Errorf("%s: %s passes the token as a chart value", stack, rel.Name)
+		}
+		if get("delegateName").StringValue() != name || get("k8sPermissionsType").StringValue() != "CLUSTER_VIEWER" ||
+			get("tags").StringValue() != st.Environment.Name+","+region.Name+",network-"+region.NetworkCIDR ||
+			get("accountId").StringValue() != mocktest.TestAccount {
+			t.Errorf("%s: %s values: %v", stack, rel.Name, vals)
+		}
+		if arn := get("serviceAccount").ObjectValue()["annotations"].ObjectValue()["eks.amazonaws.com/role-arn"]; arn.StringValue() == "" {
+			t.Errorf("%s: %s has no IRSA role", stack, rel.Name)
+		}
+	}
+	// The IRSA role trusts exactly the delegate's service account, and may
+	// only pull images.
+	irsa := 0
+	for _, role := range rec.OfType(tRole) {
+		if !strings.HasSuffix(role.Name, "-irsa") {
+			continue
+		}
+		irsa++
+		sa := "system:serviceaccount:harness-delegate-ng:" + strings.TrimSuffix(role.Name, "-irsa")
+		var policy map[string]any
+		if err := json.Unmarshal([]byte(str(role, "assumeRolePolicy")), &policy); err != nil || !strings.Contains(str(role, "assumeRolePolicy"), `:sub":"`+sa+`"`) {
+			t.Errorf("%s: %s trusts %s (%v)", stack, role.Name, str(role, "assumeRolePolicy"), err)
+		}
+	}
+	if irsa != len(st.Regions) {
+		t.Errorf("%s: %d IRSA roles, want %d", stack, irsa, len(st.Regions))
+	}
+	for _, a := range rec.OfType(tAttach) {
+		if strings.Contains(a.Name, "-irsa-") && !strings.HasSuffix(str(a, "policyArn"), "/AmazonEC2ContainerRegistryReadOnly") {
+			t.Errorf("%s: the delegate's role gets %s", stack, str(a, "policyArn"))
+		}
+	}
+	for _, conn := range append(rec.OfType(tAWSConn), rec.OfType(tK8s)...) {
+		sel := strings_(value(conn, "inheritFromDelegate.delegateSelectors"))
+		if len(sel) != 1 || !strings.HasPrefix(sel[0], "harness-delegate-"+st.Environment.Name+"-") {
+			t.Errorf("%s: %s selects %v", stack, conn.Name, sel)
+		}
+	}
+	// The delegate writes only where deployments go: a RoleBinding per
+	// deployment namespace.
+	p, err := plan.Build(c, stack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, cl := range p.Clusters {
+		want += len(cl.Delegate.Namespaces)
+	}
+	if got := len(rec.OfType(tRoleBinding)); got != want || want == 0 {
+		t.Errorf("%s: %d role bindings, want one per deployment namespace (%d)", stack, got, want)
+	}
+}
+
+// An existing cluster declares no AWS resource; its kubeconfig is a
+// secret from config.
+func TestExistingCluster(t *testing.T) {
+	files, err := catalogtest.ExampleFiles("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["Pulumi.staging.yaml"] = []byte(strings.Replace(string(files["Pulumi.staging.yaml"]),
+		"    - name: euw2\n      networkCidr: 10.2.128.0/17\n", "    - name: euw2\n      kind: existing\n", 1))
+	c, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const kubeconfig = "apiVersion: v1\nkind: Config\n# existing-cluster-credentials\n"
+	cfgs, _ := json.Marshal(map[string]string{"euw2": kubeconfig})
+	rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
+	err = mocktest.Run(New(c), "staging", rec, mocktest.WithConfig(map[string]string{
+		"harness:accountId": mocktest.TestAccount, catalog.KubeconfigsKey: string(cfgs),
+	}, catalog.KubeconfigsKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range rec.Resources() {
+		if strings.HasPrefix(res.Type, "aws:") && strings.Contains(res.Name, "euw2") || res.Type == tAWSProvider && strings.Contains(res.Name, "euw2") {
+			t.Errorf("existing cluster: %s %s declared", res.Type, res.Name)
+		}
+	}
+	if got := len(rec.OfType(tEKS)); got != 1 {
+		t.Errorf("%d EKS clusters, want 1 (euw1)", got)
+	}
+	providers := rec.OfType(tK8sProvider)
+	if len(providers) != 2 {
+		t.Fatalf("%d Kubernetes providers", len(providers))
+	}
+	for _, p := range providers {
+		if !p.Inputs["kubeconfig"].IsSecret() && !p.Inputs["kubeconfig"].ContainsSecrets() {
+			t.Errorf("provider %s: kubeconfig not a secret", p.Name)
+		}
+	}
+	if got := len(rec.OfType(tAWSConn)); got != 1 {
+		t.Errorf("%d AWS connectors, want 1: an existing cluster has no IRSA", got)
+	}
+}

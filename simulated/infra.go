@@ -1,0 +1,168 @@
+package simulated
+
+import (
+	"encoding/base64"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+)
+
+// infra simulates the AWS and Kubernetes providers for the types the
+// program declares. ../shared has facts for Harness only, so the required
+// inputs below are the ones the providers' Go SDKs require (pulumi-aws
+// v6.83.2 and pulumi-kubernetes v4.33.0: the `args.X == nil` checks of
+// each New function, and the Terraform schema's required nested
+// properties), and a type not listed here is refused: a new type is
+// simulated on purpose, not by accident.
+type infra struct{ provider string }
+
+// required lists each type's required inputs; a dotted path is required
+// whenever its enclosing object is given.
+var required = map[string][]string{
+	"aws:ec2/vpc:Vpc":                                     {},
+	"aws:ec2/internetGateway:InternetGateway":             {},
+	"aws:ec2/subnet:Subnet":                               {"vpcId"},
+	"aws:ec2/routeTable:RouteTable":                       {"vpcId"},
+	"aws:ec2/routeTableAssociation:RouteTableAssociation": {"routeTableId"},
+	"aws:ec2/eip:Eip":                                     {},
+	"aws:ec2/natGateway:NatGateway":                       {"subnetId"},
+	"aws:kms/key:Key":                                     {},
+	"aws:iam/role:Role":                                   {"assumeRolePolicy"},
+	"aws:iam/rolePolicyAttachment:RolePolicyAttachment":   {"policyArn", "role"},
+	"aws:iam/openIdConnectProvider:OpenIdConnectProvider": {"clientIdLists", "url"},
+	"aws:eks/cluster:Cluster": {"roleArn", "vpcConfig", "vpcConfig.subnetIds",
+		"encryptionConfig.provider", "encryptionConfig.provider.keyArn", "encryptionConfig.resources"},
+	"aws:eks/accessEntry:AccessEntry":                         {"clusterName", "principalArn"},
+	"aws:eks/accessPolicyAssociation:AccessPolicyAssociation": {"accessScope", "accessScope.type", "clusterName", "policyArn", "principalArn"},
+	"aws:eks/nodeGroup:NodeGroup": {"clusterName", "nodeRoleArn", "scalingConfig", "subnetIds",
+		"scalingConfig.desiredSize", "scalingConfig.maxSize", "scalingConfig.minSize"},
+	"kubernetes:core/v1:Namespace":                        {},
+	"kubernetes:core/v1:Secret":                           {},
+	"kubernetes:helm.sh/v3:Release":                       {"chart"},
+	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding": {"roleRef", "roleRef.apiGroup", "roleRef.kind", "roleRef.name"},
+}
+
+// autoNamed are the inputs the AWS provider names in Check when the
+// program leaves them unset: the resource name and a random suffix (here
+// a stable one), known from the preview on.
+var autoNamed = map[string]string{
+	"aws:iam/role:Role":           "name",
+	"aws:eks/nodeGroup:NodeGroup": "nodeGroupName",
+}
+
+func (b infra) Check(typ, name string, news resource.PropertyMap) (resource.PropertyMap, []*pulumirpc.CheckFailure) {
+	if b.provider == "github" {
+		return news, nil // not declared by the program yet
+	}
+	req, ok := required[typ]
+	if !ok {
+		return news, []*pulumirpc.CheckFailure{{Reason: fmt.Sprintf("unknown resource type %q: the simulated %s provider does not serve it", typ, b.provider)}}
+	}
+	var failures []*pulumirpc.CheckFailure
+	for _, path := range req {
+		if missing(news, strings.Split(path, ".")) {
+			failures = append(failures, &pulumirpc.CheckFailure{Property: path, Reason: fmt.Sprintf("Missing required argument: %q is required", path)})
+		}
+	}
+	out := news
+	if key, ok := autoNamed[typ]; ok {
+		if _, set := news[resource.PropertyKey(key)]; !set {
+			out = news.Copy()
+			out[resource.PropertyKey(key)] = resource.NewStringProperty(name + "-" + shortHash(typ + name)[:7])
+		}
+	}
+	return out, failures
+}
+
+// missing reports a required path whose last key is absent while its
+// enclosing object is given (an absent parent is reported on its own, if
+// it is required); an unknown value (a preview's output) counts as given.
+func missing(m resource.PropertyMap, path []string) bool {
+	v, ok := m[resource.PropertyKey(path[0])]
+	if len(path) == 1 {
+		return !ok || v.IsNull()
+	}
+	if !ok || v.IsNull() {
+		return false
+	}
+	for v.IsSecret() {
+		v = v.SecretValue().Element
+	}
+	if !v.IsObject() {
+		return false
+	}
+	return missing(v.ObjectValue(), path[1:])
+}
+
+func (infra) ID(typ, name string, _ resource.PropertyMap) string {
+	return name + "-" + shortHash(typ+name)
+}
+
+// awsAccount is the simulated AWS account.
+const awsAccount = "000000000000"
+
+// Computed are the outputs the providers compute: ARNs, the cluster's
+// endpoint, CA and OIDC issuer, key ids, a Helm release's status.
+func (b infra) Computed(typ, id string, news resource.PropertyMap) resource.PropertyMap {
+	switch b.provider {
+	case "aws":
+		service := strings.SplitN(strings.TrimPrefix(typ, "aws:"), "/", 2)[0]
+		out := resource.PropertyMap{"arn": resource.NewStringProperty(fmt.Sprintf("arn:aws:%s:eu-west-1:%s:%s", service, awsAccount, id))}
+		switch typ {
+		case "aws:eks/cluster:Cluster":
+			h := strings.ToUpper(shortHash(id) + shortHash(id+"oidc"))
+			out["endpoint"] = resource.NewStringProperty("https://" + h + ".gr7.eu-west-1.eks.amazonaws.com")
+			out["certificateAuthority"] = resource.NewObjectProperty(resource.PropertyMap{
+				"data": resource.NewStringProperty(base64.StdEncoding.EncodeToString([]byte("simulated CA of " + id)))})
+			out["identities"] = resource.NewArrayProperty([]resource.PropertyValue{resource.NewObjectProperty(resource.PropertyMap{
+				"oidcs": resource.NewArrayProperty([]resource.PropertyValue{resource.NewObjectProperty(resource.PropertyMap{
+					"issuer": resource.NewStringProperty("https://oidc.eks.eu-west-1.amazonaws.com/id/" + h)})})})})
+			out["status"] = resource.NewStringProperty("ACTIVE")
+		case "aws:kms/key:Key":
+			out["keyId"] = resource.NewStringProperty(id)
+		case "aws:iam/openIdConnectProvider:OpenIdConnectProvider":
+			url := strings.TrimPrefix(str(news, "url"), "https://")
+			out["arn"] = resource.NewStringProperty("arn:aws:iam::" + awsAccount + ":oidc-provider/" + url)
+		case "aws:iam/role:Role":
+			out["arn"] = resource.NewStringProperty("arn:aws:iam::" + awsAccount + ":role/" + str(news, "name"))
+		}
+		return out
+	case "kubernetes":
+		if typ == "kubernetes:helm.sh/v3:Release" {
+			return resource.PropertyMap{"status": resource.NewObjectProperty(resource.PropertyMap{
+				"name":      resource.NewStringProperty(str(news, "name")),
+				"namespace": resource.NewStringProperty(str(news, "namespace")),
+				"chart":     resource.NewStringProperty(str(news, "chart")),
+				"version":   resource.NewStringProperty(str(news, "version")),
+				"status":    resource.NewStringProperty("deployed"),
+				"revision":  resource.NewNumberProperty(1),
+			})}
+		}
+	}
+	return nil
+}
+
+// Replaces: names and placement are immutable in AWS and Kubernetes.
+func (infra) Replaces(typ string, _, _ resource.PropertyMap, changed []string) []string {
+	immutable := map[string][]string{
+		"aws:ec2/vpc:Vpc":              {"cidrBlock"},
+		"aws:ec2/subnet:Subnet":        {"cidrBlock", "availabilityZone", "vpcId"},
+		"aws:eks/cluster:Cluster":      {"name", "encryptionConfig", "roleArn"},
+		"aws:eks/nodeGroup:NodeGroup":  {"clusterName", "nodeGroupName", "subnetIds", "instanceTypes", "nodeRoleArn"},
+		"aws:iam/role:Role":            {"name"},
+		"kubernetes:core/v1:Namespace": {"metadata"},
+	}[typ]
+	var out []string
+	for _, c := range changed {
+		for _, k := range immutable {
+			if c == k {
+				out = append(out, c)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
