@@ -3,13 +3,18 @@
 #   make test   every test layer, engine tests through the real Pulumi CLI
 GO ?= go
 
-.PHONY: demo test check cli bench golden clean-state
+.PHONY: demo test check cli policy bench golden clean-state
 
 # cli builds the pinned Pulumi CLI once and caches it outside the clone.
 cli:
 	@scripts/install-pulumi.sh >/dev/null
 
-demo: cli
+# policy builds the CrossGuard policy pack once per change of its sources
+# and caches it beside the CLI (platformctl policy-pack prints the path).
+policy:
+	@$(GO) run ./cmd/platformctl policy-pack >/dev/null
+
+demo: cli policy
 	$(GO) run ./cmd/platformctl demo
 
 # check: formatting and vet, before the tests.
@@ -17,7 +22,7 @@ check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
 
-test: cli check
+test: cli policy check
 	$(GO) test -count=1 -timeout 30m ./...
 
 bench:

@@ -21,6 +21,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
@@ -78,11 +79,17 @@ func init() {
 
 func open(t *testing.T, state string, c *catalog.Catalog) harnessSession {
 	t.Helper()
+	return openWith(t, state, c, nil)
+}
+
+// open2 opens a session whose program registers through transform.
+func openWith(t *testing.T, state string, c *catalog.Catalog, transform pulumi.ResourceTransform) harnessSession {
+	t.Helper()
 	if _, err := FindCLI(); err != nil {
 		t.Fatalf("%v (make test installs it)", err)
 	}
 	out := &syncBuffer{}
-	s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: state, Stdout: out, Stderr: out, Catalog: c})
+	s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: state, Stdout: out, Stderr: out, Catalog: c, Transform: transform})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,6 +146,17 @@ func stateFile(t *testing.T, state, stack string) []byte {
 var ciphertext = regexp.MustCompile(`"ciphertext":"[^"]*"`)
 
 func stateURNs(t *testing.T, state, stack string) []string {
+	t.Helper()
+	out := stateEntries(t, state, stack)
+	if len(out) < 10 {
+		t.Fatalf("the state of %s holds only %d resources", stack, len(out))
+	}
+	return out
+}
+
+// stateEntries are the resources of a stack's state, each its URN, inputs
+// and outputs, sorted.
+func stateEntries(t *testing.T, state, stack string) []string {
 	var cp struct {
 		Checkpoint struct {
 			Latest struct {
@@ -163,9 +181,6 @@ func stateURNs(t *testing.T, state, stack string) []string {
 		out = append(out, line)
 	}
 	sort.Strings(out)
-	if len(out) < 10 {
-		t.Fatalf("the state of %s holds only %d resources", stack, len(out))
-	}
 	return out
 }
 

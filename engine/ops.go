@@ -21,7 +21,10 @@ type RunOptions struct {
 	ExpectNoChanges bool
 	PreviewOnly     bool // refresh: report drift without writing state
 	PolicyPacks     []string
-	Parallel        int
+	// PolicyPackConfigs are JSON files of policy config
+	// (--policy-pack-config).
+	PolicyPackConfigs []string
+	Parallel          int
 }
 
 func (o RunOptions) parallel() int {
@@ -41,6 +44,7 @@ func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.
 	opts := []optpreview.Option{
 		optpreview.ProgressStreams(s.opts.Stdout), optpreview.ErrorProgressStreams(s.opts.Stderr),
 		optpreview.Parallel(o.parallel()), optpreview.PolicyPacks(o.PolicyPacks...),
+		optpreview.PolicyPackConfigs(o.PolicyPackConfigs...),
 	}
 	if o.Diff {
 		opts = append(opts, optpreview.Diff())
@@ -58,9 +62,19 @@ func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpRes
 	if err != nil {
 		return auto.UpResult{}, err
 	}
+	if len(o.PolicyPacks) > 0 {
+		// As `pulumi up` does before it asks: a preview first, so that a
+		// mandatory policy violation refuses the update before any step
+		// runs (an update alone stops only when it reaches the violating
+		// resource, after creating what came before it).
+		if _, err := s.Preview(ctx, name, RunOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel}); err != nil {
+			return auto.UpResult{}, fmt.Errorf("nothing was changed: the preview before the update failed: %w", err)
+		}
+	}
 	opts := []optup.Option{
 		optup.ProgressStreams(s.opts.Stdout), optup.ErrorProgressStreams(s.opts.Stderr),
 		optup.Parallel(o.parallel()), optup.PolicyPacks(o.PolicyPacks...),
+		optup.PolicyPackConfigs(o.PolicyPackConfigs...),
 	}
 	if o.Diff {
 		opts = append(opts, optup.Diff())

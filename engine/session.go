@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/catalog"
@@ -46,6 +47,10 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	// Catalog overrides loading ProjectDir's catalog (tests).
 	Catalog *catalog.Catalog
+	// Transform, when set, rewrites every resource the program registers
+	// (tests: what a faulty generator would register, for the policy
+	// pack to refuse).
+	Transform pulumi.ResourceTransform
 }
 
 // Session is a workspace ready to run stacks of the program.
@@ -129,7 +134,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	wsOpts := []auto.LocalWorkspaceOption{
 		auto.WorkDir(workDir),
-		auto.Program(program.New(c)),
+		auto.Program(withTransform(program.New(c), opts.Transform)),
 		auto.Pulumi(cmd),
 		auto.EnvVars(env),
 	}
@@ -144,6 +149,19 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// withTransform registers t before running prog.
+func withTransform(prog pulumi.RunFunc, t pulumi.ResourceTransform) pulumi.RunFunc {
+	if t == nil {
+		return prog
+	}
+	return func(ctx *pulumi.Context) error {
+		if err := ctx.RegisterResourceTransform(t); err != nil {
+			return err
+		}
+		return prog(ctx)
+	}
 }
 
 // Close stops the simulated providers.

@@ -320,7 +320,8 @@ func buildEnvironment(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	inProject := []Ref{{KindProject, p.Scope.ProjectID}}
 	p.Environment = Environment{
 		Identifier: env.Identifier, Name: env.Name, Description: env.Description, Type: env.Type,
-		Tags:  managedTags(map[string]string{"environment": env.Name}),
+		// The platform team owns the environments (required-tags).
+		Tags:  managedTags(map[string]string{"environment": env.Name, "team": c.PlatformTeam}),
 		Needs: inProject,
 	}
 	namespaces := namespacesByRegion(c, st)

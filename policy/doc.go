@@ -1,4 +1,5 @@
-// Package policy will hold the CrossGuard policy pack (run with
-// `pulumi preview --policy-pack ./policy`). Until then it holds only the
-// Rego that Harness itself evaluates, in policy/rego.
+// Package policy holds the project's policies: the CrossGuard pack that
+// every preview and up runs (policy/crossguard, built as the analyzer
+// policy/cmd/harness-platform-policy), and the change-window Rego that
+// Harness itself evaluates in pipelines (policy/rego).
 package policy

@@ -44,7 +44,14 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer s.Close()
-	o := engine.RunOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PreviewOnly: f.previewOnly, PolicyPacks: f.policyPacks, Parallel: f.parallel}
+	o := engine.RunOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PreviewOnly: f.previewOnly, Parallel: f.parallel}
+	if cmd == "preview" || cmd == "up" {
+		if o.PolicyPacks, err = policyPacks(f); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		o.PolicyPackConfigs = f.policyConfigs
+	}
 	switch cmd {
 	case "preview":
 		_, err = s.Preview(ctx, f.stack, o)
@@ -64,6 +71,22 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// policyPacks are the packs a run enforces: those given, else the
+// project's own (built once and cached), unless --no-policy.
+func policyPacks(f options) ([]string, error) {
+	if f.noPolicy {
+		return nil, nil
+	}
+	if len(f.policyPacks) > 0 {
+		return f.policyPacks, nil
+	}
+	pack, err := engine.BuildPolicyPack(f.dir)
+	if err != nil {
+		return nil, err
+	}
+	return []string{pack}, nil
 }
 
 func printOutputs(ctx context.Context, s *engine.Session, f options, stdout io.Writer) error {
@@ -119,8 +142,13 @@ func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		}
 		return true
 	}
-	o := engine.RunOptions{Parallel: f.parallel}
-	check := engine.RunOptions{Parallel: f.parallel, ExpectNoChanges: true, PreviewOnly: true}
+	packs, err := policyPacks(f)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	o := engine.RunOptions{Parallel: f.parallel, PolicyPacks: packs}
+	check := engine.RunOptions{Parallel: f.parallel, ExpectNoChanges: true, PreviewOnly: true, PolicyPacks: packs}
 	ok := step("up", func(st string) error { _, err := s.Up(ctx, st, o); return err }) &&
 		step("preview (expect no changes)", func(st string) error { _, err := s.Preview(ctx, st, check); return err }) &&
 		step("drift check (refresh --preview-only --expect-no-changes)", func(st string) error { return s.Refresh(ctx, st, check) })

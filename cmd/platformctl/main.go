@@ -52,6 +52,8 @@ type options struct {
 	previewOnly, json, unlock  bool
 	parallel                   int
 	policyPacks                multiFlag
+	policyConfigs              multiFlag
+	noPolicy                   bool
 }
 
 type multiFlag []string
@@ -94,7 +96,15 @@ func updateFlags(fs *flag.FlagSet, o *options) {
 	engineFlags(fs, o)
 	fs.BoolVar(&o.diff, "diff", false, "show a detailed diff")
 	fs.BoolVar(&o.expectNoChanges, "expect-no-changes", false, "fail if there are changes")
-	fs.Var(&o.policyPacks, "policy-pack", "policy pack to run (repeatable)")
+	policyFlags(fs, o)
+}
+
+// policyFlags choose the policy packs a run enforces: the project's pack
+// by default.
+func policyFlags(fs *flag.FlagSet, o *options) {
+	fs.Var(&o.policyPacks, "policy-pack", "policy pack to run instead of the project's (repeatable)")
+	fs.Var(&o.policyConfigs, "policy-pack-config", "JSON file of policy config (repeatable, one per pack)")
+	fs.BoolVar(&o.noPolicy, "no-policy", false, "run without any policy pack (debugging only)")
 }
 
 func yesFlag(fs *flag.FlagSet, o *options) {
@@ -123,11 +133,11 @@ var commands = []command{
 			}
 			return exitOK
 		}},
-	{name: "preview", synopsis: "--stack STACK [--offline] [--state DIR] [--diff] [--expect-no-changes] [--policy-pack PATH]...",
+	{name: "preview", synopsis: "--stack STACK [--offline] [--state DIR] [--diff] [--expect-no-changes] [--policy-pack PATH]... [--policy-pack-config FILE]... [--no-policy]",
 		summary: "show what up would change",
 		flags:   updateFlags,
 		run:     runEngine},
-	{name: "up", synopsis: "--stack STACK --yes [--offline] [--state DIR] [--diff] [--policy-pack PATH]...",
+	{name: "up", synopsis: "--stack STACK --yes [--offline] [--state DIR] [--diff] [--policy-pack PATH]... [--policy-pack-config FILE]... [--no-policy]",
 		summary: "apply the stack",
 		flags: func(fs *flag.FlagSet, o *options) {
 			updateFlags(fs, o)
@@ -164,10 +174,25 @@ var commands = []command{
 			fs.BoolVar(&o.unlock, "unlock", false, "first remove the lock a killed run left (pulumi cancel); only when no run is in progress")
 		},
 		run: runEngine},
-	{name: "demo", synopsis: "[--state DIR] [--dir DIR]",
-		summary: "the offline demo: up the chain, a second preview with no changes, the drift check",
-		flags:   runFlags,
-		run:     runDemo},
+	{name: "demo", synopsis: "[--state DIR] [--dir DIR] [--no-policy]",
+		summary: "the offline demo: up the chain with the policy pack, a second preview with no changes, the drift check",
+		flags: func(fs *flag.FlagSet, o *options) {
+			runFlags(fs, o)
+			fs.BoolVar(&o.noPolicy, "no-policy", false, "run without the policy pack (debugging only)")
+		},
+		run: runDemo},
+	{name: "policy-pack", synopsis: "[--dir DIR]",
+		summary: "build the project's CrossGuard policy pack (cached) and print its path, for --policy-pack",
+		flags:   dirFlag,
+		run: func(_ *catalog.Catalog, o options, stdout, stderr io.Writer) int {
+			path, err := engine.BuildPolicyPack(o.dir)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return exitFail
+			}
+			fmt.Fprintln(stdout, path)
+			return exitOK
+		}},
 }
 
 func lookup(name string) (command, bool) {

@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// PolicyPackPackage is the analyzer binary of the project's CrossGuard pack.
+const PolicyPackPackage = "./policy/cmd/harness-platform-policy"
+
+// PolicyPackBinary is the file name of the built pack.
+const PolicyPackBinary = "harness-platform-policy"
+
+// BuildPolicyPack builds the project's policy pack once and caches it
+// beside the CLI, under a key of its sources: the Go and embedded files of
+// every package of this module the analyzer imports, and go.mod and
+// go.sum. It returns the binary's path, which the CLI runs as
+// `--policy-pack PATH` (a binary analyzer; a folder with runtime: go would
+// need the pulumi-language-go plugin).
+func BuildPolicyPack(projectDir string) (string, error) {
+	dir, err := filepath.Abs(projectDir)
+	if err != nil {
+		return "", err
+	}
+	key, err := policyPackKey(dir)
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(filepath.Dir(CLIRoot()), "policy-"+key, PolicyPackBinary)
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		return "", err
+	}
+	tmp := bin + ".tmp"
+	build := exec.Command("go", "build", "-trimpath", "-o", tmp, PolicyPackPackage)
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the policy pack: %v\n%s", err, out)
+	}
+	// Renamed into place: a reader never sees half a binary.
+	return bin, os.Rename(tmp, bin)
+}
+
+// policyPackKey hashes what the pack is built from.
+func policyPackKey(dir string) (string, error) {
+	list := exec.Command("go", "list", "-deps", "-f",
+		`{{if .Module}}{{if .Module.Main}}{{.Dir}}{{range .GoFiles}} {{.}}{{end}}{{range .EmbedFiles}} {{.}}{{end}}{{end}}{{end}}`,
+		PolicyPackPackage)
+	list.Dir = dir
+	var stderr bytes.Buffer
+	list.Stderr = &stderr
+	out, err := list.Output()
+	if err != nil {
+		return "", fmt.Errorf("listing the policy pack's packages: %v\n%s", err, stderr.String())
+	}
+	h := sha256.New()
+	files := []string{filepath.Join(dir, "go.mod"), filepath.Join(dir, "go.sum")}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		for _, f := range fields[1:] {
+			files = append(files, filepath.Join(fields[0], f))
+		}
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return "", err
+		}
+		rel, _ := filepath.Rel(dir, f)
+		fmt.Fprintf(h, "%s %d\n", rel, len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}

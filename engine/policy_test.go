@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// cloudFiles reads every simulated provider's cloud.
+func cloudFiles(t *testing.T, state string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, p := range []string{"harness", "aws", "kubernetes", "github"} {
+		data, err := os.ReadFile(filepath.Join(state, "cloud", p+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[p] = data
+	}
+	return out
+}
+
+// The project's policy pack passes the example stacks, and refuses a
+// Production approval below the organisation's threshold and a script
+// step, in preview and in up, with the policy's name and what to fix; a
+// refused up changes nothing.
+func TestPolicyPack(t *testing.T) {
+	ctx := context.Background()
+	pack, err := BuildPolicyPack("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if again, err := BuildPolicyPack(".."); err != nil || again != pack {
+		t.Fatalf("second build: %s %v, want the cached %s", again, err, pack)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Logf("the cached pack took %s to find", d)
+	}
+	c := example(t)
+	state := t.TempDir()
+	s := open(t, state, c)
+	withPack := RunOptions{PolicyPacks: []string{pack}}
+	for _, stack := range []string{"dev", "staging"} {
+		if _, err := s.Up(ctx, stack, withPack); err != nil {
+			t.Fatalf("up %s with the policy pack: %v\n%s", stack, err, s.out)
+		}
+	}
+	if strings.Contains(s.out.String(), "[mandatory]") || strings.Contains(s.out.String(), "[advisory]") {
+		t.Fatalf("the example stacks violate the pack:\n%s", s.out)
+	}
+
+	refused := func(t *testing.T, s harnessSession, o RunOptions, policy, message string) {
+		t.Helper()
+		before := cloudFiles(t, state)
+		resources := stateURNs(t, state, "staging")
+		s.out.b.Reset()
+		if _, err := s.Preview(ctx, "production", o); err == nil {
+			t.Fatal("preview passed")
+		}
+		for _, want := range []string{policy, message} {
+			if !strings.Contains(s.out.String(), want) {
+				t.Errorf("preview output does not say %q:\n%s", want, s.out)
+			}
+		}
+		if _, err := s.Up(ctx, "production", o); err == nil {
+			t.Fatal("up passed")
+		}
+		for p, data := range cloudFiles(t, state) {
+			if !bytes.Equal(before[p], data) {
+				t.Errorf("the refused up changed the simulated %s cloud", p)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(state, "backend", ".pulumi", "stacks", "harness-platform", "production.json")); err == nil {
+			if n := len(stateEntries(t, state, "production")); n > 0 {
+				t.Errorf("the refused up left %d resources in production's state", n)
+			}
+		}
+		if after := stateURNs(t, state, "staging"); strings.Join(after, "\n") != strings.Join(resources, "\n") {
+			t.Error("staging's state changed")
+		}
+	}
+
+	t.Run("approvals below the organisation's threshold", func(t *testing.T) {
+		cfg := filepath.Join(t.TempDir(), "policy.json")
+		if err := os.WriteFile(cfg, []byte(`{"production-pipeline-gates": {"minApprovers": 2}}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		o := RunOptions{PolicyPacks: []string{pack}, PolicyPackConfigs: []string{cfg}}
+		refused(t, s, o, "production-pipeline-gates", "approvers.minimumCount is 1; require at least 2")
+	})
+
+	t.Run("a shell script step", func(t *testing.T) {
+		// What a faulty generator would register: a ShellScript step in
+		// payment-service's Production pipeline.
+		transformed := openWith(t, state, c, func(_ context.Context, args *pulumi.ResourceTransformArgs) *pulumi.ResourceTransformResult {
+			if args.Type != "harness:platform/pipeline:Pipeline" || args.Name != "payment_service_prod" {
+				return nil
+			}
+			y, ok := args.Props["yaml"].(pulumi.String)
+			if !ok {
+				return nil
+			}
+			edited := strings.Replace(string(y), "type: K8sCanaryDelete\n                  name: Delete canary\n                  identifier: canary_delete",
+				"type: ShellScript\n                  name: Warm caches\n                  identifier: warm_caches", 1)
+			if edited == string(y) {
+				panic("the pipeline has no canary delete step: update the test")
+			}
+			args.Props["yaml"] = pulumi.String(edited)
+			return &pulumi.ResourceTransformResult{Props: args.Props, Opts: args.Opts}
+		})
+		refused(t, transformed, withPack, "no-script-steps", "step warm_caches is a ShellScript step")
+	})
+
+	if _, err := s.Up(ctx, "production", withPack); err != nil {
+		t.Fatalf("up production with the policy pack: %v\n%s", err, s.out)
+	}
+}

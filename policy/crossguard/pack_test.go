@@ -1,0 +1,250 @@
+package crossguard
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/policyx"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+
+	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/plan"
+)
+
+type recorder struct{ messages []string }
+
+func (r *recorder) ReportViolation(message, _ string) { r.messages = append(r.messages, message) }
+
+// validate runs one policy of the pack on a resource, with config.
+func validate(t *testing.T, name string, r policyx.AnalyzerResource, cfg map[string]any) []string {
+	t.Helper()
+	for _, p := range Policies() {
+		if p.Name() != name {
+			continue
+		}
+		v, ok := p.(policyx.ResourceValidationPolicy)
+		if !ok {
+			t.Fatalf("%s is not a validation policy", name)
+		}
+		rec := &recorder{}
+		if err := v.Validate(context.Background(), policyx.ResourceValidationArgs{Manager: rec, Resource: r, Config: cfg}); err != nil {
+			t.Fatal(err)
+		}
+		return rec.messages
+	}
+	t.Fatalf("no policy %s", name)
+	return nil
+}
+
+func res(t *testing.T, typ string, props map[string]any) policyx.AnalyzerResource {
+	t.Helper()
+	return policyx.AnalyzerResource{Type: typ, Name: "r", URN: "urn:pulumi:s::p::" + typ + "::r", Properties: toValue(t, props).AsMap()}
+}
+
+// toValue converts plain Go data (and property values, for secrets).
+func toValue(t *testing.T, v any) property.Value {
+	switch v := v.(type) {
+	case property.Value:
+		return v
+	case map[string]any:
+		m := map[string]property.Value{}
+		for k, e := range v {
+			m[k] = toValue(t, e)
+		}
+		return property.New(property.NewMap(m))
+	case []any:
+		a := make([]property.Value, len(v))
+		for i, e := range v {
+			a[i] = toValue(t, e)
+		}
+		return property.New(property.NewArray(a))
+	case string:
+		return property.New(v)
+	case bool:
+		return property.New(v)
+	case float64:
+		return property.New(v)
+	}
+	t.Fatalf("toValue: %T", v)
+	return property.Value{}
+}
+
+func secret(s string) property.Value { return property.New(s).WithSecret(true) }
+
+// productionPipeline is a real Production pipeline of the example catalog.
+func productionPipeline(t *testing.T) string {
+	t.Helper()
+	c := catalogtest.Example(t, "../..")
+	p, err := plan.Build(c, "production")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range p.Deployments {
+		if d.Service == "payment-service" {
+			return d.Pipeline.YAML
+		}
+	}
+	t.Fatal("no payment-service in production")
+	return ""
+}
+
+func expect(t *testing.T, what string, got []string, want ...string) {
+	t.Helper()
+	if len(want) == 0 {
+		if len(got) > 0 {
+			t.Errorf("%s: unexpected violations %q", what, got)
+		}
+		return
+	}
+	all := strings.Join(got, "\n")
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("%s: no violation %q in %q", what, w, got)
+		}
+	}
+}
+
+func TestProductionGates(t *testing.T) {
+	y := productionPipeline(t)
+	pipeline := func(yaml string) policyx.AnalyzerResource {
+		return res(t, pipelineType, map[string]any{"yaml": yaml})
+	}
+	expect(t, "generated pipeline", validate(t, "production-pipeline-gates", pipeline(y), nil))
+	expect(t, "executor allowed", validate(t, "production-pipeline-gates",
+		pipeline(strings.Replace(y, "disallowPipelineExecutor: true", "disallowPipelineExecutor: false", 1)), nil),
+		"approval step team_approval lets the pipeline's executor approve")
+	expect(t, "threshold from config", validate(t, "production-pipeline-gates", pipeline(y), map[string]any{"minApprovers": 2.0}),
+		"approvers.minimumCount is 1; require at least 2")
+	noPlatform := strings.Replace(y, "- platform_team", "- payments_team", 1)
+	expect(t, "platform group missing", validate(t, "production-pipeline-gates", pipeline(noPlatform), nil),
+		"without an approval step of the platform group platform_team")
+	noPolicy := strings.Replace(y, "type: Policy", "type: Wait", 1)
+	expect(t, "no change window", validate(t, "production-pipeline-gates", pipeline(noPolicy), nil), "without the change-window Policy step")
+	noRollback := y[:strings.Index(y, "            rollbackSteps:")] + "            rollbackSteps: []\n"
+	expect(t, "no rollback", validate(t, "production-pipeline-gates", pipeline(noRollback), nil), "without rollback steps")
+	// A non-production pipeline needs none of it.
+	expect(t, "staging", validate(t, "production-pipeline-gates", pipeline(strings.ReplaceAll(noPolicy, "environmentRef: prod", "environmentRef: pre_stable")), nil))
+}
+
+func TestNoScriptSteps(t *testing.T) {
+	y := productionPipeline(t)
+	expect(t, "generated pipeline", validate(t, "no-script-steps", res(t, pipelineType, map[string]any{"yaml": y}), nil))
+	script := strings.Replace(y, "type: K8sCanaryDelete\n                  name: Delete canary", "type: ShellScript\n                  name: Delete canary", 1)
+	if script == y {
+		t.Fatal("edit target not found")
+	}
+	expect(t, "shell script", validate(t, "no-script-steps", res(t, pipelineType, map[string]any{"yaml": script}), nil),
+		"step canary_delete is a ShellScript step")
+}
+
+func TestDelegateCredentials(t *testing.T) {
+	k8s := "harness:platform/kubernetesConnector:KubernetesConnector"
+	aws := "harness:platform/awsConnector:AwsConnector"
+	inherit := map[string]any{"delegateSelectors": []any{"d"}}
+	expect(t, "inherits", validate(t, "delegate-credentials-only", res(t, k8s, map[string]any{"inheritFromDelegate": inherit}), nil))
+	expect(t, "inline", validate(t, "delegate-credentials-only", res(t, k8s, map[string]any{
+		"usernamePassword": map[string]any{"username": "u", "password": "p"}}), nil),
+		"sets usernamePassword", "does not inherit", "usernamePassword.password holds a plaintext credential")
+	expect(t, "aws inherits", validate(t, "delegate-credentials-only", res(t, aws, map[string]any{"inheritFromDelegate": inherit}), nil))
+	expect(t, "aws keys", validate(t, "delegate-credentials-only", res(t, aws, map[string]any{
+		"manual": map[string]any{"accessKey": "AKIA", "secretKeyRef": "account.aws"}}), nil), "sets manual", "manual.accessKey holds a plaintext credential")
+	expect(t, "a token ref is fine", validate(t, "delegate-credentials-only", res(t, "harness:platform/githubConnector:GithubConnector", map[string]any{
+		"credentials": map[string]any{"http": map[string]any{"username": "bot", "tokenRef": "github_token"}}}), nil))
+}
+
+func TestSecretsAreSecret(t *testing.T) {
+	st := "harness:platform/secretText:SecretText"
+	expect(t, "secret", validate(t, "secrets-are-pulumi-secrets", res(t, st, map[string]any{"value": secret("s")}), nil))
+	expect(t, "plaintext", validate(t, "secrets-are-pulumi-secrets", res(t, st, map[string]any{"value": "s"}), nil), "value is not a Pulumi secret")
+	ks := "kubernetes:core/v1:Secret"
+	expect(t, "k8s secret", validate(t, "secrets-are-pulumi-secrets", res(t, ks, map[string]any{"stringData": map[string]any{"DELEGATE_TOKEN": secret("t")}}), nil))
+	expect(t, "k8s plaintext", validate(t, "secrets-are-pulumi-secrets", res(t, ks, map[string]any{"stringData": map[string]any{"DELEGATE_TOKEN": "t"}}), nil),
+		"stringData is not a Pulumi secret")
+}
+
+func TestRequiredTagsAndRemediation(t *testing.T) {
+	svc := "harness:platform/service:Service"
+	full := []any{"managed-by:harness-platform", "service:a", "team:t"}
+	expect(t, "tagged", validate(t, "required-tags", res(t, svc, map[string]any{"tags": full}), nil))
+	expect(t, "untagged", validate(t, "required-tags", res(t, svc, map[string]any{"tags": []any{"team:t"}}), nil), "lacks the tag(s) service, managed-by")
+	expect(t, "environment", validate(t, "required-tags", res(t, "harness:platform/environment:Environment", map[string]any{"tags": []any{"managed-by:harness-platform"}}), nil),
+		"lacks the tag(s) team")
+	var remediation policyx.ResourceRemediationPolicy
+	for _, p := range Policies() {
+		if r, ok := p.(policyx.ResourceRemediationPolicy); ok && p.Name() == "add-managed-by-tag" {
+			remediation = r
+		}
+	}
+	if remediation == nil {
+		t.Fatal("no add-managed-by-tag remediation")
+	}
+	out, err := remediation.Remediate(context.Background(), policyx.ResourceRemediationArgs{Resource: res(t, svc, map[string]any{"tags": []any{"team:t"}})})
+	if err != nil || out == nil {
+		t.Fatalf("remediation: %v %v", out, err)
+	}
+	tags, _ := stringsAt(*out, "tags")
+	if strings.Join(tags, ",") != "team:t,managed-by:harness-platform" {
+		t.Errorf("remediated tags %v", tags)
+	}
+	for _, r := range []policyx.AnalyzerResource{res(t, svc, map[string]any{"tags": full}), res(t, "harness:platform/project:Project", map[string]any{"tags": []any{}})} {
+		if out, _ := remediation.Remediate(context.Background(), policyx.ResourceRemediationArgs{Resource: r}); out != nil {
+			t.Errorf("remediated %s, which needs nothing", r.Type)
+		}
+	}
+}
+
+func TestEKSHardened(t *testing.T) {
+	eks := "aws:eks/cluster:Cluster"
+	good := func() map[string]any {
+		return map[string]any{
+			"encryptionConfig":       map[string]any{"resources": []any{"secrets"}},
+			"vpcConfig":              map[string]any{"endpointPrivateAccess": true, "endpointPublicAccess": false},
+			"enabledClusterLogTypes": []any{"api", "audit", "authenticator", "controllerManager", "scheduler"},
+		}
+	}
+	expect(t, "hardened", validate(t, "eks-cluster-hardened", res(t, eks, good()), nil))
+	unset := good()
+	unset["vpcConfig"] = map[string]any{"endpointPrivateAccess": true}
+	expect(t, "public by default", validate(t, "eks-cluster-hardened", res(t, eks, unset), nil), "exposes its API endpoint to 0.0.0.0/0")
+	open := good()
+	open["vpcConfig"] = map[string]any{"endpointPublicAccess": true, "publicAccessCidrs": []any{"203.0.113.0/24"}}
+	expect(t, "outside allowed", validate(t, "eks-cluster-hardened", res(t, eks, open), nil), "exposes its API endpoint to 203.0.113.0/24")
+	expect(t, "allowed", validate(t, "eks-cluster-hardened", res(t, eks, open), map[string]any{"allowedPublicCidrs": []any{"203.0.112.0/23"}}))
+	bare := map[string]any{"vpcConfig": map[string]any{"endpointPublicAccess": false}}
+	expect(t, "no encryption or logs", validate(t, "eks-cluster-hardened", res(t, eks, bare), nil), "does not encrypt Kubernetes secrets", "does not log audit")
+}
+
+func TestPinnedReleasesAndProvider(t *testing.T) {
+	rel := "kubernetes:helm.sh/v3:Release"
+	values := func(upgrader bool, image string) map[string]any {
+		return map[string]any{"chart": "harness-delegate-ng", "version": "1.0.22",
+			"values": map[string]any{"upgrader": map[string]any{"enabled": upgrader}, "delegateDockerImage": image}}
+	}
+	expect(t, "pinned", validate(t, "helm-and-delegate-pinned", res(t, rel, values(false, "harness/delegate:25.10.87101")), nil))
+	expect(t, "upgrader on, latest", validate(t, "helm-and-delegate-pinned", res(t, rel, values(true, "harness/delegate:latest")), nil),
+		"upgrader is not off", `delegate image "harness/delegate:latest" is not pinned`)
+	unpinned := values(false, "harness/delegate:25.10.87101")
+	unpinned["version"] = "~1.0"
+	expect(t, "chart range", validate(t, "helm-and-delegate-pinned", res(t, rel, unpinned), nil), `chart version "~1.0" is not pinned`)
+	p := "pulumi:providers:harness"
+	expect(t, "provider pinned", validate(t, "harness-provider-pinned", res(t, p, map[string]any{"version": "0.16.0"}), nil))
+	expect(t, "provider floating", validate(t, "harness-provider-pinned", res(t, p, map[string]any{}), nil), `Harness provider version ""; pin 0.16.0`)
+}
+
+// Every policy is described and levelled.
+func TestPackDescribesEveryPolicy(t *testing.T) {
+	if _, err := New(); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, p := range Policies() {
+		if p.Name() == "" || seen[p.Name()] || p.Description() == "" {
+			t.Errorf("policy %q: a unique name and a description are required", p.Name())
+		}
+		seen[p.Name()] = true
+	}
+	if len(seen) != 9 {
+		t.Errorf("%d policies", len(seen))
+	}
+}
