@@ -2,14 +2,29 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 )
+
+// writeEvents writes engine events as JSON lines until the channel closes.
+func writeEvents(w io.Writer, ch <-chan events.EngineEvent) error {
+	enc := json.NewEncoder(w)
+	var err error
+	for e := range ch {
+		if err == nil {
+			err = enc.Encode(e.EngineEvent)
+		}
+	}
+	return err
+}
 
 // DefaultParallel caps concurrent resource operations: Harness allows about
 // 1,000 API calls a minute per key.
@@ -24,6 +39,9 @@ type RunOptions struct {
 	// PolicyPackConfigs are JSON files of policy config
 	// (--policy-pack-config).
 	PolicyPackConfigs []string
+	// EventLog, when set, receives a preview's engine events, one JSON
+	// object a line, as the CLI's --event-log writes them.
+	EventLog io.Writer
 	Parallel          int
 }
 
@@ -48,6 +66,13 @@ func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.
 	}
 	if o.Diff {
 		opts = append(opts, optpreview.Diff())
+	}
+	if o.EventLog != nil {
+		ch := make(chan events.EngineEvent)
+		done := make(chan error, 1)
+		go func() { done <- writeEvents(o.EventLog, ch) }()
+		opts = append(opts, optpreview.EventStreams(ch))
+		defer func() { <-done }()
 	}
 	if o.ExpectNoChanges {
 		opts = append(opts, optpreview.ExpectNoChanges())

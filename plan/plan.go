@@ -10,6 +10,8 @@
 // in this package changes a plan after Build returns it.
 package plan
 
+import "github.com/company/harness-platform/ident"
+
 // ManagedBy is the value of the managed-by tag on everything generated.
 const ManagedBy = "harness-platform"
 
@@ -321,4 +323,28 @@ func (p *Plan) Retired() []string {
 		}
 	}
 	return out
+}
+
+// ServiceOf returns, for the name of a resource this plan declares, the
+// catalog service it belongs to ("" for shared objects): deployments'
+// components, pipelines, triggers and monitored services, services and
+// their Values files, and the deployments' namespaces.
+func (p *Plan) ServiceOf() func(name string) string {
+	owner := map[string]string{}
+	if f := p.Foundation; f != nil {
+		for _, s := range f.Services {
+			owner[s.Identifier], owner[s.Values.Identifier] = s.Name, s.Name
+		}
+	}
+	for _, d := range p.Deployments {
+		owner[d.Service], owner[d.Pipeline.Identifier], owner[d.Trigger.Identifier] = d.Service, d.Service, d.Service
+		if d.Monitored != nil {
+			owner[d.Monitored.Identifier] = d.Service
+		}
+		for _, c := range p.Clusters {
+			ns := ident.Namespace(p.Environment.Name, d.Service, c.Region)
+			owner[ns], owner[ns+"-delegate"] = d.Service, d.Service
+		}
+	}
+	return func(name string) string { return owner[name] }
 }

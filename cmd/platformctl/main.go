@@ -54,6 +54,8 @@ type options struct {
 	policyPacks                multiFlag
 	policyConfigs              multiFlag
 	noPolicy                   bool
+	events, details            string
+	max                        int
 }
 
 type multiFlag []string
@@ -181,6 +183,16 @@ var commands = []command{
 			fs.BoolVar(&o.noPolicy, "no-policy", false, "run without the policy pack (debugging only)")
 		},
 		run: runDemo},
+	{name: "summary", synopsis: "--stack STACK --events FILE [--details URL] [--max BYTES] [--dir DIR]",
+		summary: "the pull-request summary of a preview's event log (pulumi preview --event-log FILE), as Markdown",
+		flags: func(fs *flag.FlagSet, o *options) {
+			dirFlag(fs, o)
+			stackFlag(fs, o)
+			fs.StringVar(&o.events, "events", "", "the preview's event log (required)")
+			fs.StringVar(&o.details, "details", "", "where the full diff is (a CI run's URL)")
+			fs.IntVar(&o.max, "max", 60000, "most bytes to print (GitHub trims comments at 64,000 characters)")
+		},
+		run: runSummary},
 	{name: "policy-pack", synopsis: "[--dir DIR]",
 		summary: "build the project's CrossGuard policy pack (cached) and print its path, for --policy-pack",
 		flags:   dirFlag,

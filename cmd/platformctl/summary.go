@@ -1,0 +1,42 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/plan"
+	"github.com/company/harness-platform/summary"
+)
+
+// runSummary prints the Markdown summary of a preview's event log; the
+// plan of the stack names the service each changed resource belongs to.
+func runSummary(c *catalog.Catalog, o options, stdout, stderr io.Writer) int {
+	if o.events == "" {
+		fmt.Fprintln(stderr, "platformctl summary: --events is required")
+		return exitUsage
+	}
+	p, err := plan.Build(c, o.stack)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitFail
+	}
+	f, err := os.Open(o.events)
+	if err != nil {
+		// A preview that failed before it started wrote no log: say so.
+		fmt.Fprintf(stdout, "### ❌ `%s`: the preview wrote no event log (%v); see the job log\n", o.stack, err)
+		return exitOK
+	}
+	defer f.Close()
+	owner := p.ServiceOf()
+	pre, err := summary.Read(o.stack, f, func(urn resource.URN) string { return owner(urn.Name()) })
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitFail
+	}
+	fmt.Fprint(stdout, pre.Markdown(o.details, o.max))
+	return exitOK
+}

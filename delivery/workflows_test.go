@@ -1,0 +1,157 @@
+package delivery
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rhysd/actionlint"
+	"gopkg.in/yaml.v3"
+)
+
+const workflows = "../.github/workflows"
+
+// Every workflow passes actionlint with no finding (pulumi/actions' inputs
+// included: actionlint knows its v6 inputs).
+func TestActionlint(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(workflows, "*.yml"))
+	if len(files) < 4 {
+		t.Fatalf("only %d workflows in %s", len(files), workflows)
+	}
+	var out strings.Builder
+	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, err := l.LintFiles(files, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range errs {
+		t.Errorf("%s:%d:%d: %s [%s]", e.Filepath, e.Line, e.Column, e.Message, e.Kind)
+	}
+}
+
+type workflow struct {
+	On          map[string]any    `yaml:"on"`
+	Permissions map[string]string `yaml:"permissions"`
+	Env         map[string]string `yaml:"env"`
+	Concurrency map[string]any    `yaml:"concurrency"`
+	Jobs        map[string]struct {
+		Needs       any               `yaml:"needs"`
+		Uses        string            `yaml:"uses"`
+		With        map[string]any    `yaml:"with"`
+		Environment any               `yaml:"environment"`
+		Concurrency map[string]any    `yaml:"concurrency"`
+		Env         map[string]string `yaml:"env"`
+		Steps       []struct {
+			Uses  string            `yaml:"uses"`
+			Run   string            `yaml:"run"`
+			Shell string            `yaml:"shell"`
+			With  map[string]any    `yaml:"with"`
+			Env   map[string]string `yaml:"env"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+func load(t *testing.T, name string) (workflow, string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(workflows, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w workflow
+	if err := yaml.Unmarshal(data, &w); err != nil {
+		t.Fatal(err)
+	}
+	return w, string(data)
+}
+
+// What the workflows promise: previews on pull requests in chain order
+// with the policy pack; ups on main dev -> staging -> production, each in
+// its environment; a scheduled and manual drift check that manages one
+// issue per stack; OIDC and secrets, never cloud keys; one run per stack
+// at a time; --parallel capped.
+func TestWorkflowContract(t *testing.T) {
+	preview, previewText := load(t, "preview.yml")
+	if _, ok := preview.On["pull_request"]; !ok || preview.Permissions["id-token"] != "write" || preview.Permissions["pull-requests"] != "write" {
+		t.Errorf("preview: triggers %v permissions %v", preview.On, preview.Permissions)
+	}
+	run := ""
+	for _, s := range preview.Jobs["preview"].Steps {
+		run += s.Run
+		if strings.Contains(s.Run, "|") && strings.Contains(s.Run, "tee") && s.Shell != "bash" {
+			t.Errorf("preview: a step pipes into tee without shell: bash (no pipefail)")
+		}
+	}
+	for _, want := range []string{"--policy-pack", "--parallel 8", "--event-log", "platformctl summary"} {
+		if !strings.Contains(run, want) {
+			t.Errorf("preview does not run %q", want)
+		}
+	}
+	if preview.Jobs["preview"].Env["STACKS"] != "dev staging production" {
+		t.Errorf("preview: stacks %q, want the chain in order", preview.Jobs["preview"].Env["STACKS"])
+	}
+
+	up, _ := load(t, "up.yml")
+	if _, ok := up.On["push"]; !ok {
+		t.Errorf("up: triggers %v", up.On)
+	}
+	chain := []struct{ job, needs string }{{"dev", ""}, {"staging", "dev"}, {"production", "staging"}}
+	for _, c := range chain {
+		j, ok := up.Jobs[c.job]
+		if !ok || j.Uses != "./.github/workflows/up-stack.yml" || j.With["stack"] != c.job {
+			t.Errorf("up: job %s: %+v", c.job, j)
+		}
+		if got, _ := j.Needs.(string); got != c.needs {
+			t.Errorf("up: %s needs %q, want %q", c.job, got, c.needs)
+		}
+	}
+	stackJob, _ := load(t, "up-stack.yml")
+	job := stackJob.Jobs["up"]
+	if job.Environment != "${{ inputs.stack }}" || job.Concurrency["group"] != "stack-${{ inputs.stack }}" || job.Concurrency["cancel-in-progress"] != false {
+		t.Errorf("up-stack: environment %v concurrency %v", job.Environment, job.Concurrency)
+	}
+	pulumiAction := false
+	for _, s := range job.Steps {
+		if strings.HasPrefix(s.Uses, "pulumi/actions@v6") {
+			pulumiAction = true
+			if s.With["command"] != "up" || s.With["policyPacks"] == nil || s.With["parallel"] != 8 || s.With["pulumi-version"] != "3.256.0" {
+				t.Errorf("up-stack: pulumi/actions with %v", s.With)
+			}
+		}
+	}
+	if !pulumiAction {
+		t.Error("up-stack does not use pulumi/actions@v6")
+	}
+
+	drift, driftText := load(t, "drift.yml")
+	if _, ok := drift.On["schedule"]; !ok {
+		t.Error("drift: no schedule")
+	}
+	if _, ok := drift.On["workflow_dispatch"]; !ok {
+		t.Error("drift: cannot be run by hand")
+	}
+	if drift.Permissions["issues"] != "write" || drift.Jobs["drift"].Concurrency["group"] != "stack-${{ matrix.stack }}" {
+		t.Errorf("drift: permissions %v concurrency %v", drift.Permissions, drift.Jobs["drift"].Concurrency)
+	}
+	for _, want := range []string{"--preview-only --expect-no-changes", "issues.create", "state: 'closed'", "labels: ['drift']"} {
+		if !strings.Contains(driftText, want) {
+			t.Errorf("drift does not %q", want)
+		}
+	}
+	// No long-lived cloud keys anywhere; the Pulumi token and passphrase
+	// come from secrets.
+	for _, name := range []string{"preview.yml", "up.yml", "up-stack.yml", "drift.yml"} {
+		_, text := load(t, name)
+		for _, bad := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "aws-secret-access-key"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("%s uses %s: use OIDC (role-to-assume)", name, bad)
+			}
+		}
+	}
+	if !strings.Contains(previewText, "PULUMI_ACCESS_TOKEN: ${{ secrets.PULUMI_ACCESS_TOKEN }}") || !strings.Contains(previewText, "role-to-assume") {
+		t.Error("preview: the Pulumi token must come from secrets and AWS by OIDC")
+	}
+}

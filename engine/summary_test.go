@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/plan"
+	"github.com/company/harness-platform/summary"
+)
+
+// The pull-request summary of a real offline preview of a 1,000-service
+// dev stack, with the policy pack: the counts first, every service
+// touched, and far below GitHub's 64,000 characters.
+func TestPreviewSummaryAtScale(t *testing.T) {
+	files, err := catalogtest.Synthetic("..", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pack, err := BuildPolicyPack("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, t.TempDir(), c)
+	var log bytes.Buffer
+	res, err := s.Preview(context.Background(), "dev", RunOptions{PolicyPacks: []string{pack}, EventLog: &log})
+	if err != nil {
+		t.Fatalf("preview: %v\n%s", err, s.out)
+	}
+	p, err := plan.Build(c, "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := p.ServiceOf()
+	pre, err := summary.Read("dev", &log, func(urn resource.URN) string { return owner(urn.Name()) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := pre.Markdown("https://ci.example/run/1", 60000)
+	creates := res.ChangeSummary["create"]
+	want := fmt.Sprintf("### ✅ `dev`: %d to create, 0 to update, 0 to replace, 0 to delete; 0 policy violations (0 mandatory)", creates)
+	if first := strings.SplitN(md, "\n", 2)[0]; first != want || creates < 9000 {
+		t.Errorf("first line %q, want %q", first, want)
+	}
+	if len(pre.Services) != len(p.Deployments) || len(p.Deployments) != 1000 {
+		t.Errorf("%d services touched, want the %d deployed", len(pre.Services), len(p.Deployments))
+	}
+	if len(md) >= 64000 {
+		t.Errorf("summary of %d bytes", len(md))
+	}
+	t.Logf("%d creates, %d services, a %d-byte summary", creates, len(pre.Services), len(md))
+}

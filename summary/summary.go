@@ -1,0 +1,181 @@
+// Package summary turns the event log of a `pulumi preview` (--event-log,
+// one engine event per line) into the Markdown a pull request comment
+// starts with: the counts first, then errors, policy violations (mandatory
+// first), the services touched and the changes by type. Every list is cut
+// with "… and N more", so the comment stays far below GitHub's limits and
+// its head never depends on its tail.
+package summary
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+)
+
+// Violation is one policy violation.
+type Violation struct {
+	Policy, Level, Resource, Message string
+}
+
+// Preview is what a preview would do.
+type Preview struct {
+	Stack string
+	// Changes counts the steps by operation (create, update, replace,
+	// delete, same...): the engine's own totals when it reported them.
+	Changes    map[string]int
+	Violations []Violation
+	Errors     []string
+	// Services are the catalog services whose objects change.
+	Services []string
+	// Types counts the changed resources by type.
+	Types map[string]int
+	// Done is set when the engine reported its summary.
+	Done bool
+}
+
+// ServiceOf names the catalog service a resource belongs to, or "".
+type ServiceOf func(urn resource.URN) string
+
+// Read reads an event log.
+func Read(stack string, r io.Reader, serviceOf ServiceOf) (*Preview, error) {
+	p := &Preview{Stack: stack, Changes: map[string]int{}, Types: map[string]int{}}
+	counted := map[string]int{}
+	services := map[string]bool{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		if len(strings.TrimSpace(sc.Text())) == 0 {
+			continue
+		}
+		var e apitype.EngineEvent
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return nil, fmt.Errorf("event log: %w", err)
+		}
+		switch {
+		case e.ResourcePreEvent != nil:
+			m := e.ResourcePreEvent.Metadata
+			op := string(m.Op)
+			if op == string(apitype.OpSame) || op == string(apitype.OpRead) || m.Type == "pulumi:pulumi:Stack" {
+				continue
+			}
+			// A replacement is a create-replacement, a replace and a
+			// delete-replaced: counted once, as replace.
+			switch m.Op {
+			case apitype.OpCreateReplacement, apitype.OpDeleteReplaced:
+				continue
+			}
+			counted[op]++
+			p.Types[m.Type]++
+			if s := serviceOf(resource.URN(m.URN)); s != "" {
+				services[s] = true
+			}
+		case e.PolicyEvent != nil:
+			v := e.PolicyEvent
+			p.Violations = append(p.Violations, Violation{Policy: v.PolicyName, Level: v.EnforcementLevel, Resource: resource.URN(v.ResourceURN).Name(), Message: v.Message})
+		case e.DiagnosticEvent != nil && e.DiagnosticEvent.Severity == "error":
+			p.Errors = append(p.Errors, strings.TrimSpace(e.DiagnosticEvent.Message))
+		case e.SummaryEvent != nil:
+			p.Done = true
+			for op, n := range e.SummaryEvent.ResourceChanges {
+				p.Changes[string(op)] = n
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if !p.Done {
+		p.Changes = counted
+	}
+	p.Services = slices.Sorted(maps.Keys(services))
+	slices.SortStableFunc(p.Violations, func(a, b Violation) int {
+		return cmp.Compare(rank(a.Level), rank(b.Level))
+	})
+	return p, nil
+}
+
+func rank(level string) int {
+	if level == "mandatory" {
+		return 0
+	}
+	return 1
+}
+
+// Markdown writes the summary, at most max bytes (the lists are cut to
+// fit), with a link to the full diff.
+func (p *Preview) Markdown(details string, max int) string {
+	mandatory := 0
+	for _, v := range p.Violations {
+		if v.Level == "mandatory" {
+			mandatory++
+		}
+	}
+	icon := "✅"
+	if mandatory > 0 || len(p.Errors) > 0 || !p.Done {
+		icon = "❌"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "### %s `%s`: %d to create, %d to update, %d to replace, %d to delete; %d policy violations (%d mandatory)\n",
+		icon, p.Stack, p.Changes["create"], p.Changes["update"], p.Changes["replace"], p.Changes["delete"], len(p.Violations), mandatory)
+	if !p.Done {
+		b.WriteString("\nThe preview did not finish; the counts are what it reached.\n")
+	}
+	if details != "" {
+		fmt.Fprintf(&b, "\nFull diff: %s\n", details)
+	}
+	// What is left is shared by the lists, in order of importance.
+	section := func(title string, lines []string) {
+		if len(lines) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "\n**%s** (%d)\n", title, len(lines))
+		budget := max - b.Len() - 200
+		for i, l := range lines {
+			line := "- " + l + "\n"
+			if len(line) > budget {
+				fmt.Fprintf(&b, "- … and %d more\n", len(lines)-i)
+				return
+			}
+			b.WriteString(line)
+			budget -= len(line)
+		}
+	}
+	var errs, violations, types []string
+	for _, e := range p.Errors {
+		errs = append(errs, firstLine(e))
+	}
+	for _, v := range p.Violations {
+		violations = append(violations, fmt.Sprintf("[%s] `%s` on `%s`: %s", v.Level, v.Policy, v.Resource, firstLine(v.Message)))
+	}
+	for _, t := range slices.Sorted(maps.Keys(p.Types)) {
+		types = append(types, fmt.Sprintf("`%s`: %d", t, p.Types[t]))
+	}
+	section("Errors", errs)
+	section("Policy violations", violations)
+	services := make([]string, len(p.Services))
+	for i, s := range p.Services {
+		services[i] = "`" + s + "`"
+	}
+	section("Services touched", services)
+	section("Changes by type", types)
+	return b.String()
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if len(s) > 300 {
+		s = s[:300] + " …"
+	}
+	return s
+}

@@ -1,0 +1,78 @@
+package summary
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+)
+
+func line(t *testing.T, e apitype.EngineEvent) string {
+	t.Helper()
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+func step(op apitype.OpType, typ, name string) apitype.EngineEvent {
+	return apitype.EngineEvent{ResourcePreEvent: &apitype.ResourcePreEvent{Metadata: apitype.StepEventMetadata{
+		Op: op, Type: typ, URN: "urn:pulumi:dev::harness-platform::" + typ + "::" + name}}}
+}
+
+// 3,000 creates, a replacement (three steps, counted once), violations of
+// both levels: the counts come first, mandatory violations before
+// advisory ones, the lists are cut to fit, and the engine's totals win.
+func TestMarkdown(t *testing.T) {
+	var log strings.Builder
+	for i := range 3000 {
+		log.WriteString(line(t, step(apitype.OpCreate, "harness:platform/pipeline:Pipeline", fmt.Sprintf("svc_%04d_int_stable", i))))
+	}
+	for _, op := range []apitype.OpType{apitype.OpCreateReplacement, apitype.OpReplace, apitype.OpDeleteReplaced} {
+		log.WriteString(line(t, step(op, "harness:platform/service:Service", "svc_0001")))
+	}
+	log.WriteString(line(t, step(apitype.OpSame, "harness:platform/project:Project", "platform")))
+	log.WriteString(line(t, apitype.EngineEvent{PolicyEvent: &apitype.PolicyEvent{PolicyName: "helm-and-delegate-pinned", EnforcementLevel: "advisory", Message: "chart not pinned", ResourceURN: "urn:pulumi:dev::p::t::r1"}}))
+	log.WriteString(line(t, apitype.EngineEvent{PolicyEvent: &apitype.PolicyEvent{PolicyName: "no-script-steps", EnforcementLevel: "mandatory", Message: "step x is a ShellScript step\nmore", ResourceURN: "urn:pulumi:dev::p::t::r2"}}))
+	owner := func(urn resource.URN) string {
+		name := urn.Name()
+		if strings.HasPrefix(name, "svc_") {
+			return "svc-" + name[4:8]
+		}
+		return ""
+	}
+	p, err := Read("dev", strings.NewReader(log.String()), owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Changes["create"] != 3000 || p.Changes["replace"] != 1 || p.Changes["delete"] != 0 || len(p.Services) != 3000 {
+		t.Fatalf("counted %v, %d services", p.Changes, len(p.Services))
+	}
+	md := p.Markdown("https://ci/run/1", 8000)
+	first := strings.SplitN(md, "\n", 2)[0]
+	if first != "### ❌ `dev`: 3000 to create, 0 to update, 1 to replace, 0 to delete; 2 policy violations (1 mandatory)" {
+		t.Errorf("first line %q", first)
+	}
+	if len(md) > 8000 {
+		t.Errorf("%d bytes, more than the 8000 asked", len(md))
+	}
+	if !strings.Contains(md, "… and ") || !strings.Contains(md, "Full diff: https://ci/run/1") {
+		t.Errorf("lists not cut, or no link:\n%s", md)
+	}
+	if i, j := strings.Index(md, "no-script-steps"), strings.Index(md, "helm-and-delegate-pinned"); i < 0 || j < 0 || i > j {
+		t.Errorf("mandatory violations must come first:\n%s", md)
+	}
+	// The engine's totals, when it reports them, are the truth.
+	log.WriteString(line(t, apitype.EngineEvent{SummaryEvent: &apitype.SummaryEvent{ResourceChanges: map[apitype.OpType]int{"create": 3001, "replace": 1, "same": 1}}}))
+	p, err = Read("dev", strings.NewReader(log.String()), owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(p.Markdown("", 60000), "### ❌ `dev`: 3001 to create") {
+		t.Errorf("the engine's totals were not used: %v", p.Changes)
+	}
+}
