@@ -7,10 +7,10 @@ import (
 	"io"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 )
 
@@ -42,7 +42,7 @@ type RunOptions struct {
 	// EventLog, when set, receives a preview's engine events, one JSON
 	// object a line, as the CLI's --event-log writes them.
 	EventLog io.Writer
-	Parallel          int
+	Parallel int
 }
 
 func (o RunOptions) parallel() int {

@@ -13,8 +13,8 @@ import (
 	"context"
 
 	"github.com/blang/semver"
-	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/policyx"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/policyx"
 )
 
 // Name and Version of the pack.

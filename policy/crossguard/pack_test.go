@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/policyx"
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/policyx"
 
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/plan"
