@@ -1,0 +1,174 @@
+package delivery
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// manifest is one Kubernetes object, decoded loosely.
+type manifest struct {
+	APIVersion string `yaml:"apiVersion"`
+	Kind       string `yaml:"kind"`
+	Metadata   struct {
+		Name        string            `yaml:"name"`
+		Namespace   string            `yaml:"namespace"`
+		Annotations map[string]string `yaml:"annotations"`
+	} `yaml:"metadata"`
+	Spec map[string]any    `yaml:"spec"`
+	Data map[string]string `yaml:"data"`
+	// ClusterRoleBinding fields.
+	RoleRef struct {
+		Kind, Name string
+	} `yaml:"roleRef"`
+	Subjects []struct {
+		Kind, Name, Namespace string
+	} `yaml:"subjects"`
+}
+
+func manifests(t *testing.T, path string) []manifest {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []manifest
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var m manifest
+		if err := dec.Decode(&m); errors.Is(err, io.EOF) {
+			return out
+		} else if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if m.Kind == "" || m.APIVersion == "" || m.Metadata.Name == "" {
+			t.Errorf("%s: an object without apiVersion, kind or name", path)
+		}
+		out = append(out, m)
+	}
+}
+
+// The operator's Stacks form the chain (preview of dev on the preview
+// branch; dev and staging on main; production on release; each waiting for
+// its upstream), refresh before updates, never destroy on removal, take
+// their credentials from ESC; the service account is bound to
+// system:auth-delegator only; the Applications apply them in sync waves.
+func TestGitOps(t *testing.T) {
+	type want struct {
+		stack, branch, prereq string
+		preview               bool
+		wave                  string
+	}
+	wants := map[string]want{
+		"preview":    {"company/harness-platform/dev", "preview", "", true, "1"},
+		"dev":        {"company/harness-platform/dev", "main", "", false, "2"},
+		"staging":    {"company/harness-platform/staging", "main", "harness-platform-dev", false, "3"},
+		"production": {"company/harness-platform/production", "release", "harness-platform-staging", false, "4"},
+	}
+	for dir, w := range wants {
+		ms := manifests(t, filepath.Join("../deploy/argocd/stacks", dir, "stack.yaml"))
+		if len(ms) != 1 || ms[0].Kind != "Stack" || ms[0].APIVersion != "pulumi.com/v1" {
+			t.Fatalf("%s: %v", dir, ms)
+		}
+		s := ms[0].Spec
+		preview, _ := s["preview"].(bool)
+		if s["stack"] != w.stack || s["branch"] != w.branch || preview != w.preview || s["refresh"] != true ||
+			s["destroyOnFinalize"] != false || s["serviceAccountName"] != "harness-platform" || ms[0].Metadata.Annotations["argocd.argoproj.io/sync-wave"] != w.wave {
+			t.Errorf("%s: spec %v, annotations %v", dir, s, ms[0].Metadata.Annotations)
+		}
+		if envs, _ := s["environment"].([]any); len(envs) == 0 {
+			t.Errorf("%s: no ESC environment", dir)
+		}
+		prereqs, _ := s["prerequisites"].([]any)
+		switch {
+		case w.prereq == "" && len(prereqs) != 0, w.prereq != "" && len(prereqs) != 1:
+			t.Errorf("%s: prerequisites %v, want %q", dir, prereqs, w.prereq)
+		case w.prereq != "":
+			p := prereqs[0].(map[string]any)
+			req, _ := p["requirement"].(map[string]any)
+			if p["name"] != w.prereq || req["succeededWithinDuration"] == nil {
+				t.Errorf("%s: prerequisite %v", dir, p)
+			}
+		}
+	}
+	for _, m := range manifests(t, "../deploy/argocd/rbac.yaml") {
+		if m.Kind == "ClusterRoleBinding" || m.Kind == "RoleBinding" {
+			if m.RoleRef.Name != "system:auth-delegator" || len(m.Subjects) != 1 || m.Subjects[0].Name != "harness-platform" {
+				t.Errorf("binding %s grants %s to %v: only system:auth-delegator", m.Metadata.Name, m.RoleRef.Name, m.Subjects)
+			}
+		}
+		if m.Kind == "ClusterRole" || m.Kind == "Role" {
+			t.Errorf("rbac.yaml defines role %s: the program needs none in this cluster", m.Metadata.Name)
+		}
+	}
+	waves := map[string]string{}
+	for _, m := range manifests(t, "../deploy/argocd/applications.yaml") {
+		if m.Kind != "Application" {
+			continue
+		}
+		name := strings.TrimPrefix(m.Metadata.Name, "harness-platform-")
+		waves[name] = m.Metadata.Annotations["argocd.argoproj.io/sync-wave"]
+		_, automated := m.Spec["syncPolicy"].(map[string]any)
+		if automated == (name == "production") {
+			t.Errorf("application %s: automated sync %v (production is synced by hand)", name, automated)
+		}
+	}
+	if got := strings.Join([]string{waves["rbac"], waves["preview"], waves["dev"], waves["staging"], waves["production"]}, ","); got != "0,1,2,3,4" {
+		t.Errorf("sync waves rbac, preview, dev, staging, production: %s", got)
+	}
+	cm := manifests(t, "../deploy/argocd/argocd-cm.yaml")
+	if len(cm) != 1 || !strings.Contains(cm[0].Data["resource.customizations.health.pulumi.com_Stack"], `c.type == "Ready"`) {
+		t.Error("argocd-cm has no health check for pulumi.com Stacks")
+	}
+}
+
+// ESC environments log in to AWS by OIDC, store no key, and hand out
+// every credential as a secret.
+func TestESC(t *testing.T) {
+	files, _ := filepath.Glob("../esc/*.yaml")
+	if len(files) != 4 {
+		t.Fatalf("%d ESC environments", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		if !strings.Contains(text, "fn::open::aws-login:\n        oidc:") {
+			t.Errorf("%s: AWS not by OIDC login", f)
+		}
+		var doc map[string]any
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		var walk func(path string, v any)
+		walk = func(path string, v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, e := range v {
+					walk(path+"."+k, e)
+				}
+			case string:
+				key := strings.ToLower(path[strings.LastIndex(path, ".")+1:])
+				// secretId names a secret in AWS Secrets Manager; it is no value.
+				credential := key != "secretid" && (strings.Contains(key, "token") || strings.Contains(key, "password") || strings.Contains(key, "apikey") || strings.Contains(key, "secret"))
+				fromLogin := strings.HasPrefix(v, "${aws.login.") || strings.HasPrefix(v, "${stack.login.")
+				fromSecret := strings.HasPrefix(v, "${harness.apiKey}")
+				if credential && !strings.Contains(path, "fn::secret") && !fromLogin && !fromSecret {
+					t.Errorf("%s: %s = %q is not an fn::secret", f, path, v)
+				}
+				if strings.HasPrefix(v, "AKIA") || strings.HasPrefix(v, "ghp_") {
+					t.Errorf("%s: %s holds a key", f, path)
+				}
+			}
+		}
+		walk("", doc)
+	}
+}
