@@ -43,6 +43,7 @@ type serviceDoc struct {
 	Overrides    *overridesDoc     `yaml:"overrides" desc:"Overrides of the archetype's defaults."`
 	Tags         map[string]string `yaml:"tags" desc:"Extra tags on the service's Harness resources."`
 	Retired      bool              `yaml:"retired" desc:"Decommissioning: triggers are disabled and the service can then be removed."`
+	Backstage    bool              `yaml:"backstage" desc:"Keep a Backstage catalog-info.yaml in the service's repository, linking its Harness pipelines and service."`
 }
 
 type overridesDoc struct {
@@ -93,6 +94,7 @@ type stackDoc struct {
 	Cluster          *clusterDoc      `yaml:"harness-platform:cluster" desc:"The EKS clusters of kind eks regions: Kubernetes version, endpoint access, admin role, node group."`
 	Delegate         *delegateDoc     `yaml:"harness-platform:delegate" desc:"The Harness delegate installed in every cluster of the stack."`
 	Kubeconfigs      *secretDoc       `yaml:"harness-platform:kubeconfigs" desc:"Kubeconfigs of kind existing regions, a JSON object by region name (a secret)."`
+	WebhookAPIKey    *secretDoc       `yaml:"harness-platform:webhookApiKey" desc:"A Harness API key services' builds send with webhooks, for accounts that require authorised webhooks (a secret)."`
 
 	name    string   // from the file name
 	file    string   // relative to the project directory
@@ -165,6 +167,9 @@ type foundationDoc struct {
 	Project  projectDoc  `yaml:"project" required:"true" desc:"Harness project holding every pipeline."`
 	Github   githubDoc   `yaml:"github" required:"true" desc:"Cross-org GitHub connector to the manifests repository."`
 	Registry registryDoc `yaml:"registry" required:"true" desc:"Docker registry every catalog image is pulled from."`
+	// Repository is where this program lives; its GitHub environments
+	// and branch protection are declared with the foundation.
+	Repository string `yaml:"repository" desc:"This program's GitHub repository, owner/name: its staging and production environments and main's protection are managed here."`
 }
 
 type orgDoc struct {

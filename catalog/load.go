@@ -31,7 +31,11 @@ type stackFile struct {
 }
 
 // secretKeys are the stack settings that must be Pulumi secrets.
-var secretKeys = map[string]bool{Namespace + ":githubToken": true, Namespace + ":registryPassword": true, KubeconfigsKey: true}
+var secretKeys = map[string]bool{Namespace + ":githubToken": true, Namespace + ":registryPassword": true, KubeconfigsKey: true, WebhookAPIKeyKey: true}
+
+// WebhookAPIKeyKey is the optional config secret holding the Harness API
+// key that services' builds send with their webhook calls.
+const WebhookAPIKeyKey = Namespace + ":webhookApiKey"
 
 // KubeconfigsKey is the config secret holding the kubeconfigs of a stack's
 // existing clusters, a JSON object by region name.

@@ -72,6 +72,8 @@ type Service struct {
 	Regions []string
 	Tags    map[string]string
 	Retired bool
+	// Backstage asks for a catalog-info.yaml in the service's repository.
+	Backstage bool
 
 	ProductionStrategy string // Rolling or Canary
 	Replicas           int
@@ -183,6 +185,8 @@ type Foundation struct {
 	Project  Project
 	Github   Github
 	Registry Registry
+	// Repository is this program's GitHub repository (owner/name), or "".
+	Repository string
 }
 
 // Registry is the Docker registry the catalog's images are in.

@@ -32,7 +32,7 @@ func resolve(v *validator) *Catalog {
 		a := v.archetypes[s.Archetype]
 		svc := Service{
 			Name: s.Name, Team: s.Team, Archetype: s.Archetype, Repo: s.Repo, Image: s.Image,
-			Description: s.Description, Regions: slices.Clone(s.Regions), Retired: s.Retired,
+			Description: s.Description, Regions: slices.Clone(s.Regions), Retired: s.Retired, Backstage: s.Backstage,
 			Tags:               cloneMap(s.Tags),
 			ProductionStrategy: a.ProductionStrategy,
 			Replicas:           a.Replicas,
@@ -122,6 +122,7 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 				Type:                orDefault(f.Registry.Type, DefaultRegistryType),
 				Username:            f.Registry.Username,
 			},
+			Repository: f.Repository,
 		}
 	}
 	if vd := d.Verification; vd != nil {

@@ -222,6 +222,9 @@ func (v *validator) checkStacks() {
 			if r.URL != "" && (!strings.HasPrefix(r.URL, "https://") || r.host() == "") {
 				v.at(r.At.Field("url"), "use the https URL of the registry, such as https://registry.company.io", "registry url %q is not an https URL", r.URL)
 			}
+			if f.Repository != "" && !repoPattern.MatchString(f.Repository) {
+				v.at(f.At.Field("repository"), "write the repository as owner/name, e.g. company/harness-platform", "foundation repository %q is not owner/name", f.Repository)
+			}
 			if r.Username == "" && st.RegistryPassword != nil {
 				v.at(st.At.Field(Namespace+":registryPassword"), "set registry.username, or remove the password", "registryPassword is set but registry.username is not")
 			}

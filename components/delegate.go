@@ -132,7 +132,7 @@ func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...p
 		if err != nil {
 			return nil, err
 		}
-		if _, err := rbacv1.NewRoleBinding(ctx, n+"-delegate", &rbacv1.RoleBindingArgs{
+		if _, err := rbacv1.NewRoleBinding(ctx, plan.RoleBindingName(n), &rbacv1.RoleBindingArgs{
 			Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(p.Name), Namespace: nsr.Metadata.Name()},
 			RoleRef:  &rbacv1.RoleRefArgs{ApiGroup: pulumi.String("rbac.authorization.k8s.io"), Kind: pulumi.String("ClusterRole"), Name: pulumi.String("admin")},
 			Subjects: rbacv1.SubjectArray{&rbacv1.SubjectArgs{Kind: pulumi.String("ServiceAccount"), Name: pulumi.String(p.Name), Namespace: pulumi.String(p.Namespace)}},

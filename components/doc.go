@@ -21,6 +21,7 @@ const (
 	ServiceDeploymentType = "harness-platform:index:ServiceDeployment"
 	ClusterType           = "harness-platform:index:Cluster"
 	DelegateType          = "harness-platform:index:Delegate"
+	GitHubType            = "harness-platform:index:GitHub"
 )
 
 // Resources maps planned objects to the resources that declare them.

@@ -274,7 +274,7 @@ func TestLifecycle(t *testing.T) {
 				t.Fatal(err)
 			}
 			found := map[string]int{}
-			want := map[string]string{"harness": "0.16.0", "aws": "6.83.2", "kubernetes": "4.33.0"}
+			want := map[string]string{"harness": "0.16.0", "aws": "6.83.2", "kubernetes": "4.33.0", "github": "6.14.1"}
 			for _, r := range cp.Checkpoint.Latest.Resources {
 				pkg, ok := strings.CutPrefix(r.Type, "pulumi:providers:")
 				if !ok || pkg == "pulumi" { // the engine's built-in provider
@@ -286,8 +286,9 @@ func TestLifecycle(t *testing.T) {
 				}
 			}
 			regions := len(c.Stacks[stack].Regions)
-			if found["harness"] != 1 || found["aws"] != regions || found["kubernetes"] != regions {
-				t.Errorf("%s: providers in the state %v: want one harness, and an aws and a kubernetes per region", stack, found)
+			// Every repository of the example belongs to one owner.
+			if found["harness"] != 1 || found["aws"] != regions || found["kubernetes"] != regions || found["github"] != 1 {
+				t.Errorf("%s: providers in the state %v: want one harness and one github, and an aws and a kubernetes per region", stack, found)
 			}
 		}
 	})

@@ -57,6 +57,7 @@ func Build(c *catalog.Catalog, stack string) (*Plan, error) {
 	if err := buildDeployments(p, c, st); err != nil {
 		return nil, err
 	}
+	buildGitHub(p, c, st)
 	return p, nil
 }
 

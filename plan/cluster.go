@@ -231,6 +231,10 @@ func (v VPC) Public() []Subnet {
 	return slices.DeleteFunc(slices.Clone(v.Subnets), func(s Subnet) bool { return !s.Public })
 }
 
+// RoleBindingName is the resource name of the RoleBinding that lets a
+// delegate write in a deployment namespace.
+func RoleBindingName(namespace string) string { return namespace + "-delegate" }
+
 // namespacesByRegion lists, for each region of st, the namespaces of the
 // services deployed there, in catalog order.
 func namespacesByRegion(c *catalog.Catalog, st *catalog.Stack) map[string][]string {

@@ -32,6 +32,8 @@ type Plan struct {
 	// ChangeWindow is set on Production stacks.
 	ChangeWindow *ChangeWindow
 	Deployments  []Deployment
+	// GitHub is what the stack declares in GitHub.
+	GitHub *GitHub
 }
 
 // Scope locates objects in Harness.
@@ -343,7 +345,7 @@ func (p *Plan) ServiceOf() func(name string) string {
 		}
 		for _, c := range p.Clusters {
 			ns := ident.Namespace(p.Environment.Name, d.Service, c.Region)
-			owner[ns], owner[ns+"-delegate"] = d.Service, d.Service
+			owner[ns], owner[RoleBindingName(ns)] = d.Service, d.Service
 		}
 	}
 	return func(name string) string { return owner[name] }

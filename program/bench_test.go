@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/kms"
+	"github.com/pulumi/pulumi-github/sdk/v6/go/github"
 	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
@@ -153,27 +154,33 @@ func urnOf(stack string, r mocktest.Registered) string {
 // states are the Go resource types of the non-Harness resources the
 // program registers (the Harness ones come from platform.NewState).
 var states = map[string]func() pulumi.Resource{
-	"pulumi:providers:aws":                                    func() pulumi.Resource { return &aws.Provider{} },
-	"pulumi:providers:kubernetes":                             func() pulumi.Resource { return &kubernetes.Provider{} },
-	"aws:ec2/vpc:Vpc":                                         func() pulumi.Resource { return &ec2.Vpc{} },
-	"aws:ec2/internetGateway:InternetGateway":                 func() pulumi.Resource { return &ec2.InternetGateway{} },
-	"aws:ec2/subnet:Subnet":                                   func() pulumi.Resource { return &ec2.Subnet{} },
-	"aws:ec2/routeTable:RouteTable":                           func() pulumi.Resource { return &ec2.RouteTable{} },
-	"aws:ec2/routeTableAssociation:RouteTableAssociation":     func() pulumi.Resource { return &ec2.RouteTableAssociation{} },
-	"aws:ec2/eip:Eip":                                         func() pulumi.Resource { return &ec2.Eip{} },
-	"aws:ec2/natGateway:NatGateway":                           func() pulumi.Resource { return &ec2.NatGateway{} },
-	"aws:kms/key:Key":                                         func() pulumi.Resource { return &kms.Key{} },
-	"aws:iam/role:Role":                                       func() pulumi.Resource { return &iam.Role{} },
-	"aws:iam/rolePolicyAttachment:RolePolicyAttachment":       func() pulumi.Resource { return &iam.RolePolicyAttachment{} },
-	"aws:iam/openIdConnectProvider:OpenIdConnectProvider":     func() pulumi.Resource { return &iam.OpenIdConnectProvider{} },
-	"aws:eks/cluster:Cluster":                                 func() pulumi.Resource { return &eks.Cluster{} },
-	"aws:eks/accessEntry:AccessEntry":                         func() pulumi.Resource { return &eks.AccessEntry{} },
-	"aws:eks/accessPolicyAssociation:AccessPolicyAssociation": func() pulumi.Resource { return &eks.AccessPolicyAssociation{} },
-	"aws:eks/nodeGroup:NodeGroup":                             func() pulumi.Resource { return &eks.NodeGroup{} },
-	"kubernetes:core/v1:Namespace":                            func() pulumi.Resource { return &corev1.Namespace{} },
-	"kubernetes:core/v1:Secret":                               func() pulumi.Resource { return &corev1.Secret{} },
-	"kubernetes:helm.sh/v3:Release":                           func() pulumi.Resource { return &helmv3.Release{} },
-	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding":     func() pulumi.Resource { return &rbacv1.RoleBinding{} },
+	"pulumi:providers:aws":                                               func() pulumi.Resource { return &aws.Provider{} },
+	"pulumi:providers:kubernetes":                                        func() pulumi.Resource { return &kubernetes.Provider{} },
+	"aws:ec2/vpc:Vpc":                                                    func() pulumi.Resource { return &ec2.Vpc{} },
+	"aws:ec2/internetGateway:InternetGateway":                            func() pulumi.Resource { return &ec2.InternetGateway{} },
+	"aws:ec2/subnet:Subnet":                                              func() pulumi.Resource { return &ec2.Subnet{} },
+	"aws:ec2/routeTable:RouteTable":                                      func() pulumi.Resource { return &ec2.RouteTable{} },
+	"aws:ec2/routeTableAssociation:RouteTableAssociation":                func() pulumi.Resource { return &ec2.RouteTableAssociation{} },
+	"aws:ec2/eip:Eip":                                                    func() pulumi.Resource { return &ec2.Eip{} },
+	"aws:ec2/natGateway:NatGateway":                                      func() pulumi.Resource { return &ec2.NatGateway{} },
+	"aws:kms/key:Key":                                                    func() pulumi.Resource { return &kms.Key{} },
+	"aws:iam/role:Role":                                                  func() pulumi.Resource { return &iam.Role{} },
+	"aws:iam/rolePolicyAttachment:RolePolicyAttachment":                  func() pulumi.Resource { return &iam.RolePolicyAttachment{} },
+	"aws:iam/openIdConnectProvider:OpenIdConnectProvider":                func() pulumi.Resource { return &iam.OpenIdConnectProvider{} },
+	"aws:eks/cluster:Cluster":                                            func() pulumi.Resource { return &eks.Cluster{} },
+	"aws:eks/accessEntry:AccessEntry":                                    func() pulumi.Resource { return &eks.AccessEntry{} },
+	"aws:eks/accessPolicyAssociation:AccessPolicyAssociation":            func() pulumi.Resource { return &eks.AccessPolicyAssociation{} },
+	"aws:eks/nodeGroup:NodeGroup":                                        func() pulumi.Resource { return &eks.NodeGroup{} },
+	"kubernetes:core/v1:Namespace":                                       func() pulumi.Resource { return &corev1.Namespace{} },
+	"kubernetes:core/v1:Secret":                                          func() pulumi.Resource { return &corev1.Secret{} },
+	"kubernetes:helm.sh/v3:Release":                                      func() pulumi.Resource { return &helmv3.Release{} },
+	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding":                func() pulumi.Resource { return &rbacv1.RoleBinding{} },
+	"pulumi:providers:github":                                            func() pulumi.Resource { return &github.Provider{} },
+	"github:index/repositoryEnvironment:RepositoryEnvironment":           func() pulumi.Resource { return &github.RepositoryEnvironment{} },
+	"github:index/actionsEnvironmentVariable:ActionsEnvironmentVariable": func() pulumi.Resource { return &github.ActionsEnvironmentVariable{} },
+	"github:index/actionsEnvironmentSecret:ActionsEnvironmentSecret":     func() pulumi.Resource { return &github.ActionsEnvironmentSecret{} },
+	"github:index/branchProtectionV3:BranchProtectionV3":                 func() pulumi.Resource { return &github.BranchProtectionV3{} },
+	"github:index/repositoryFile:RepositoryFile":                         func() pulumi.Resource { return &github.RepositoryFile{} },
 }
 
 func newState(typ string) (pulumi.Resource, error) {

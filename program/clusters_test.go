@@ -54,7 +54,7 @@ func value(r mocktest.Registered, path string) resource.PropertyValue {
 	return v
 }
 
-func strings_(v resource.PropertyValue) []string {
+func propertyStrings(v resource.PropertyValue) []string {
 	var out []string
 	if v.IsArray() {
 		for _, e := range v.ArrayValue() {
@@ -119,7 +119,7 @@ func TestClustersAndDelegates(t *testing.T) {
 			}
 		}
 		for _, e := range rec.OfType(tEKS) {
-			if got := strings_(value(e, "encryptionConfig.resources")); !slices.Equal(got, []string{"secrets"}) {
+			if got := propertyStrings(value(e, "encryptionConfig.resources")); !slices.Equal(got, []string{"secrets"}) {
 				t.Errorf("%s: %s encrypts %v, want [secrets]", stack, e.Name, got)
 			}
 			if value(e, "encryptionConfig.provider.keyArn").StringValue() == "" {
@@ -132,7 +132,7 @@ func TestClustersAndDelegates(t *testing.T) {
 			if got := len(value(e, "vpcConfig.subnetIds").ArrayValue()); got != 2 {
 				t.Errorf("%s: %s runs in %d subnets, want the 2 private ones", stack, e.Name, got)
 			}
-			if got := strings_(value(e, "enabledClusterLogTypes")); !slices.Contains(got, "audit") || !slices.Contains(got, "authenticator") || len(got) != 5 {
+			if got := propertyStrings(value(e, "enabledClusterLogTypes")); !slices.Contains(got, "audit") || !slices.Contains(got, "authenticator") || len(got) != 5 {
 				t.Errorf("%s: %s logs %v, want every control-plane log", stack, e.Name, got)
 			}
 			if value(e, "accessConfig.bootstrapClusterCreatorAdminPermissions").BoolValue() || value(e, "accessConfig.authenticationMode").StringValue() != "API" {
@@ -150,7 +150,7 @@ func TestClustersAndDelegates(t *testing.T) {
 		for _, n := range rec.OfType(tNodeGroup) {
 			ng := st.Cluster.NodeGroup
 			if value(n, "scalingConfig.minSize").NumberValue() != float64(ng.MinSize) || value(n, "scalingConfig.maxSize").NumberValue() != float64(ng.MaxSize) ||
-				!slices.Equal(strings_(value(n, "instanceTypes")), []string{ng.InstanceType}) {
+				!slices.Equal(propertyStrings(value(n, "instanceTypes")), []string{ng.InstanceType}) {
 				t.Errorf("%s: node group %s: %v", stack, n.Name, n.Inputs)
 			}
 		}
@@ -225,7 +225,7 @@ func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktes
 		}
 	}
 	for _, conn := range append(rec.OfType(tAWSConn), rec.OfType(tK8s)...) {
-		sel := strings_(value(conn, "inheritFromDelegate.delegateSelectors"))
+		sel := propertyStrings(value(conn, "inheritFromDelegate.delegateSelectors"))
 		if len(sel) != 1 || !strings.HasPrefix(sel[0], "harness-delegate-"+st.Environment.Name+"-") {
 			t.Errorf("%s: %s selects %v", stack, conn.Name, sel)
 		}

@@ -124,6 +124,13 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
 			break
 		}
 	}
+	// The webhook API key is optional: only accounts that require
+	// authorised webhooks set it.
+	var webhookAPIKey pulumi.StringOutput
+	_, hasAPIKey := ctx.GetConfig(p.GitHub.WebhookAPIKeyConfig)
+	if hasAPIKey {
+		webhookAPIKey = config.RequireSecret(ctx, p.GitHub.WebhookAPIKeyConfig)
+	}
 	if p.Foundation != nil {
 		args := &components.FoundationArgs{
 			Plan:        p.Foundation,
@@ -158,6 +165,7 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
 	}
 	maps.Copy(resources, env.Resources)
 	webhooks := pulumi.StringMap{}
+	byTrigger := map[string]pulumi.StringOutput{}
 	for _, d := range p.Deployments {
 		sd, err := components.NewServiceDeployment(ctx, d.Service, &components.ServiceDeploymentArgs{
 			Scope:      p.Scope,
@@ -168,6 +176,14 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
 			return err
 		}
 		webhooks[d.Service] = sd.WebhookURL
+		byTrigger[d.Trigger.Identifier] = sd.WebhookURL
+	}
+	gh := &components.GitHubArgs{Plan: p.GitHub, AccountID: account, Webhooks: byTrigger}
+	if hasAPIKey {
+		gh.APIKey = webhookAPIKey
+	}
+	if _, err := components.NewGitHub(ctx, "github", gh); err != nil {
+		return err
 	}
 	export(ctx, p, upstream, webhooks)
 	return nil

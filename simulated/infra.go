@@ -1,6 +1,7 @@
 package simulated
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
 	"sort"
@@ -10,10 +11,11 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
 
-// infra simulates the AWS and Kubernetes providers for the types the
-// program declares. ../shared has facts for Harness only, so the required
-// inputs below are the ones the providers' Go SDKs require (pulumi-aws
-// v6.83.2 and pulumi-kubernetes v4.33.0: the `args.X == nil` checks of
+// infra simulates the AWS, Kubernetes and GitHub providers for the types
+// the program declares. ../shared has facts for Harness only, so the
+// required inputs below are the ones the providers' Go SDKs require
+// (pulumi-aws v6.83.2, pulumi-kubernetes v4.33.0 and pulumi-github v6.14.1:
+// the `args.X == nil` checks of
 // each New function, and the Terraform schema's required nested
 // properties), and a type not listed here is refused: a new type is
 // simulated on purpose, not by accident.
@@ -39,10 +41,15 @@ var required = map[string][]string{
 	"aws:eks/accessPolicyAssociation:AccessPolicyAssociation": {"accessScope", "accessScope.type", "clusterName", "policyArn", "principalArn"},
 	"aws:eks/nodeGroup:NodeGroup": {"clusterName", "nodeRoleArn", "scalingConfig", "subnetIds",
 		"scalingConfig.desiredSize", "scalingConfig.maxSize", "scalingConfig.minSize"},
-	"kubernetes:core/v1:Namespace":                        {},
-	"kubernetes:core/v1:Secret":                           {},
-	"kubernetes:helm.sh/v3:Release":                       {"chart"},
-	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding": {"roleRef", "roleRef.apiGroup", "roleRef.kind", "roleRef.name"},
+	"kubernetes:core/v1:Namespace":                                       {},
+	"kubernetes:core/v1:Secret":                                          {},
+	"kubernetes:helm.sh/v3:Release":                                      {"chart"},
+	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding":                {"roleRef", "roleRef.apiGroup", "roleRef.kind", "roleRef.name"},
+	"github:index/repositoryEnvironment:RepositoryEnvironment":           {"environment", "repository"},
+	"github:index/actionsEnvironmentVariable:ActionsEnvironmentVariable": {"environment", "repository", "value", "variableName"},
+	"github:index/actionsEnvironmentSecret:ActionsEnvironmentSecret":     {"environment", "repository", "secretName"},
+	"github:index/branchProtectionV3:BranchProtectionV3":                 {"branch", "repository"},
+	"github:index/repositoryFile:RepositoryFile":                         {"content", "file", "repository"},
 }
 
 // autoNamed are the inputs the AWS provider names in Check when the
@@ -54,9 +61,6 @@ var autoNamed = map[string]string{
 }
 
 func (b infra) Check(typ, name string, news resource.PropertyMap) (resource.PropertyMap, []*pulumirpc.CheckFailure) {
-	if b.provider == "github" {
-		return news, nil // not declared by the program yet
-	}
 	req, ok := required[typ]
 	if !ok {
 		return news, []*pulumirpc.CheckFailure{{Reason: fmt.Sprintf("unknown resource type %q: the simulated %s provider does not serve it", typ, b.provider)}}
@@ -165,4 +169,27 @@ func (infra) Replaces(typ string, _, _ resource.PropertyMap, changed []string) [
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Invoke answers the lookups the program makes: GitHub's getTeam, with a
+// stable id per slug (GitHub owns team ids).
+func (b infra) Invoke(token string, args resource.PropertyMap) (resource.PropertyMap, error) {
+	if b.provider != "github" || token != "github:index/getTeam:getTeam" {
+		return nil, fmt.Errorf("the simulated %s provider does not answer %s", b.provider, token)
+	}
+	slug := str(args, "slug")
+	if slug == "" {
+		return nil, fmt.Errorf("getTeam: slug is required")
+	}
+	return resource.PropertyMap{
+		"id":   resource.NewStringProperty(fmt.Sprint(TeamID(slug))),
+		"slug": resource.NewStringProperty(slug),
+		"name": resource.NewStringProperty(slug),
+	}, nil
+}
+
+// TeamID is the id the simulated GitHub gives a team.
+func TeamID(slug string) int {
+	h := sha256.Sum256([]byte(slug))
+	return 1000000 + int(h[0])<<16 | int(h[1])<<8 | int(h[2])
 }

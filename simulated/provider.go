@@ -255,6 +255,31 @@ func (p *Provider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pul
 	return &pulumirpc.UpdateResponse{Properties: props}, nil
 }
 
+// invoker is a Behavior that answers invokes (lookups).
+type invoker interface {
+	Invoke(token string, args resource.PropertyMap) (resource.PropertyMap, error)
+}
+
+func (p *Provider) Invoke(_ context.Context, req *pulumirpc.InvokeRequest) (*pulumirpc.InvokeResponse, error) {
+	inv, ok := p.behavior.(invoker)
+	if !ok {
+		return nil, fmt.Errorf("the simulated %s provider answers no invoke (%s)", p.name, req.GetTok())
+	}
+	args, err := unmarshal(req.GetArgs())
+	if err != nil {
+		return nil, err
+	}
+	out, err := inv.Invoke(req.GetTok(), args)
+	if err != nil {
+		return &pulumirpc.InvokeResponse{Failures: []*pulumirpc.CheckFailure{{Reason: err.Error()}}}, nil
+	}
+	ret, err := marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.InvokeResponse{Return: ret}, nil
+}
+
 // deleteGuard is a Behavior that refuses some deletions, as the real
 // service refuses to delete an object others still reference.
 type deleteGuard interface {

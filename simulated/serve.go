@@ -21,7 +21,7 @@ var Versions = map[string]string{
 	"harness":    "0.16.0",
 	"kubernetes": "4.33.0",
 	"aws":        "6.83.2",
-	"github":     "6.12.2",
+	"github":     "6.14.1",
 }
 
 // Servers are the simulated providers, each on its own loopback port.

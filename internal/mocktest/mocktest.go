@@ -5,6 +5,7 @@ package mocktest
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -91,6 +92,9 @@ func (r *Recorder) NewResource(args pulumi.MockResourceArgs) (string, resource.P
 	return args.Name + "-id", state, nil
 }
 
+// TeamID is the id the mocks give a GitHub team.
+func TeamID(slug string) int { return 4200 + len(slug) }
+
 // TestDelegateToken is the value the mocks give every delegate token; tests
 // look for it in plaintext where it must never be.
 const TestDelegateToken = "delegate_token_never_in_plaintext"
@@ -124,9 +128,15 @@ func Computed(typ, name string) resource.PropertyMap {
 }
 
 // Call answers the engine's built-in readStackOutputs invoke from
-// StackOutputs (a stack never deployed has none), and refuses any other
-// invoke: the program looks nothing up.
+// StackOutputs (a stack never deployed has none), and GitHub's getTeam
+// (team ids are GitHub's), and refuses any other invoke: the program looks
+// nothing else up.
 func (r *Recorder) Call(args pulumi.MockCallArgs) (resource.PropertyMap, error) {
+	if args.Token == "github:index/getTeam:getTeam" {
+		// GitHub's team ids are GitHub's; the program looks them up by slug.
+		slug := args.Args["slug"].StringValue()
+		return resource.PropertyMap{"id": resource.NewStringProperty(strconv.Itoa(TeamID(slug))), "slug": resource.NewStringProperty(slug)}, nil
+	}
 	if args.Token != "pulumi:pulumi:readStackOutputs" {
 		return nil, fmt.Errorf("unexpected invoke %s", args.Token)
 	}

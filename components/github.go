@@ -1,0 +1,157 @@
+package components
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/pulumi/pulumi-github/sdk/v6/go/github"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/company/harness-platform/plan"
+)
+
+// GitHubVersion is the GitHub provider every registration asks for.
+const GitHubVersion = "6.14.1"
+
+// GitHubArgs are the inputs of a GitHub component.
+type GitHubArgs struct {
+	Plan *plan.GitHub
+	// AccountID is the Harness account the catalog-info URLs name.
+	AccountID string
+	// Webhooks are the triggers' webhook URLs (computed by Harness), by
+	// trigger identifier.
+	Webhooks map[string]pulumi.StringOutput
+	// APIKey is the webhook API key, a secret; nil when not configured.
+	APIKey pulumi.StringInput
+}
+
+// GitHub declares what the stack owns in GitHub: this program's repository
+// settings and the Backstage files (foundation stack), and in each service
+// repository the GitHub environment of the stack's Harness environment with
+// the webhook URLs its builds call. Each owner is reached through an
+// explicit provider (its token is GITHUB_TOKEN, never an input here).
+type GitHub struct {
+	pulumi.ResourceState
+}
+
+// NewGitHub declares the stack's GitHub objects.
+func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulumi.ResourceOption) (*GitHub, error) {
+	g := &GitHub{}
+	if err := ctx.RegisterComponentResource(GitHubType, name, g, opts...); err != nil {
+		return nil, err
+	}
+	providers := map[string]*github.Provider{}
+	in := func(owner string) ([]pulumi.ResourceOption, error) {
+		p, ok := providers[owner]
+		if !ok {
+			var err error
+			if p, err = github.NewProvider(ctx, "github-"+owner, &github.ProviderArgs{Owner: pulumi.String(owner)},
+				pulumi.Parent(g), pulumi.Version(GitHubVersion)); err != nil {
+				return nil, err
+			}
+			providers[owner] = p
+		}
+		return []pulumi.ResourceOption{pulumi.Parent(g), pulumi.Provider(p), pulumi.Version(GitHubVersion)}, nil
+	}
+	if r := args.Plan.Repository; r != nil {
+		opts, err := in(r.Owner)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range r.Environments {
+			var teams pulumi.IntArray
+			for _, slug := range e.ReviewerTeams {
+				// Team ids are GitHub's: looked up by slug, never written down.
+				team := github.LookupTeamOutput(ctx, github.LookupTeamOutputArgs{Slug: pulumi.String(slug), SummaryOnly: pulumi.Bool(true)},
+					pulumi.Provider(providers[r.Owner]))
+				teams = append(teams, team.Id().ApplyT(func(id string) (int, error) {
+					n, err := strconv.Atoi(id)
+					if err != nil {
+						return 0, fmt.Errorf("GitHub team %s has id %q, not a number", slug, id)
+					}
+					return n, nil
+				}).(pulumi.IntOutput))
+			}
+			if _, err := github.NewRepositoryEnvironment(ctx, r.Name+"-"+e.Name, &github.RepositoryEnvironmentArgs{
+				Repository:        pulumi.String(r.Name),
+				Environment:       pulumi.String(e.Name),
+				Reviewers:         github.RepositoryEnvironmentReviewerArray{github.RepositoryEnvironmentReviewerArgs{Teams: teams}},
+				PreventSelfReview: pulumi.Bool(true),
+				CanAdminsBypass:   pulumi.Bool(false),
+				// Only protected branches (main) deploy.
+				DeploymentBranchPolicy: &github.RepositoryEnvironmentDeploymentBranchPolicyArgs{
+					ProtectedBranches: pulumi.Bool(true), CustomBranchPolicies: pulumi.Bool(false),
+				},
+			}, opts...); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := github.NewBranchProtectionV3(ctx, r.Name+"-"+r.Branch, &github.BranchProtectionV3Args{
+			Repository:    pulumi.String(r.Name),
+			Branch:        pulumi.String(r.Branch),
+			EnforceAdmins: pulumi.Bool(true),
+			RequiredStatusChecks: &github.BranchProtectionV3RequiredStatusChecksArgs{
+				Strict: pulumi.Bool(true),
+				Checks: pulumi.StringArray{pulumi.String(r.RequiredCheck)},
+			},
+			RequiredPullRequestReviews: &github.BranchProtectionV3RequiredPullRequestReviewsArgs{
+				RequiredApprovingReviewCount: pulumi.Int(r.Approvals),
+				DismissStaleReviews:          pulumi.Bool(true),
+			},
+		}, opts...); err != nil {
+			return nil, err
+		}
+	}
+	for _, e := range args.Plan.Environments {
+		opts, err := in(e.Owner)
+		if err != nil {
+			return nil, err
+		}
+		env, err := github.NewRepositoryEnvironment(ctx, e.Repo+"-"+e.Environment, &github.RepositoryEnvironmentArgs{
+			Repository:  pulumi.String(e.Repo),
+			Environment: pulumi.String(e.Environment),
+		}, opts...)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range e.Webhooks {
+			url, ok := args.Webhooks[w.TriggerID]
+			if !ok {
+				return nil, fmt.Errorf("no webhook URL for trigger %s", w.TriggerID)
+			}
+			if _, err := github.NewActionsEnvironmentVariable(ctx, e.Repo+"-"+e.Environment+"-"+w.Variable, &github.ActionsEnvironmentVariableArgs{
+				Repository: pulumi.String(e.Repo), Environment: env.Environment, VariableName: pulumi.String(w.Variable), Value: url,
+			}, opts...); err != nil {
+				return nil, err
+			}
+		}
+		if args.APIKey != nil {
+			if _, err := github.NewActionsEnvironmentSecret(ctx, e.Repo+"-"+e.Environment+"-"+plan.APIKeySecret, &github.ActionsEnvironmentSecretArgs{
+				Repository: pulumi.String(e.Repo), Environment: env.Environment, SecretName: pulumi.String(plan.APIKeySecret),
+				PlaintextValue: pulumi.ToSecret(args.APIKey).(pulumi.StringOutput),
+			}, opts...); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, ci := range args.Plan.CatalogInfo {
+		opts, err := in(ci.Owner)
+		if err != nil {
+			return nil, err
+		}
+		content, err := ci.Content(args.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := github.NewRepositoryFile(ctx, ci.Repo+"-catalog-info", &github.RepositoryFileArgs{
+			Repository:        pulumi.String(ci.Repo),
+			File:              pulumi.String(ci.Path),
+			Content:           pulumi.String(content),
+			CommitMessage:     pulumi.String("catalog-info.yaml: Harness pipelines of " + ci.Service + " (harness-platform)"),
+			OverwriteOnCreate: pulumi.Bool(true),
+		}, opts...); err != nil {
+			return nil, err
+		}
+	}
+	return g, ctx.RegisterResourceOutputs(g, pulumi.Map{})
+}

@@ -1,0 +1,186 @@
+package program
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"gopkg.in/yaml.v3"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/mocktest"
+	"github.com/company/harness-platform/plan"
+)
+
+const (
+	tGHEnv      = "github:index/repositoryEnvironment:RepositoryEnvironment"
+	tGHVariable = "github:index/actionsEnvironmentVariable:ActionsEnvironmentVariable"
+	tGHSecret   = "github:index/actionsEnvironmentSecret:ActionsEnvironmentSecret"
+	tGHBranch   = "github:index/branchProtectionV3:BranchProtectionV3"
+	tGHFile     = "github:index/repositoryFile:RepositoryFile"
+)
+
+// The URL forms the Harness CI/CD plugin for Backstage parses
+// (developer.harness.io, IDP scorecards' Harness data source).
+var (
+	pipelineURL = regexp.MustCompile(`^https://app\.harness\.io/ng/account/[^/]+/home/orgs/[^/]+/projects/[^/]+/pipelines/[A-Za-z_][A-Za-z0-9_]*$`)
+	serviceURL  = regexp.MustCompile(`^https://app\.harness\.io/ng/account/[^/]+/home/orgs/[^/]+/projects/[^/]+/services/[A-Za-z_][A-Za-z0-9_]*$`)
+)
+
+func TestGitHubRepositorySettings(t *testing.T) {
+	c := example(t)
+	rec := mustRun(t, c, "dev")
+	envs := map[string]mocktest.Registered{}
+	for _, e := range rec.OfType(tGHEnv) {
+		if str(e, "repository") == "harness-platform" {
+			envs[str(e, "environment")] = e
+		}
+	}
+	for _, name := range []string{"staging", "production"} {
+		e, ok := envs[name]
+		if !ok {
+			t.Fatalf("no %s environment in this repository: %v", name, envs)
+		}
+		teams := value(e, "reviewers").ArrayValue()[0].ObjectValue()["teams"].ArrayValue()
+		if len(teams) != 1 || int(teams[0].NumberValue()) != mocktest.TeamID(c.PlatformTeam) {
+			t.Errorf("%s reviewers %v, want the platform team's id", name, teams)
+		}
+		if !value(e, "preventSelfReview").BoolValue() || value(e, "canAdminsBypass").BoolValue() || !value(e, "deploymentBranchPolicy.protectedBranches").BoolValue() {
+			t.Errorf("%s: %v", name, e.Inputs)
+		}
+	}
+	if len(envs) != 2 {
+		t.Errorf("environments %v: dev deploys without review", slices.Collect(func(yield func(string) bool) {
+			for k := range envs {
+				yield(k)
+			}
+		}))
+	}
+	b := rec.OfType(tGHBranch)
+	if len(b) != 1 || str(b[0], "branch") != "main" || !value(b[0], "enforceAdmins").BoolValue() ||
+		!slices.Equal(propertyStrings(value(b[0], "requiredStatusChecks.checks")), []string{"preview"}) || !value(b[0], "requiredStatusChecks.strict").BoolValue() ||
+		value(b[0], "requiredPullRequestReviews.requiredApprovingReviewCount").NumberValue() != 1 {
+		t.Errorf("main's protection: %v", b)
+	}
+	for _, stack := range []string{"staging", "production"} {
+		if n := len(mustRun(t, c, stack).OfType(tGHBranch)); n != 0 {
+			t.Errorf("%s declares the repository's protection too", stack)
+		}
+	}
+}
+
+// In each service's repository, the stack's environment carries the
+// webhook URL of the service's trigger; the API key only when configured,
+// and then only as a secret.
+func TestServiceRepositories(t *testing.T) {
+	c := example(t)
+	for _, stack := range c.Chain {
+		rec := mustRun(t, c, stack)
+		env := c.Stacks[stack].Environment
+		vars := map[string]string{}
+		for _, v := range rec.OfType(tGHVariable) {
+			if str(v, "environment") != env.Name || str(v, "variableName") != "HARNESS_WEBHOOK_URL" {
+				t.Errorf("%s: variable %v", stack, v.Inputs)
+			}
+			vars[str(v, "repository")] = str(v, "value")
+		}
+		p, err := plan.Build(c, stack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range p.Deployments {
+			s, _ := c.Service(d.Service)
+			repo := s.Repo[strings.Index(s.Repo, "/")+1:]
+			if want := "https://app.harness.io/webhook/" + d.Trigger.Identifier; vars[repo] != want {
+				t.Errorf("%s: %s's repository gets %q, want %q", stack, d.Service, vars[repo], want)
+			}
+		}
+		if n := len(rec.OfType(tGHSecret)); n != 0 {
+			t.Errorf("%s: %d API key secrets without the setting", stack, n)
+		}
+	}
+	const key = "harness_api_key_never_in_plaintext"
+	rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
+	err := mocktest.Run(New(c), "staging", rec, mocktest.WithConfig(map[string]string{
+		"harness:accountId": mocktest.TestAccount, catalog.WebhookAPIKeyKey: key}, catalog.WebhookAPIKeyKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets := rec.OfType(tGHSecret)
+	if len(secrets) != len(rec.OfType(tGHEnv)) {
+		t.Errorf("%d API key secrets for %d environments", len(secrets), len(rec.OfType(tGHEnv)))
+	}
+	for _, s := range secrets {
+		if !s.Inputs["plaintextValue"].IsSecret() || str(s, "secretName") != "HARNESS_API_KEY" {
+			t.Errorf("API key %v", s.Inputs)
+		}
+	}
+	for _, r := range rec.Resources() {
+		var walk func(v resource.PropertyValue)
+		walk = func(v resource.PropertyValue) {
+			switch {
+			case v.IsSecret():
+			case v.IsString() && strings.Contains(v.StringValue(), key):
+				t.Errorf("%s holds the API key in plaintext", r.Name)
+			case v.IsObject():
+				for _, e := range v.ObjectValue() {
+					walk(e)
+				}
+			case v.IsArray():
+				for _, e := range v.ArrayValue() {
+					walk(e)
+				}
+			}
+		}
+		walk(resource.NewObjectProperty(r.Inputs))
+	}
+}
+
+// A service that asks for it gets a catalog-info.yaml whose annotations the
+// Harness plugin parses: blocks of "label: URL" lines.
+func TestCatalogInfo(t *testing.T) {
+	c := example(t)
+	files := mustRun(t, c, "dev").OfType(tGHFile)
+	var wanted []string
+	for _, s := range c.Services {
+		if s.Backstage {
+			wanted = append(wanted, s.Name)
+		}
+	}
+	if len(files) != len(wanted) || len(wanted) == 0 {
+		t.Fatalf("%d catalog-info files for %v", len(files), wanted)
+	}
+	for _, f := range files {
+		var doc struct {
+			Metadata struct {
+				Name        string
+				Annotations map[string]string
+				Links       []struct{ URL, Title string }
+			}
+			Spec struct{ Owner string }
+		}
+		if err := yaml.Unmarshal([]byte(str(f, "content")), &doc); err != nil {
+			t.Fatal(err)
+		}
+		s, _ := c.Service(doc.Metadata.Name)
+		if str(f, "file") != "catalog-info.yaml" || doc.Spec.Owner != s.Team {
+			t.Errorf("%s: file %s owner %s", s.Name, str(f, "file"), doc.Spec.Owner)
+		}
+		lines := strings.Split(strings.TrimSpace(doc.Metadata.Annotations["harness.io/pipelines"]), "\n")
+		if len(lines) != len(s.Environments) || len(doc.Metadata.Links) != len(lines) {
+			t.Errorf("%s: %d pipeline lines, %d links, %d environments", s.Name, len(lines), len(doc.Metadata.Links), len(s.Environments))
+		}
+		for _, l := range lines {
+			label, url, _ := strings.Cut(l, ": ")
+			if label == "" || !pipelineURL.MatchString(url) || !strings.Contains(url, "/account/"+mocktest.TestAccount+"/") {
+				t.Errorf("%s: pipeline line %q", s.Name, l)
+			}
+		}
+		svc := strings.TrimSpace(doc.Metadata.Annotations["harness.io/services"])
+		if label, url, _ := strings.Cut(svc, ": "); label != s.Name || !serviceURL.MatchString(url) {
+			t.Errorf("%s: service line %q", s.Name, svc)
+		}
+	}
+}
