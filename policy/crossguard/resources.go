@@ -104,7 +104,7 @@ var secretsAreSecret = resourcePolicy("secrets-are-pulumi-secrets",
 					plain = true
 				}
 			})
-			if plain || v.IsString() && !v.Secret() {
+			if plain {
 				out = append(out, fmt.Sprintf("%s: %s is not a Pulumi secret; read it with config.RequireSecret (or pulumi.ToSecret)", r.Name, key))
 			}
 		}
@@ -257,7 +257,7 @@ var pinnedReleases = resourcePolicy("helm-and-delegate-pinned",
 		if v, ok := at(r.Properties, "values", "upgrader", "enabled"); !ok || !v.IsBool() || v.AsBool() {
 			out = append(out, r.Name+": the delegate's upgrader is not off; set values.upgrader.enabled: false and upgrade the pinned image by a reviewed change")
 		}
-		if img, ok := stringAt(r.Properties, "values", "delegateDockerImage"); ok && !ident.PinnedImage(img) || !ok {
+		if img, ok := stringAt(r.Properties, "values", "delegateDockerImage"); !ok || !ident.PinnedImage(img) {
 			out = append(out, fmt.Sprintf("%s: delegate image %q is not pinned; set values.delegateDockerImage to a release tag", r.Name, img))
 		}
 		return out
