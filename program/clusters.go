@@ -8,6 +8,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/components"
+	"github.com/company/harness-platform/ident"
 	"github.com/company/harness-platform/plan"
 )
 
@@ -21,11 +22,7 @@ func declareClusters(ctx *pulumi.Context, p *plan.Plan, account string, kubeconf
 		if c.Existing != nil {
 			args.Kubeconfig = kubeconfigOf(kubeconfigs, c.Existing.ConfigKey, c.Region)
 		}
-		name := p.Environment.Name + "-" + c.Region
-		if c.EKS != nil {
-			name = c.EKS.Name
-		}
-		cluster, err := components.NewCluster(ctx, name, args)
+		cluster, err := components.NewCluster(ctx, ident.ClusterName(p.Environment.Name, c.Region), args)
 		if err != nil {
 			return nil, err
 		}

@@ -126,9 +126,8 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
 	}
 	// The webhook API key is optional: only accounts that require
 	// authorised webhooks set it.
-	var webhookAPIKey pulumi.StringOutput
-	_, hasAPIKey := ctx.GetConfig(p.GitHub.WebhookAPIKeyConfig)
-	if hasAPIKey {
+	var webhookAPIKey pulumi.StringInput
+	if _, ok := ctx.GetConfig(p.GitHub.WebhookAPIKeyConfig); ok {
 		webhookAPIKey = config.RequireSecret(ctx, p.GitHub.WebhookAPIKeyConfig)
 	}
 	if p.Foundation != nil {
@@ -178,10 +177,7 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
 		webhooks[d.Service] = sd.WebhookURL
 		byTrigger[d.Trigger.Identifier] = sd.WebhookURL
 	}
-	gh := &components.GitHubArgs{Plan: p.GitHub, AccountID: account, Webhooks: byTrigger}
-	if hasAPIKey {
-		gh.APIKey = webhookAPIKey
-	}
+	gh := &components.GitHubArgs{Plan: p.GitHub, AccountID: account, Webhooks: byTrigger, APIKey: webhookAPIKey}
 	if _, err := components.NewGitHub(ctx, "github", gh); err != nil {
 		return err
 	}
