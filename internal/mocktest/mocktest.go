@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -27,6 +28,34 @@ type Registered struct {
 	Version string
 	// Provider is the explicit provider reference (URN::id), or "".
 	Provider string
+	// Aliases are the registration's aliases, the SDK's included (the
+	// Kubernetes SDK aliases a RoleBinding to its older API versions).
+	Aliases []Alias
+	// AdditionalSecretOutputs, IgnoreChanges and ReplaceOnChanges are
+	// property names the registration asks the engine to treat so.
+	AdditionalSecretOutputs, IgnoreChanges, ReplaceOnChanges []string
+	DeleteBeforeReplace                                      bool
+}
+
+// Project is the Pulumi project the mocks run the program in.
+const Project = "harness-platform"
+
+// URN is the URN the engine gives the resource in a stack.
+func (r Registered) URN(stack string) string {
+	parentType := ""
+	if r.Parent != "" {
+		if p := resource.URN(r.Parent); p.Type() != "pulumi:pulumi:Stack" {
+			parentType = string(p.QualifiedType())
+		}
+	}
+	return string(resource.NewURN(tokens.QName(stack), Project, tokens.Type(parentType), tokens.Type(r.Type), r.Name))
+}
+
+// Alias is one alias of a registration: a URN, or the parts that differ
+// from the resource's own.
+type Alias struct {
+	URN, Name, Type, Project, Stack, ParentURN string
+	NoParent                                   bool
 }
 
 // Recorder is a pulumi.MockResourceMonitor that records resources and
@@ -79,6 +108,17 @@ func (r *Recorder) NewResource(args pulumi.MockResourceArgs) (string, resource.P
 		reg.Dependencies = rpc.GetDependencies()
 		reg.Version = rpc.GetVersion()
 		reg.Provider = rpc.GetProvider()
+		reg.AdditionalSecretOutputs = rpc.GetAdditionalSecretOutputs()
+		reg.IgnoreChanges = rpc.GetIgnoreChanges()
+		reg.ReplaceOnChanges = rpc.GetReplaceOnChanges()
+		reg.DeleteBeforeReplace = rpc.GetDeleteBeforeReplace()
+		for _, a := range rpc.GetAliases() {
+			spec := a.GetSpec()
+			reg.Aliases = append(reg.Aliases, Alias{
+				URN: a.GetUrn(), Name: spec.GetName(), Type: spec.GetType(), Project: spec.GetProject(),
+				Stack: spec.GetStack(), ParentURN: spec.GetParentUrn(), NoParent: spec.GetNoParent(),
+			})
+		}
 	}
 	r.mu.Lock()
 	r.resources = append(r.resources, reg)
@@ -186,7 +226,7 @@ const TestRegistryPassword = "registry_password_never_in_plaintext"
 // registry password are configured as secrets.
 func Run(prog pulumi.RunFunc, stack string, rec *Recorder, opts ...pulumi.RunOption) error {
 	all := append([]pulumi.RunOption{
-		pulumi.WithMocks("harness-platform", stack, rec),
+		pulumi.WithMocks(Project, stack, rec),
 		WithConfig(map[string]string{"harness-platform:githubToken": TestToken, "harness-platform:registryPassword": TestRegistryPassword, "harness:accountId": TestAccount},
 			"harness-platform:githubToken", "harness-platform:registryPassword"),
 	}, opts...)
