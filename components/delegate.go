@@ -132,11 +132,14 @@ func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...p
 		if err != nil {
 			return nil, err
 		}
+		// The namespace's name is the plan's; the binding waits for the
+		// namespace (and is deleted before it) by an explicit dependency,
+		// not by reading the name back through an Output.
 		if _, err := rbacv1.NewRoleBinding(ctx, plan.RoleBindingName(n), &rbacv1.RoleBindingArgs{
-			Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(p.Name), Namespace: nsr.Metadata.Name()},
+			Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(p.Name), Namespace: pulumi.String(n)},
 			RoleRef:  &rbacv1.RoleRefArgs{ApiGroup: pulumi.String("rbac.authorization.k8s.io"), Kind: pulumi.String("ClusterRole"), Name: pulumi.String("admin")},
 			Subjects: rbacv1.SubjectArray{&rbacv1.SubjectArgs{Kind: pulumi.String("ServiceAccount"), Name: pulumi.String(p.Name), Namespace: pulumi.String(p.Namespace)}},
-		}, k8s...); err != nil {
+		}, append(k8s, pulumi.DependsOn([]pulumi.Resource{nsr}))...); err != nil {
 			return nil, err
 		}
 	}

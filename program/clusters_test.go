@@ -243,6 +243,17 @@ func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktes
 	if got := len(rec.OfType(tRoleBinding)); got != want || want == 0 {
 		t.Errorf("%s: %d role bindings, want one per deployment namespace (%d)", stack, got, want)
 	}
+	// Each binding is created after its namespace and deleted before it.
+	namespaces := map[string]string{} // name -> URN
+	for _, ns := range rec.OfType(tNamespace) {
+		namespaces[value(ns, "metadata.name").StringValue()] = ns.URN(stack)
+	}
+	for _, rb := range rec.OfType(tRoleBinding) {
+		urn, ok := namespaces[value(rb, "metadata.namespace").StringValue()]
+		if !ok || !slices.Contains(rb.Dependencies, urn) {
+			t.Errorf("%s: role binding %s does not depend on its namespace %q (%v)", stack, rb.Name, value(rb, "metadata.namespace").StringValue(), rb.Dependencies)
+		}
+	}
 }
 
 // An existing cluster declares no AWS resource; its kubeconfig is a
