@@ -27,6 +27,9 @@ func init() {
 // identifier "payment_service": every character that Harness does not allow
 // becomes an underscore. The result is not checked; use Check.
 func From(name string) string {
+	if isIdentifier(name) {
+		return name // most names need no change: no copy
+	}
 	var b strings.Builder
 	b.Grow(len(name))
 	for _, r := range name {
@@ -38,6 +41,17 @@ func From(name string) string {
 		}
 	}
 	return b.String()
+}
+
+func isIdentifier(name string) bool {
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Join builds a compound identifier such as "prod_euw1_k8s".

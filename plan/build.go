@@ -155,7 +155,7 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 		s := &c.Services[i]
 		tags := serviceTags(s)
 		values := valuesFile(s, tags, scope)
-		y, err := document.Marshal(serviceDocument(s, tags, f, scope, values))
+		y, err := document.MarshalString(serviceDocument(s, tags, f, scope, values))
 		if err != nil {
 			return fmt.Errorf("service %s: %w", s.Name, err)
 		}
@@ -164,7 +164,7 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 			Name:        s.Name,
 			Description: s.Description,
 			Tags:        TagList(tags),
-			YAML:        string(y),
+			YAML:        y,
 			Values:      values,
 			Needs: []Ref{
 				{KindProject, scope.ProjectID}, {KindGithubConnector, gh.ConnectorIdentifier},
@@ -343,7 +343,7 @@ func buildEnvironment(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 			Needs:             []Ref{{KindProject, p.Scope.ProjectID}, {KindDelegate, delegate}},
 		}
 		infraID := ident.Infrastructure(env.Identifier, region)
-		y, err := document.Marshal(document.InfrastructureDocument{InfrastructureDefinition: document.Infrastructure{
+		y, err := document.MarshalString(document.InfrastructureDocument{InfrastructureDefinition: document.Infrastructure{
 			Name:              env.Name + "-" + region,
 			Identifier:        infraID,
 			OrgIdentifier:     p.Scope.OrgID,
@@ -363,7 +363,7 @@ func buildEnvironment(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		cl.Connector = conn
 		cl.Infrastructure = Infrastructure{
 			Identifier: infraID, Name: env.Name + "-" + region, EnvID: env.Identifier,
-			Type: "KubernetesDirect", DeploymentType: "Kubernetes", Tags: tags, YAML: string(y),
+			Type: "KubernetesDirect", DeploymentType: "Kubernetes", Tags: tags, YAML: y,
 			Needs: []Ref{{KindEnvironment, env.Identifier}, {KindKubernetesConnector, conn.Identifier}},
 		}
 		p.Clusters = append(p.Clusters, cl)
@@ -416,7 +416,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	p.Deployments = make([]Deployment, len(inputs))
 	return parallel(len(inputs), func(i int) error {
 		d := inputs[i]
-		py, err := document.Marshal(pipelineDocument(d))
+		py, err := document.MarshalString(pipelineDocument(d))
 		if err != nil {
 			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, err)
 		}
@@ -424,7 +424,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		if err != nil {
 			return fmt.Errorf("trigger of %s: %w", d.svc.Name, err)
 		}
-		ty, err := document.Marshal(tdoc)
+		ty, err := document.MarshalString(tdoc)
 		if err != nil {
 			return fmt.Errorf("trigger of %s: %w", d.svc.Name, err)
 		}
@@ -457,7 +457,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 				Name:        d.pipelineName(),
 				Description: fmt.Sprintf("Deploys %s to %s", d.svc.Name, st.Environment.Name),
 				Tags:        tags,
-				YAML:        string(py),
+				YAML:        py,
 				Needs:       needs,
 			},
 			Trigger: Trigger{
@@ -465,7 +465,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 				Name:       d.pipelineName() + "-webhook",
 				TargetID:   pipelineID,
 				Tags:       tags,
-				YAML:       string(ty),
+				YAML:       ty,
 				Needs:      []Ref{{KindPipeline, pipelineID}},
 			},
 		}

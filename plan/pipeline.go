@@ -226,7 +226,7 @@ func changeWindowStep(d *deploymentInput) document.StepElement {
 // image tag and region. A retired service's trigger is disabled.
 func triggerDocument(d *deploymentInput) (document.TriggerDocument, error) {
 	pipelineID := d.pipelineID()
-	inputs, err := document.Marshal(document.InputSetDocument{Pipeline: document.RuntimeInputs{
+	inputs, err := document.MarshalString(document.InputSetDocument{Pipeline: document.RuntimeInputs{
 		Identifier: pipelineID,
 		Variables: []document.InputValue{
 			{Name: ImageTagInput, Type: "String", Value: "<+trigger.payload." + PayloadImageTag + ">"},
@@ -251,6 +251,6 @@ func triggerDocument(d *deploymentInput) (document.TriggerDocument, error) {
 			},
 			HeaderConditions: []document.Condition{},
 		}}},
-		InputYaml: string(inputs),
+		InputYaml: inputs,
 	}}, nil
 }

@@ -113,11 +113,14 @@ func monitoredService(d *deploymentInput, conn *PrometheusConnector) (*Monitored
 	for i, r := range d.regions {
 		namespaces[i] = ident.Namespace(st.Environment.Name, s.Name, r)
 	}
-	fill := strings.NewReplacer("{{service}}", s.Name, "{{namespace}}", strings.Join(namespaces, "|"))
+	pattern := strings.Join(namespaces, "|")
+	fill := func(query string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(query, "{{service}}", s.Name), "{{namespace}}", pattern)
+	}
 	metric := func(id, name, query, category string) prometheusMetric {
 		risk := riskProfile{RiskCategory: category, ThresholdTypes: []string{"ACT_WHEN_HIGHER"}}
 		return prometheusMetric{
-			Identifier: id, MetricName: name, GroupName: s.Name, Query: fill.Replace(query), IsManualQuery: true,
+			Identifier: id, MetricName: name, GroupName: s.Name, Query: fill(query), IsManualQuery: true,
 			ServiceInstanceFieldName: serviceInstanceLabel, RiskProfile: risk,
 			Analysis: analysis{
 				LiveMonitoring:         enabled{true},

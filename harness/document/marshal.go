@@ -19,12 +19,31 @@ import (
 // is several times faster than yaml.v3's emitter; anything else is
 // encoded by yaml.v3 itself. A test holds the two to the same bytes.
 func Marshal(v any) ([]byte, error) {
-	e := encoder{buf: bytes.NewBuffer(make([]byte, 0, 2048))}
-	if e.document(reflect.ValueOf(v)) {
-		return e.buf.Bytes(), nil
+	s, err := MarshalString(v)
+	if err != nil {
+		return nil, err
 	}
-	return MarshalYAMLv3(v)
+	return []byte(s), nil
 }
+
+// MarshalString is Marshal for callers that keep the document as a string
+// (the plan keeps every document): encoded in a reused buffer and copied
+// once, at its size.
+func MarshalString(v any) (string, error) {
+	buf := buffers.Get().(*bytes.Buffer)
+	defer func() {
+		buf.Reset()
+		buffers.Put(buf)
+	}()
+	e := encoder{buf: buf}
+	if e.document(reflect.ValueOf(v)) {
+		return buf.String(), nil
+	}
+	b, err := MarshalYAMLv3(v)
+	return string(b), err
+}
+
+var buffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 8<<10)) }}
 
 // MarshalYAMLv3 encodes v with yaml.v3: the reference Marshal matches.
 func MarshalYAMLv3(v any) ([]byte, error) {
@@ -287,10 +306,13 @@ func (e *encoder) plain(v reflect.Value) {
 	}
 }
 
+const spaces = "                                                                "
+
 func (e *encoder) pad(n int) {
-	for ; n > 0; n-- {
-		e.buf.WriteByte(' ')
+	for ; n > len(spaces); n -= len(spaces) {
+		e.buf.WriteString(spaces)
 	}
+	e.buf.WriteString(spaces[:n])
 }
 
 // scalar writes a single-line string: plain when that is safe, otherwise
