@@ -54,12 +54,13 @@ func New(c *catalog.Catalog) pulumi.RunFunc {
 		if err := enforce(ctx, plan.Guard(p, upstream.deployed(), previous.deployed(), downstream...)); err != nil {
 			return err
 		}
-		// Declared from a goroutine of its own: the SDK records a stack
-		// trace per registration, and a short stack (program, components,
-		// bindings) is as informative and several times cheaper to walk
-		// than one that also holds the caller's frames.
+		// Declared from a goroutine of its own, with declare as its first
+		// frame: the SDK records a stack trace per registration, and a
+		// short stack (declare, components, bindings) is as informative
+		// and several times cheaper to walk than one that also holds the
+		// caller's frames.
 		done := make(chan error, 1)
-		go func() { done <- declare(ctx, p, upstream) }()
+		go declare(ctx, p, upstream, done)
 		return <-done
 	}
 }
@@ -108,8 +109,10 @@ func accountID(ctx *pulumi.Context) string {
 	return os.Getenv("HARNESS_ACCOUNT_ID")
 }
 
-// declare registers the plan's resources and exports the contract.
-func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract) error {
+// declare registers the plan's resources and exports the contract; it
+// sends its outcome to done.
+func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract, done chan<- error) (err error) {
+	defer func() { done <- err }()
 	resources := components.Resources{}
 	account := accountID(ctx)
 	if account == "" && (p.Foundation != nil || len(p.Clusters) > 0) {
