@@ -127,7 +127,13 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		if passphrase == "" {
 			passphrase = DefaultPassphrase
 		}
-		env["PULUMI_BACKEND_URL"] = "file://" + filepath.Join(state, "backend")
+		// metadata=skip: the file backend (gocloud fileblob) otherwise
+		// rewrites a sidecar .attrs file in place beside every checkpoint
+		// it saves, and a stack reading its own outputs while the engine
+		// saves its checkpoint (the guards do, first thing) can read it
+		// empty: "failed to load checkpoint: EOF". The checkpoint itself
+		// is replaced atomically; the attributes are not needed.
+		env["PULUMI_BACKEND_URL"] = "file://" + filepath.Join(state, "backend") + "?metadata=skip"
 		env["PULUMI_HOME"] = filepath.Join(state, "home")
 		env["PULUMI_CONFIG_PASSPHRASE"] = passphrase
 		env["PULUMI_DEBUG_PROVIDERS"] = s.Servers.DebugProviders()
