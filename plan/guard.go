@@ -53,8 +53,9 @@ func Guard(p *Plan, upstream, previous *Deployed, downstream ...*Deployed) []Vio
 				"upstream stack %q deploys into org %q project %q, but the foundation stack file says org %q project %q; deploy the chain from its first stack after changing the foundation",
 				upstream.Stack, upstream.Scope.OrgID, upstream.Scope.ProjectID, p.Scope.OrgID, p.Scope.ProjectID)})
 		}
+		upstreamDeploys := setOf(upstream.Services)
 		for _, svc := range p.Services() {
-			if !slices.Contains(upstream.Services, svc) {
+			if !upstreamDeploys[svc] {
 				out = append(out, Violation{Guard: GuardPromotion, Message: fmt.Sprintf(
 					"service %q is not deployed in upstream stack %q yet; run `pulumi up --stack %s` first (services are promoted through the chain)",
 					svc, upstream.Stack, upstream.Stack)})
@@ -122,12 +123,23 @@ func (f *Foundation) serviceNames() map[string]bool {
 	return names
 }
 
+// setOf is names as a set: the guards compare thousands of services with
+// thousands, so not by linear search.
+func setOf(names []string) map[string]bool {
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		set[n] = true
+	}
+	return set
+}
+
 // RemovedWithoutRetiring lists the services of the previous deployment
 // that current no longer has and that were not retired there first.
 func RemovedWithoutRetiring(previous *Deployed, current []string) []string {
+	kept, retired := setOf(current), setOf(previous.Retired)
 	var removed []string
 	for _, svc := range previous.Services {
-		if !slices.Contains(current, svc) && !slices.Contains(previous.Retired, svc) {
+		if !kept[svc] && !retired[svc] {
 			removed = append(removed, svc)
 		}
 	}
