@@ -33,21 +33,23 @@ func From(name string) string {
 	var b strings.Builder
 	b.Grow(len(name))
 	for _, r := range name {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_':
+		if identRune(r) {
 			b.WriteRune(r)
-		default:
+		} else {
 			b.WriteByte('_')
 		}
 	}
 	return b.String()
 }
 
+// identRune reports whether From keeps r as it is.
+func identRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_'
+}
+
 func isIdentifier(name string) bool {
 	for i := 0; i < len(name); i++ {
-		switch c := name[i]; {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
-		default:
+		if !identRune(rune(name[i])) {
 			return false
 		}
 	}
