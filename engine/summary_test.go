@@ -9,7 +9,6 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 
-	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/summary"
@@ -19,14 +18,7 @@ import (
 // dev stack, with the policy pack: the counts first, every service
 // touched, and far below GitHub's 64,000 characters.
 func TestPreviewSummaryAtScale(t *testing.T) {
-	files, err := catalogtest.Synthetic("..", 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := catalog.Parse(files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := catalogtest.SyntheticCatalog(t, "..", 1000)
 	pack, err := BuildPolicyPack("..")
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,6 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/harness/platform"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/mocktest"
@@ -29,24 +28,12 @@ import (
 
 var sizes = []int{100, 1000, 5000}
 
-func synthetic(b *testing.B, n int) *catalog.Catalog {
-	files, err := catalogtest.Synthetic("..", n)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := catalog.Parse(files)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return c
-}
-
 // BenchmarkProgram runs the whole program under mocks for dev, staging and
 // production; resources/op is what the three stacks register.
 func BenchmarkProgram(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
-			c := synthetic(b, n)
+			c := catalogtest.SyntheticCatalog(b, "..", n)
 			deployed := deployedChain(c)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -73,7 +60,7 @@ func BenchmarkProgram(b *testing.B) {
 func BenchmarkFloor(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
-			c := synthetic(b, n)
+			c := catalogtest.SyntheticCatalog(b, "..", n)
 			replays := map[string]pulumi.RunFunc{}
 			total := 0
 			for _, stack := range c.Chain {
@@ -103,7 +90,7 @@ func BenchmarkFloor(b *testing.B) {
 func BenchmarkPlan(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
-			c := synthetic(b, n)
+			c := catalogtest.SyntheticCatalog(b, "..", n)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

@@ -32,14 +32,7 @@ func planDocument(r mocktest.Registered) string {
 // for every stack of the example catalog and of a generated 100-service
 // catalog: both come from one plan.
 func TestRegisteredYAMLIsRendered(t *testing.T) {
-	files, err := catalogtest.Synthetic("..", 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	synthetic, err := catalog.Parse(files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	synthetic := catalogtest.SyntheticCatalog(t, "..", 100)
 	for name, c := range map[string]*catalog.Catalog{"example": example(t), "synthetic": synthetic} {
 		for _, stack := range c.Chain {
 			p, err := plan.Build(c, stack)

@@ -58,6 +58,21 @@ func Synthetic(root string, n int) (map[string][]byte, error) {
 	return files, nil
 }
 
+// SyntheticCatalog parses and validates Synthetic(root, n), failing tb if
+// it is invalid.
+func SyntheticCatalog(tb testing.TB, root string, n int) *catalog.Catalog {
+	tb.Helper()
+	files, err := Synthetic(root, n)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, err := catalog.Parse(files)
+	if err != nil {
+		tb.Fatalf("synthetic catalog of %d services: %v", n, err)
+	}
+	return c
+}
+
 // Example loads and validates the example catalog of the project at root,
 // failing tb if it is invalid.
 func Example(tb testing.TB, root string) *catalog.Catalog {
