@@ -16,9 +16,18 @@ type servicesFile struct {
 }
 
 type teamsFile struct {
-	At           yamlstrict.At
-	PlatformTeam string     `yaml:"platformTeam" required:"true" desc:"The team that co-approves every Production deployment."`
-	Teams        []*teamDoc `yaml:"teams" required:"true" desc:"Teams that own services."`
+	At            yamlstrict.At
+	PlatformTeam  string            `yaml:"platformTeam" required:"true" desc:"The team that co-approves every Production deployment."`
+	ServiceStacks *serviceStacksDoc `yaml:"serviceStacks" desc:"How each environment's services are split into service stacks of bounded size."`
+	Teams         []*teamDoc        `yaml:"teams" required:"true" desc:"Teams that own services."`
+}
+
+// serviceStacksDoc bounds the service stacks: a DIY backend rewrites the
+// whole checkpoint after every step, so an up is quadratic in the size of
+// one stack.
+type serviceStacksDoc struct {
+	At          yamlstrict.At
+	MaxServices int `yaml:"maxServices" desc:"The most services one service stack may hold (default 60; about 11 resources each in the root environment)."`
 }
 
 type archetypesFile struct {
@@ -43,6 +52,7 @@ type serviceDoc struct {
 	Overrides    *overridesDoc     `yaml:"overrides" desc:"Overrides of the archetype's defaults."`
 	Tags         map[string]string `yaml:"tags" desc:"Extra tags on the service's Harness resources."`
 	Retired      bool              `yaml:"retired" desc:"Decommissioning: triggers are disabled and the service can then be removed."`
+	Stack        string            `yaml:"stack" desc:"The service stack holding it in every environment (default: its team's). Changing it moves the service's objects: run platformctl move."`
 	Backstage    bool              `yaml:"backstage" desc:"Keep a Backstage catalog-info.yaml in the service's repository, linking its Harness pipelines and service."`
 }
 
@@ -59,6 +69,8 @@ type teamDoc struct {
 	Description string   `yaml:"description" desc:"What the team owns."`
 	UserGroup   string   `yaml:"userGroup" desc:"Harness user group identifier (default: <name>_team)."`
 	Members     []string `yaml:"members" desc:"E-mail addresses of the team's members (the user group's users)."`
+	Stack       string   `yaml:"stack" desc:"The service stack of its services (default: the team's name); teams may share one."`
+	Stacks      int      `yaml:"stacks" desc:"Split its services over this many service stacks (default 1): <stack>, <stack>-2, ..., by a stable hash of each service's name, so adding a stack moves only the services it takes."`
 }
 
 type archetypeDoc struct {

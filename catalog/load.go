@@ -109,6 +109,11 @@ func parse(files map[string][]byte, cfg *stackConfig) (*Catalog, error) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
+		if strings.Contains(strings.TrimSuffix(strings.TrimPrefix(name, "Pulumi."), ".yaml"), StackSeparator) {
+			// A service stack's file: its settings are its environment's.
+			docs.serviceStackFiles = append(docs.serviceStackFiles, name)
+			continue
+		}
 		if st := parseStack(name, files[name], cfg, &diags); st != nil {
 			docs.stacks[st.name] = st
 		}
@@ -120,6 +125,8 @@ func parse(files map[string][]byte, cfg *stackConfig) (*Catalog, error) {
 	v.checkArchetypes()
 	v.checkStacks()
 	v.checkServices()
+	v.checkServiceStacks(tf.ServiceStacks)
+	v.checkServiceStackFiles()
 	v.checkVerification()
 	if cfg != nil {
 		cfg.rename(diags)
@@ -139,6 +146,8 @@ type decoded struct {
 	archetypes []*archetypeDoc
 	regions    []*regionDoc
 	stacks     map[string]*stackDoc
+	// serviceStackFiles are Pulumi.<env>.<shard>.yaml files.
+	serviceStackFiles []string
 }
 
 func compact[T any](in []*T) []*T {

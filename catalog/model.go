@@ -74,6 +74,9 @@ type Service struct {
 	Retired bool
 	// Backstage asks for a catalog-info.yaml in the service's repository.
 	Backstage bool
+	// Stack is the shard of the service stack holding it in every
+	// environment: its objects in dev are in stack dev.<Stack>.
+	Stack string
 
 	ProductionStrategy string // Rolling or Canary
 	Replicas           int

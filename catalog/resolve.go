@@ -33,6 +33,7 @@ func resolve(v *validator) *Catalog {
 		svc := Service{
 			Name: s.Name, Team: s.Team, Archetype: s.Archetype, Repo: s.Repo, Image: s.Image,
 			Description: s.Description, Regions: slices.Clone(s.Regions), Retired: s.Retired, Backstage: s.Backstage,
+			Stack:              v.shards[s],
 			Tags:               cloneMap(s.Tags),
 			ProductionStrategy: a.ProductionStrategy,
 			Replicas:           a.Replicas,

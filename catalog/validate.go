@@ -25,7 +25,8 @@ type validator struct {
 	stacks       map[string]*stackDoc
 	services     map[string]*serviceDoc
 	enabled      map[*serviceDoc]map[string]bool
-	chain        []string // stack names from the root
+	shards       map[*serviceDoc]string // each service's service stack
+	chain        []string               // stack names from the root
 	platformTeam string
 }
 
@@ -34,6 +35,7 @@ func newValidator(files *decoded, diags *diag.List) *validator {
 		files: files, diags: diags,
 		regions: map[string]*regionDoc{}, teams: map[string]*teamDoc{}, archetypes: map[string]*archetypeDoc{},
 		stacks: files.stacks, services: map[string]*serviceDoc{}, enabled: map[*serviceDoc]map[string]bool{},
+		shards: map[*serviceDoc]string{},
 	}
 }
 
