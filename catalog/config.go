@@ -96,6 +96,15 @@ func fileSettings(data []byte) map[string]any {
 
 // projectDefaults are the defaults Pulumi.yaml declares for config keys
 // (Pulumi gives them to the program when a stack sets no value).
+// IsProjectDefault reports whether raw, as Pulumi config gives it, is
+// key's default in Pulumi.yaml: what every stack receives when nothing
+// sets the key. A service stack receives the defaults too, and they must
+// not override its environment's settings.
+func (c *Catalog) IsProjectDefault(key, raw string) bool {
+	def, ok := projectDefaults(c.files[ProjectFile])[key]
+	return ok && reflect.DeepEqual(def, configValue(raw))
+}
+
 func projectDefaults(data []byte) map[string]any {
 	var doc struct {
 		Config map[string]struct {

@@ -8,7 +8,6 @@ import (
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
-	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/harness/platform"
@@ -123,25 +122,6 @@ func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...p
 	}, k8s...)
 	if err != nil {
 		return nil, err
-	}
-	// The namespaces deployments use exist before the delegate deploys,
-	// and the delegate may write in them (ClusterRole admin, bound per
-	// namespace) and nowhere else.
-	for _, n := range p.Namespaces {
-		nsr, err := corev1.NewNamespace(ctx, n, &corev1.NamespaceArgs{Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(n)}}, k8s...)
-		if err != nil {
-			return nil, err
-		}
-		// The namespace's name is the plan's; the binding waits for the
-		// namespace (and is deleted before it) by an explicit dependency,
-		// not by reading the name back through an Output.
-		if _, err := rbacv1.NewRoleBinding(ctx, plan.RoleBindingName(n), &rbacv1.RoleBindingArgs{
-			Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(p.Name), Namespace: pulumi.String(n)},
-			RoleRef:  &rbacv1.RoleRefArgs{ApiGroup: pulumi.String("rbac.authorization.k8s.io"), Kind: pulumi.String("ClusterRole"), Name: pulumi.String("admin")},
-			Subjects: rbacv1.SubjectArray{&rbacv1.SubjectArgs{Kind: pulumi.String("ServiceAccount"), Name: pulumi.String(p.Name), Namespace: pulumi.String(p.Namespace)}},
-		}, append(k8s, pulumi.DependsOn([]pulumi.Resource{nsr}))...); err != nil {
-			return nil, err
-		}
 	}
 	d.Selector = release.Status.Name().ApplyT(func(*string) string { return p.Name }).(pulumi.StringOutput)
 	d.Resources.add(plan.KindDelegate, p.Name, release)

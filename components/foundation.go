@@ -22,8 +22,9 @@ type FoundationArgs struct {
 
 // Foundation is what every environment shares: the project (and the org if
 // asked), a user group and role assignment per team, the GitHub connector
-// and its token, the Docker registry connector (and its password), and
-// one Harness service and Values file per catalog entry. The project,
+// and its token, and the Docker registry connector (and its password);
+// the catalog's Harness services are in the root environment's service
+// stacks (DeclareCatalogServices). The project,
 // org, connector and secret are protected: deleting a Harness project
 // deletes everything in it.
 type Foundation struct {
@@ -203,37 +204,5 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 		return nil, err
 	}
 	res.add(plan.KindDockerConnector, d.Identifier, registry)
-	for _, svc := range fp.Services {
-		v := svc.Values
-		file, err := platform.NewFileStoreFile(ctx, v.Identifier, &platform.FileStoreFileArgs{
-			Identifier:       pulumi.String(v.Identifier),
-			Name:             pulumi.String(v.Name),
-			Description:      pulumi.String(v.Description),
-			OrgId:            org,
-			ProjectId:        proj,
-			ParentIdentifier: pulumi.String(v.Parent),
-			Content:          pulumi.String(v.Content),
-			MimeType:         pulumi.String(v.MimeType),
-			FileUsage:        pulumi.String(v.Usage),
-			Tags:             stringArray(v.Tags),
-		}, child(v.Needs)...)
-		if err != nil {
-			return nil, err
-		}
-		res.add(plan.KindFile, v.Identifier, file)
-		r, err := platform.NewService(ctx, svc.Identifier, &platform.ServiceArgs{
-			Identifier:  pulumi.String(svc.Identifier),
-			Name:        pulumi.String(svc.Name),
-			Description: pulumi.String(svc.Description),
-			OrgId:       org,
-			ProjectId:   proj,
-			Tags:        stringArray(svc.Tags),
-			Yaml:        pulumi.String(svc.YAML),
-		}, child(svc.Needs)...)
-		if err != nil {
-			return nil, err
-		}
-		res.add(plan.KindService, svc.Identifier, r)
-	}
 	return f, ctx.RegisterResourceOutputs(f, pulumi.Map{})
 }

@@ -40,19 +40,8 @@ func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulum
 	if err := ctx.RegisterComponentResource(GitHubType, name, g, opts...); err != nil {
 		return nil, err
 	}
-	providers := map[string]*github.Provider{}
-	in := func(owner string) ([]pulumi.ResourceOption, error) {
-		p, ok := providers[owner]
-		if !ok {
-			var err error
-			if p, err = github.NewProvider(ctx, "github-"+owner, &github.ProviderArgs{Owner: pulumi.String(owner)},
-				pulumi.Parent(g), pulumi.Version(GitHubVersion)); err != nil {
-				return nil, err
-			}
-			providers[owner] = p
-		}
-		return []pulumi.ResourceOption{pulumi.Parent(g), pulumi.Provider(p), pulumi.Version(GitHubVersion)}, nil
-	}
+	providers := githubProviders{ctx: ctx, parent: g, byOwner: map[string]*github.Provider{}}
+	in := providers.options
 	if r := args.Plan.Repository; r != nil {
 		opts, err := in(r.Owner)
 		if err != nil {
@@ -63,7 +52,7 @@ func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulum
 			for _, slug := range e.ReviewerTeams {
 				// Team ids are GitHub's: looked up by slug, never written down.
 				team := github.LookupTeamOutput(ctx, github.LookupTeamOutputArgs{Slug: pulumi.String(slug), SummaryOnly: pulumi.Bool(true)},
-					pulumi.Provider(providers[r.Owner]))
+					pulumi.Provider(providers.byOwner[r.Owner]))
 				teams = append(teams, team.Id().ApplyT(func(id string) (int, error) {
 					n, err := strconv.Atoi(id)
 					if err != nil {
@@ -102,56 +91,98 @@ func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulum
 			return nil, err
 		}
 	}
+	if err := declareServiceGitHub(ctx, args, providers.options); err != nil {
+		return nil, err
+	}
+	return g, ctx.RegisterResourceOutputs(g, pulumi.Map{})
+}
+
+// githubProviders are the explicit GitHub providers of a stack, one per
+// owner, children of parent (nil: the stack's root).
+type githubProviders struct {
+	ctx     *pulumi.Context
+	parent  pulumi.Resource
+	byOwner map[string]*github.Provider
+}
+
+// options are the resource options of an object of owner's.
+func (ps githubProviders) options(owner string) ([]pulumi.ResourceOption, error) {
+	var parent []pulumi.ResourceOption
+	if ps.parent != nil {
+		parent = []pulumi.ResourceOption{pulumi.Parent(ps.parent)}
+	}
+	p, ok := ps.byOwner[owner]
+	if !ok {
+		var err error
+		if p, err = github.NewProvider(ps.ctx, "github-"+owner, &github.ProviderArgs{Owner: pulumi.String(owner)},
+			append(parent, pulumi.Version(GitHubVersion))...); err != nil {
+			return nil, err
+		}
+		ps.byOwner[owner] = p
+	}
+	return append(parent, pulumi.Provider(p), pulumi.Version(GitHubVersion)), nil
+}
+
+// DeclareServiceGitHub declares, at the stack's root (see
+// service_stack.go), a service stack's GitHub objects: the GitHub
+// environment of its Harness environment in each of its services'
+// repositories, and their Backstage files.
+func DeclareServiceGitHub(ctx *pulumi.Context, args *GitHubArgs) error {
+	ps := githubProviders{ctx: ctx, byOwner: map[string]*github.Provider{}}
+	return declareServiceGitHub(ctx, args, ps.options)
+}
+
+func declareServiceGitHub(ctx *pulumi.Context, args *GitHubArgs, in func(owner string) ([]pulumi.ResourceOption, error)) error {
 	for _, e := range args.Plan.Environments {
 		opts, err := in(e.Owner)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		env, err := github.NewRepositoryEnvironment(ctx, e.Repo+"-"+e.Environment, &github.RepositoryEnvironmentArgs{
+		env, err := github.NewRepositoryEnvironment(ctx, e.Resource(), &github.RepositoryEnvironmentArgs{
 			Repository:  pulumi.String(e.Repo),
 			Environment: pulumi.String(e.Environment),
 		}, opts...)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, w := range e.Webhooks {
 			url, ok := args.Webhooks[w.TriggerID]
 			if !ok {
-				return nil, fmt.Errorf("no webhook URL for trigger %s", w.TriggerID)
+				return fmt.Errorf("no webhook URL for trigger %s", w.TriggerID)
 			}
-			if _, err := github.NewActionsEnvironmentVariable(ctx, e.Repo+"-"+e.Environment+"-"+w.Variable, &github.ActionsEnvironmentVariableArgs{
+			if _, err := github.NewActionsEnvironmentVariable(ctx, e.Resource()+"-"+w.Variable, &github.ActionsEnvironmentVariableArgs{
 				Repository: pulumi.String(e.Repo), Environment: env.Environment, VariableName: pulumi.String(w.Variable), Value: url,
 			}, opts...); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if args.APIKey != nil {
-			if _, err := github.NewActionsEnvironmentSecret(ctx, e.Repo+"-"+e.Environment+"-"+plan.APIKeySecret, &github.ActionsEnvironmentSecretArgs{
+			if _, err := github.NewActionsEnvironmentSecret(ctx, e.Resource()+"-"+plan.APIKeySecret, &github.ActionsEnvironmentSecretArgs{
 				Repository: pulumi.String(e.Repo), Environment: env.Environment, SecretName: pulumi.String(plan.APIKeySecret),
 				PlaintextValue: pulumi.ToSecret(args.APIKey).(pulumi.StringOutput),
 			}, opts...); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
 	for _, ci := range args.Plan.CatalogInfo {
 		opts, err := in(ci.Owner)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		content, err := ci.Content(args.AccountID)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if _, err := github.NewRepositoryFile(ctx, ci.Repo+"-catalog-info", &github.RepositoryFileArgs{
+		if _, err := github.NewRepositoryFile(ctx, ci.Resource(), &github.RepositoryFileArgs{
 			Repository:        pulumi.String(ci.Repo),
 			File:              pulumi.String(ci.Path),
 			Content:           pulumi.String(content),
 			CommitMessage:     pulumi.String("catalog-info.yaml: Harness pipelines of " + ci.Service + " (harness-platform)"),
 			OverwriteOnCreate: pulumi.Bool(true),
 		}, opts...); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return g, ctx.RegisterResourceOutputs(g, pulumi.Map{})
+	return nil
 }

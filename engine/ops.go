@@ -43,6 +43,20 @@ type RunOptions struct {
 	// object a line, as the CLI's --event-log writes them.
 	EventLog io.Writer
 	Parallel int
+	// Stdout and Stderr, when set, receive this run's progress instead
+	// of the session's writers (RunStacks prefixes each stack's lines).
+	Stdout, Stderr io.Writer
+}
+
+func (o RunOptions) streams(s *Session) (stdout, stderr io.Writer) {
+	stdout, stderr = s.opts.Stdout, s.opts.Stderr
+	if o.Stdout != nil {
+		stdout = o.Stdout
+	}
+	if o.Stderr != nil {
+		stderr = o.Stderr
+	}
+	return stdout, stderr
 }
 
 func (o RunOptions) parallel() int {
@@ -55,12 +69,13 @@ func (o RunOptions) parallel() int {
 // Preview shows what up would change.
 func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.PreviewResult, error) {
 	defer s.flush()
+	stdout, stderr := o.streams(s)
 	stack, err := s.Stack(ctx, name)
 	if err != nil {
 		return auto.PreviewResult{}, err
 	}
 	opts := []optpreview.Option{
-		optpreview.ProgressStreams(s.opts.Stdout), optpreview.ErrorProgressStreams(s.opts.Stderr),
+		optpreview.ProgressStreams(stdout), optpreview.ErrorProgressStreams(stderr),
 		optpreview.Parallel(o.parallel()), optpreview.PolicyPacks(o.PolicyPacks...),
 		optpreview.PolicyPackConfigs(o.PolicyPackConfigs...),
 	}
@@ -83,6 +98,7 @@ func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.
 // Up applies the stack.
 func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpResult, error) {
 	defer s.flush()
+	stdout, stderr := o.streams(s)
 	stack, err := s.Stack(ctx, name)
 	if err != nil {
 		return auto.UpResult{}, err
@@ -92,12 +108,12 @@ func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpRes
 		// mandatory policy violation refuses the update before any step
 		// runs (an update alone stops only when it reaches the violating
 		// resource, after creating what came before it).
-		if _, err := s.Preview(ctx, name, RunOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel}); err != nil {
+		if _, err := s.Preview(ctx, name, RunOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel, Stdout: o.Stdout, Stderr: o.Stderr}); err != nil {
 			return auto.UpResult{}, fmt.Errorf("nothing was changed: the preview before the update failed: %w", err)
 		}
 	}
 	opts := []optup.Option{
-		optup.ProgressStreams(s.opts.Stdout), optup.ErrorProgressStreams(s.opts.Stderr),
+		optup.ProgressStreams(stdout), optup.ErrorProgressStreams(stderr),
 		optup.Parallel(o.parallel()), optup.PolicyPacks(o.PolicyPacks...),
 		optup.PolicyPackConfigs(o.PolicyPackConfigs...),
 	}
@@ -115,12 +131,13 @@ func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpRes
 // still sees the drift (a plain refresh would accept it into the state).
 func (s *Session) Refresh(ctx context.Context, name string, o RunOptions) error {
 	defer s.flush()
+	stdout, stderr := o.streams(s)
 	stack, err := s.Stack(ctx, name)
 	if err != nil {
 		return err
 	}
 	opts := []optrefresh.Option{
-		optrefresh.ProgressStreams(s.opts.Stdout), optrefresh.ErrorProgressStreams(s.opts.Stderr),
+		optrefresh.ProgressStreams(stdout), optrefresh.ErrorProgressStreams(stderr),
 		optrefresh.Parallel(o.parallel()),
 	}
 	if o.Diff {
@@ -142,11 +159,12 @@ func (s *Session) Refresh(ctx context.Context, name string, o RunOptions) error 
 // would otherwise delete every unprotected resource before failing.
 func (s *Session) Destroy(ctx context.Context, name string, o RunOptions) error {
 	defer s.flush()
+	stdout, stderr := o.streams(s)
 	stack, err := auto.SelectStack(ctx, name, s.workspace)
 	if err != nil {
 		return err
 	}
-	opts := []optdestroy.Option{optdestroy.ProgressStreams(s.opts.Stdout), optdestroy.ErrorProgressStreams(s.opts.Stderr),
+	opts := []optdestroy.Option{optdestroy.ProgressStreams(stdout), optdestroy.ErrorProgressStreams(stderr),
 		optdestroy.Parallel(o.parallel())}
 	if _, err := stack.PreviewDestroy(ctx, opts...); err != nil {
 		return fmt.Errorf("destroy of %s refused, nothing was deleted: %w", name, err)

@@ -189,10 +189,16 @@ func (s *Session) copyProject(workDir string) error {
 	if err := os.WriteFile(filepath.Join(workDir, "Pulumi.yaml"), data, 0o600); err != nil {
 		return err
 	}
-	for name := range s.Catalog.Stacks {
+	for _, name := range s.Catalog.AllStacks() {
 		file := "Pulumi." + name + ".yaml"
 		var settings map[string]any
 		data, err := s.projectFile(file)
+		if _, shard := catalog.SplitStack(name); shard != "" && err != nil {
+			// A service stack's settings are its environment's, which the
+			// program reads from the environment's file; its own file
+			// holds only what the CLI writes (its encryption salt).
+			data, err = []byte("config: {}\n"), nil
+		}
 		if err != nil {
 			return err
 		}
@@ -244,12 +250,20 @@ var ErrUpstreamNotDeployed = errors.New("upstream not deployed")
 
 // Stack selects (or creates) a stack and configures it. A stack whose
 // upstream was never deployed is refused with the stack to deploy first.
+//
+// A service stack needs its environment's platform stack deployed; a
+// platform stack, its upstream's.
 func (s *Session) Stack(ctx context.Context, name string) (auto.Stack, error) {
-	st, err := s.Catalog.Stack(name)
+	st, shard, err := s.Catalog.EnvironmentOf(name)
 	if err != nil {
 		return auto.Stack{}, err
 	}
-	if st.Upstream != "" {
+	switch {
+	case shard != "":
+		if err := s.requireDeployed(ctx, st.Name, name); err != nil {
+			return auto.Stack{}, err
+		}
+	case st.Upstream != "":
 		if err := s.requireDeployed(ctx, st.Upstream, name); err != nil {
 			return auto.Stack{}, err
 		}
@@ -258,7 +272,7 @@ func (s *Session) Stack(ctx context.Context, name string) (auto.Stack, error) {
 	if err != nil {
 		return auto.Stack{}, err
 	}
-	if s.opts.Offline && st.OwnsFoundation() {
+	if s.opts.Offline && st.OwnsFoundation() && shard == "" {
 		token := s.opts.GithubToken
 		if token == "" {
 			token = DemoGithubToken
@@ -292,7 +306,7 @@ func (s *Session) requireDeployed(ctx context.Context, upstream, stack string) e
 	if err != nil {
 		return err
 	}
-	deployFirst := fmt.Errorf("%w: stack %q reads its upstream %q, which has not been deployed; deploy it first: platformctl up --stack %s%s",
+	deployFirst := fmt.Errorf("%w: stack %q reads %q, which has not been deployed; deploy it first: platformctl up --stack %s%s",
 		ErrUpstreamNotDeployed, stack, upstream, upstream, map[bool]string{true: " --offline", false: ""}[s.opts.Offline])
 	for _, sum := range summaries {
 		if sum.Name == upstream || filepath.Base(sum.Name) == upstream {

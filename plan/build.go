@@ -34,28 +34,40 @@ const (
 // Build computes the plan of stack. The catalog must be valid (catalog.Load
 // returns only valid ones); Build does no I/O and always gives the same
 // plan for the same catalog.
+//
+// stack is a platform stack (dev) or a service stack (dev.payments).
 func Build(c *catalog.Catalog, stack string) (*Plan, error) {
-	st, err := c.Stack(stack)
+	st, shard, err := c.EnvironmentOf(stack)
 	if err != nil {
 		return nil, err
 	}
 	root := c.Root().Foundation
 	p := &Plan{
-		Stack:      st.Name,
+		Stack:      stack,
+		Platform:   st.Name,
+		Shard:      shard,
 		Upstream:   st.Upstream,
 		Production: st.IsProduction(),
 		Scope:      Scope{OrgID: root.Org.Identifier, ProjectID: root.Project.Identifier},
 	}
-	if st.OwnsFoundation() {
-		if p.Foundation, err = buildFoundation(c, st.Foundation, p.Scope); err != nil {
+	if shard != "" && st.Upstream != "" {
+		p.Upstream = catalog.ServiceStackName(st.Upstream, shard)
+	}
+	switch {
+	case st.OwnsFoundation() && p.IsPlatform():
+		p.Foundation = buildFoundation(c, st.Foundation, p.Scope)
+	case st.OwnsFoundation():
+		if p.CatalogServices, err = buildServices(c, st.Foundation, p.Scope, shard); err != nil {
 			return nil, err
 		}
 	}
 	if err := buildEnvironment(p, c, st); err != nil {
 		return nil, err
 	}
-	if err := buildDeployments(p, c, st); err != nil {
-		return nil, err
+	if !p.IsPlatform() {
+		if err := buildDeployments(p, c, st); err != nil {
+			return nil, err
+		}
 	}
 	buildGitHub(p, c, st)
 	return p, nil
@@ -67,7 +79,7 @@ func managedTags(extra map[string]string) []string {
 	return TagList(tags)
 }
 
-func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*Foundation, error) {
+func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) *Foundation {
 	tags := managedTags(nil)
 	out := &Foundation{
 		Project: Project{Identifier: f.Project.Identifier, Name: f.Project.Name, Description: f.Project.Description, Tags: tags},
@@ -150,16 +162,29 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 		out.Registry.PasswordRef = RegistryPasswordID
 		out.Registry.Needs = []Ref{{KindProject, scope.ProjectID}, {KindSecret, RegistryPasswordID}}
 	}
-	out.Services = make([]Service, len(c.Services))
-	err := parallel(len(c.Services), func(i int) error {
-		s := &c.Services[i]
+	return out
+}
+
+// buildServices is the Harness service and Values file of every catalog
+// service that shard holds.
+func buildServices(c *catalog.Catalog, f *catalog.Foundation, scope Scope, shard string) ([]Service, error) {
+	gh, reg := f.Github, f.Registry
+	var services []*catalog.Service
+	for i := range c.Services {
+		if c.Services[i].Stack == shard {
+			services = append(services, &c.Services[i])
+		}
+	}
+	out := make([]Service, len(services))
+	err := parallel(len(services), func(i int) error {
+		s := services[i]
 		tags := serviceTags(s)
 		values := valuesFile(s, tags, scope)
 		y, err := document.MarshalString(serviceDocument(s, tags, f, scope, values))
 		if err != nil {
 			return fmt.Errorf("service %s: %w", s.Name, err)
 		}
-		out.Services[i] = Service{
+		out[i] = Service{
 			Identifier:  ident.Service(s.Name),
 			Name:        s.Name,
 			Description: s.Description,
@@ -325,7 +350,10 @@ func buildEnvironment(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		Tags:  managedTags(map[string]string{"environment": env.Name, "team": c.PlatformTeam}),
 		Needs: inProject,
 	}
-	namespaces := namespacesByRegion(c, st)
+	namespaces := map[string][]string{} // the platform stack declares none
+	if !p.IsPlatform() {
+		namespaces = namespacesByRegion(c, st, p.Shard)
+	}
 	for _, r := range st.Regions {
 		region := r.Name
 		cl, err := buildCluster(st, r, namespaces[region], p.Scope)
@@ -402,7 +430,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	platform, _ := c.Team(c.PlatformTeam)
 	for i := range c.Services {
 		s := &c.Services[i]
-		if !s.EnabledIn(st.Name) {
+		if !s.EnabledIn(st.Name) || s.Stack != p.Shard {
 			continue
 		}
 		team, _ := c.Team(s.Team)

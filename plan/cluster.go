@@ -236,12 +236,12 @@ func (v VPC) Public() []Subnet {
 func RoleBindingName(namespace string) string { return namespace + "-delegate" }
 
 // namespacesByRegion lists, for each region of st, the namespaces of the
-// services deployed there, in catalog order.
-func namespacesByRegion(c *catalog.Catalog, st *catalog.Stack) map[string][]string {
+// services of shard deployed there, in catalog order.
+func namespacesByRegion(c *catalog.Catalog, st *catalog.Stack, shard string) map[string][]string {
 	out := map[string][]string{}
 	for i := range c.Services {
 		s := &c.Services[i]
-		if !s.EnabledIn(st.Name) {
+		if !s.EnabledIn(st.Name) || s.Stack != shard {
 			continue
 		}
 		for _, r := range s.RegionsIn(st) {

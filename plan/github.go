@@ -56,6 +56,13 @@ type ServiceEnvironment struct {
 	Webhooks    []Webhook
 }
 
+// Resource is the Pulumi resource name of the GitHub environment; its
+// variables and secret are named after it.
+func (e ServiceEnvironment) Resource() string { return e.Repo + "-" + e.Environment }
+
+// Resource is the Pulumi resource name of the file.
+func (ci CatalogInfo) Resource() string { return ci.Repo + "-catalog-info" }
+
 // Webhook is the Actions variable holding a trigger's webhook URL.
 type Webhook struct {
 	Service string
@@ -116,7 +123,7 @@ func buildGitHub(p *Plan, c *catalog.Catalog, st *catalog.Stack) {
 			}
 		}
 	}
-	if f := st.Foundation; f != nil {
+	if f := st.Foundation; f != nil && p.IsPlatform() {
 		if f.Repository != "" {
 			owner, name, _ := strings.Cut(f.Repository, "/")
 			r := &RepositorySettings{Owner: owner, Name: name, Branch: MainBranch, RequiredCheck: PreviewCheck, Approvals: 1}
@@ -127,9 +134,11 @@ func buildGitHub(p *Plan, c *catalog.Catalog, st *catalog.Stack) {
 			}
 			g.Repository = r
 		}
+	}
+	if st.OwnsFoundation() && !p.IsPlatform() {
 		for i := range c.Services {
 			s := &c.Services[i]
-			if !s.Backstage {
+			if !s.Backstage || s.Stack != p.Shard {
 				continue
 			}
 			owner, repo, _ := strings.Cut(s.Repo, "/")

@@ -25,6 +25,7 @@ const (
 	GuardFoundation   = "foundation"
 	GuardPromotion    = "promotion"
 	GuardDecommission = "decommission"
+	GuardMove         = "move"
 )
 
 // Violation is a guard's refusal of a plan.
@@ -39,15 +40,32 @@ type Violation struct {
 
 func (v Violation) String() string { return v.Guard + " check failed: " + v.Message }
 
-// Guard checks p against what is deployed: upstream is the upstream's
-// contract (nil for the root stack), previous is this stack's own last
-// contract (nil before its first deployment), downstream the contracts of
-// the chain's other stacks, read by the foundation stack when services
-// leave the catalog. Violations are in a stable order.
-func Guard(p *Plan, upstream, previous *Deployed, downstream ...*Deployed) []Violation {
+// Observed is what the program reads of deployed stacks before it
+// registers anything.
+type Observed struct {
+	// Upstream is the upstream environment as one contract: its platform
+	// stack's scope and the services of all its service stacks (nil for
+	// the root environment). Promotion holds across service stacks: a
+	// service moved between them upstream is still deployed there.
+	Upstream *Deployed
+	// Previous is this stack's own last contract (nil before its first
+	// deployment).
+	Previous *Deployed
+	// Siblings are the last contracts of the environment's other service
+	// stacks, read when services arrive in this stack or leave it.
+	Siblings []*Deployed
+	// Downstream are the last contracts of the other environments'
+	// stacks, read by the root environment's service stacks when services
+	// leave the catalog.
+	Downstream []*Deployed
+}
+
+// Guard checks p against what is deployed. Violations are in a stable
+// order.
+func Guard(c *catalog.Catalog, p *Plan, o Observed) []Violation {
 	var out []Violation
 	out = append(out, uniqueIdentifiers(p)...)
-	if upstream != nil {
+	if upstream := o.Upstream; upstream != nil {
 		if upstream.Scope != p.Scope {
 			out = append(out, Violation{Guard: GuardFoundation, Blocking: true, Message: fmt.Sprintf(
 				"upstream stack %q deploys into org %q project %q, but the foundation stack file says org %q project %q; deploy the chain from its first stack after changing the foundation",
@@ -62,36 +80,81 @@ func Guard(p *Plan, upstream, previous *Deployed, downstream ...*Deployed) []Vio
 			}
 		}
 	}
-	if previous != nil && p.Production {
-		if removed := RemovedWithoutRetiring(previous, p.Services()); len(removed) > 0 {
-			out = append(out, Violation{Guard: GuardDecommission, Message: fmt.Sprintf(
-				"%s would delete the Production pipeline of %s, not retired in its last deployment: set `retired: true` in %s and deploy, then remove the entry",
-				p.Stack, strings.Join(removed, ", "), catalog.ServicesFile)})
+	out = append(out, moves(c, p, o)...)
+	if o.Previous != nil && p.Production {
+		if removed := RemovedWithoutRetiring(o.Previous, p.Services()); len(removed) > 0 {
+			removed = slices.DeleteFunc(removed, func(svc string) bool { return movedAway(c, p, svc) != "" })
+			if len(removed) > 0 {
+				out = append(out, Violation{Guard: GuardDecommission, Message: fmt.Sprintf(
+					"%s would delete the Production pipeline of %s, not retired in its last deployment: set `retired: true` in %s and deploy, then remove the entry",
+					p.Stack, strings.Join(removed, ", "), catalog.ServicesFile)})
+			}
 		}
 	}
-	if p.Foundation != nil {
-		out = append(out, stillDeployed(p, downstream)...)
+	if len(p.CatalogServices) > 0 || (o.Previous != nil && p.Foundation == nil && c.Root().Name == p.Platform) {
+		out = append(out, stillDeployed(c, p, o.Downstream)...)
 	}
 	return out
 }
 
-// stillDeployed refuses to delete, with the foundation, a service another
-// stack still deploys: Harness refuses to delete a service a pipeline
-// references, so the update would fail halfway. Decommissioning removes a
-// service from every other environment first (README).
-func stillDeployed(p *Plan, downstream []*Deployed) []Violation {
-	inCatalog := p.Foundation.serviceNames()
+// movedAway is the stack the catalog now puts svc in, when svc left p's
+// stack for another service stack of the same environment; "" otherwise.
+func movedAway(c *catalog.Catalog, p *Plan, svc string) string {
+	s, ok := c.Service(svc)
+	if !ok || !s.EnabledIn(p.Platform) || p.IsPlatform() || s.Stack == p.Shard {
+		return ""
+	}
+	return catalog.ServiceStackName(p.Platform, s.Stack)
+}
+
+// moves refuses an update that would move a service between service
+// stacks by deleting it from one and creating it in the other: the old
+// stack would delete its pipeline, trigger and history, and the new
+// stack's creates would be refused by Harness while the old objects exist.
+// A move is a state move (platformctl move), never a delete and create.
+func moves(c *catalog.Catalog, p *Plan, o Observed) []Violation {
+	var out []Violation
+	fix := fmt.Sprintf("run `platformctl move --stack %s` first: it moves the objects' state, deleting and creating nothing", p.Platform)
+	if o.Previous != nil {
+		kept := setOf(p.Services())
+		for _, svc := range o.Previous.Services {
+			if to := movedAway(c, p, svc); to != "" && !kept[svc] {
+				out = append(out, Violation{Guard: GuardMove, Blocking: true, Message: fmt.Sprintf(
+					"service %q moved from stack %q to %q in the catalog, but its objects are still in %q; %s", svc, p.Stack, to, p.Stack, fix)})
+			}
+		}
+	}
+	for _, sib := range o.Siblings {
+		if sib == nil || sib.Stack == p.Stack {
+			continue
+		}
+		there := setOf(sib.Services)
+		for _, svc := range p.Services() {
+			if there[svc] {
+				out = append(out, Violation{Guard: GuardMove, Blocking: true, Message: fmt.Sprintf(
+					"service %q moved to stack %q in the catalog, but stack %q still holds its objects; %s", svc, p.Stack, sib.Stack, fix)})
+			}
+		}
+	}
+	return out
+}
+
+// stillDeployed refuses to delete, with its Harness service, a service
+// another stack still deploys: Harness refuses to delete a service a
+// pipeline references, so the update would fail halfway. Decommissioning
+// removes a service from every other environment first (README).
+func stillDeployed(c *catalog.Catalog, p *Plan, downstream []*Deployed) []Violation {
 	var out []Violation
 	for _, d := range downstream {
 		if d == nil {
 			continue
 		}
 		for _, svc := range d.Services {
-			if !inCatalog[svc] {
+			if _, inCatalog := c.Service(svc); !inCatalog {
 				out = append(out, Violation{Guard: GuardDecommission, Blocking: true, Message: fmt.Sprintf(
 					"service %q leaves the catalog, but stack %q still deploys it, and Harness refuses to delete a service a pipeline references: "+
 						"first set `environments: [%s]` on it in %s and deploy the chain, then remove the entry",
-					svc, d.Stack, p.Stack, catalog.ServicesFile)})
+					svc, d.Stack, p.Platform, catalog.ServicesFile)})
 			}
 		}
 	}
@@ -99,28 +162,34 @@ func stillDeployed(p *Plan, downstream []*Deployed) []Violation {
 }
 
 // RemovedFromCatalog lists the services previous deployed that the
-// foundation of p no longer declares.
-func RemovedFromCatalog(p *Plan, previous *Deployed) []string {
-	if p.Foundation == nil || previous == nil {
+// catalog no longer has.
+func RemovedFromCatalog(c *catalog.Catalog, previous *Deployed) []string {
+	if previous == nil {
 		return nil
 	}
-	inCatalog := p.Foundation.serviceNames()
 	var out []string
 	for _, svc := range previous.Services {
-		if !inCatalog[svc] {
+		if _, ok := c.Service(svc); !ok {
 			out = append(out, svc)
 		}
 	}
 	return out
 }
 
-// serviceNames is the set of the catalog services f declares.
-func (f *Foundation) serviceNames() map[string]bool {
-	names := make(map[string]bool, len(f.Services))
-	for _, s := range f.Services {
-		names[s.Name] = true
+// Arrived lists the services p deploys that its last deployment did not:
+// onboarded, or moved here from another service stack.
+func Arrived(p *Plan, previous *Deployed) []string {
+	var had map[string]bool
+	if previous != nil {
+		had = setOf(previous.Services)
 	}
-	return names
+	var out []string
+	for _, svc := range p.Services() {
+		if !had[svc] {
+			out = append(out, svc)
+		}
+	}
+	return out
 }
 
 // setOf is names as a set: the guards compare thousands of services with
@@ -160,6 +229,10 @@ func uniqueIdentifiers(p *Plan) []Violation {
 		}
 		seen[r] = true
 	}
+	for _, s := range p.CatalogServices {
+		add(KindService, "", s.Identifier)
+		add(KindFile, "", s.Values.Identifier)
+	}
 	if f := p.Foundation; f != nil {
 		for _, g := range f.UserGroups {
 			add(KindUserGroup, "", g.Identifier)
@@ -169,10 +242,6 @@ func uniqueIdentifiers(p *Plan) []Violation {
 		}
 		for _, g := range f.ResourceGroups {
 			add(KindResourceGroup, "", g.Identifier)
-		}
-		for _, s := range f.Services {
-			add(KindService, "", s.Identifier)
-			add(KindFile, "", s.Values.Identifier)
 		}
 	}
 	for _, c := range p.Clusters {

@@ -15,10 +15,25 @@ import "github.com/company/harness-platform/ident"
 // ManagedBy is the value of the managed-by tag on everything generated.
 const ManagedBy = "harness-platform"
 
-// Plan is everything one stack declares.
+// Plan is everything one stack declares. An environment is a platform
+// stack, named after it, and service stacks (catalog.ServiceStackName):
+// the platform stack declares the foundation (in the root environment),
+// the environment, its clusters, delegates, connectors and
+// infrastructure; each service stack declares its services' objects:
+// their Harness services (in the root environment), pipelines, triggers,
+// monitored services, namespaces and GitHub environments. A service stack
+// plan still describes its environment and clusters (what its objects
+// refer to) but declares none of them.
 type Plan struct {
 	Stack string
-	// Upstream is the stack this one promotes from; "" for the root.
+	// Platform is the platform stack of the stack's environment (Stack
+	// itself on a platform stack).
+	Platform string
+	// Shard is a service stack's shard; "" on a platform stack.
+	Shard string
+	// Upstream is the stack this one promotes from: the upstream
+	// environment's platform stack, or its service stack of the same
+	// shard; "" for the root environment.
 	Upstream   string
 	Production bool
 	// Scope is the organization and project every object lives in.
@@ -32,6 +47,9 @@ type Plan struct {
 	// ChangeWindow is set on Production stacks.
 	ChangeWindow *ChangeWindow
 	Deployments  []Deployment
+	// CatalogServices are the Harness services (and Values files) of the
+	// catalog entries a service stack of the root environment holds.
+	CatalogServices []Service
 	// GitHub is what the stack declares in GitHub.
 	GitHub *GitHub
 }
@@ -89,7 +107,6 @@ type Foundation struct {
 	// RegistryPassword is set when the registry has a username.
 	RegistryPassword *SecretText
 	Registry         DockerConnector
-	Services         []Service
 }
 
 // Organization is a Harness organization.
@@ -307,6 +324,9 @@ type Trigger struct {
 	Needs            []Ref
 }
 
+// IsPlatform reports whether p is an environment's platform stack.
+func (p *Plan) IsPlatform() bool { return p.Shard == "" }
+
 // Services lists the catalog names of the deployments, in catalog order.
 func (p *Plan) Services() []string {
 	out := make([]string, len(p.Deployments))
@@ -332,11 +352,16 @@ func (p *Plan) Retired() []string {
 // components, pipelines, triggers and monitored services, services and
 // their Values files, and the deployments' namespaces.
 func (p *Plan) ServiceOf() func(name string) string {
+	owner := p.Owners()
+	return func(name string) string { return owner[name] }
+}
+
+// Owners maps the name of every resource p declares for a catalog service
+// (see ServiceOf) to that service.
+func (p *Plan) Owners() map[string]string {
 	owner := map[string]string{}
-	if f := p.Foundation; f != nil {
-		for _, s := range f.Services {
-			owner[s.Identifier], owner[s.Values.Identifier] = s.Name, s.Name
-		}
+	for _, s := range p.CatalogServices {
+		owner[s.Identifier], owner[s.Values.Identifier] = s.Name, s.Name
 	}
 	for _, d := range p.Deployments {
 		owner[d.Service], owner[d.Pipeline.Identifier], owner[d.Trigger.Identifier] = d.Service, d.Service, d.Service
@@ -348,5 +373,16 @@ func (p *Plan) ServiceOf() func(name string) string {
 			owner[ns], owner[RoleBindingName(ns)] = d.Service, d.Service
 		}
 	}
-	return func(name string) string { return owner[name] }
+	if p.GitHub != nil {
+		for _, e := range p.GitHub.Environments {
+			for _, w := range e.Webhooks {
+				owner[e.Resource()], owner[e.Resource()+"-"+w.Variable] = w.Service, w.Service
+				owner[e.Resource()+"-"+APIKeySecret] = w.Service
+			}
+		}
+		for _, ci := range p.GitHub.CatalogInfo {
+			owner[ci.Resource()] = ci.Service
+		}
+	}
+	return owner
 }

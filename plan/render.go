@@ -16,18 +16,19 @@ type Document struct {
 }
 
 // Documents lists every YAML document the plan declares, in declaration
-// order: services and their Values files (foundation), infrastructures, then each deployment's
+// order: services and their Values files (root environment's service
+// stacks), infrastructures (platform stacks), then each deployment's
 // pipeline and trigger.
 func (p *Plan) Documents() []Document {
 	var out []Document
-	if f := p.Foundation; f != nil {
-		for _, s := range f.Services {
-			out = append(out, Document{KindService, s.Identifier, s.Name, s.YAML})
-			out = append(out, Document{KindFile, s.Values.Identifier, s.Name, s.Values.Content})
-		}
+	for _, s := range p.CatalogServices {
+		out = append(out, Document{KindService, s.Identifier, s.Name, s.YAML})
+		out = append(out, Document{KindFile, s.Values.Identifier, s.Name, s.Values.Content})
 	}
-	for _, c := range p.Clusters {
-		out = append(out, Document{KindInfrastructure, c.Infrastructure.Identifier, "", c.Infrastructure.YAML})
+	if p.IsPlatform() {
+		for _, c := range p.Clusters {
+			out = append(out, Document{KindInfrastructure, c.Infrastructure.Identifier, "", c.Infrastructure.YAML})
+		}
 	}
 	for _, d := range p.Deployments {
 		out = append(out, Document{KindPipeline, d.Pipeline.Identifier, d.Service, d.Pipeline.YAML})

@@ -12,11 +12,20 @@ import (
 	"github.com/company/harness-platform/plan"
 )
 
-// declareClusters declares each region's cluster and delegate, and returns
-// the delegates' selectors by name for the connectors that use them.
+// declared are what the clusters give the rest of a platform stack.
+type declared struct {
+	// selectors are the delegates' selectors by name, for the connectors
+	// that use them.
+	selectors map[string]pulumi.StringOutput
+	// kubeconfigs are the clusters' kubeconfigs by region, which the
+	// service stacks reach the clusters with (exported as a secret).
+	kubeconfigs pulumi.StringMap
+}
+
+// declareClusters declares each region's cluster and delegate.
 // kubeconfigs is the config secret of the existing clusters, if any.
-func declareClusters(ctx *pulumi.Context, p *plan.Plan, account string, kubeconfigs pulumi.StringOutput, resources components.Resources) (map[string]pulumi.StringOutput, error) {
-	selectors := map[string]pulumi.StringOutput{}
+func declareClusters(ctx *pulumi.Context, p *plan.Plan, account string, kubeconfigs pulumi.StringOutput, resources components.Resources) (declared, error) {
+	out := declared{selectors: map[string]pulumi.StringOutput{}, kubeconfigs: pulumi.StringMap{}}
 	for _, c := range p.Clusters {
 		args := &components.ClusterArgs{EKS: c.EKS}
 		if c.Existing != nil {
@@ -24,8 +33,9 @@ func declareClusters(ctx *pulumi.Context, p *plan.Plan, account string, kubeconf
 		}
 		cluster, err := components.NewCluster(ctx, ident.ClusterName(p.Environment.Name, c.Region), args)
 		if err != nil {
-			return nil, err
+			return out, err
 		}
+		out.kubeconfigs[c.Region] = cluster.Kubeconfig
 		d, err := components.NewDelegate(ctx, c.Delegate.Name, &components.DelegateArgs{
 			Plan:         c.Delegate,
 			AWSConnector: c.AWSConnector,
@@ -34,12 +44,12 @@ func declareClusters(ctx *pulumi.Context, p *plan.Plan, account string, kubeconf
 			Cluster:      cluster,
 		}, pulumi.DependsOn([]pulumi.Resource{cluster}))
 		if err != nil {
-			return nil, err
+			return out, err
 		}
-		selectors[c.Delegate.Name] = d.Selector
+		out.selectors[c.Delegate.Name] = d.Selector
 		maps.Copy(resources, d.Resources)
 	}
-	return selectors, nil
+	return out, nil
 }
 
 // kubeconfigOf is one region's kubeconfig from the config secret holding a

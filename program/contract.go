@@ -14,7 +14,12 @@ import (
 // ContractVersion is the version of the outputs every stack exports.
 // Downstream stacks refuse an upstream with another version: bump it on any
 // change that removes or renames an output (see README, "Output contract").
-const ContractVersion = "1"
+//
+// Version 2: environments are split into a platform stack and service
+// stacks; pipelines, webhooks, services and retired are the service
+// stacks' (empty on a platform stack), and a platform stack exports its
+// clusters' kubeconfigs and its service stacks.
+const ContractVersion = "2"
 
 // Output names of the contract.
 const (
@@ -30,6 +35,13 @@ const (
 	OutServices        = "services"
 	OutRetired         = "retired"
 	OutUpstream        = "upstream"
+	// OutKubeconfigs (platform stacks) are the clusters' kubeconfigs by
+	// region, a secret: what the service stacks reach them with.
+	OutKubeconfigs = "kubeconfigs"
+	// OutServiceStacks (platform stacks) lists the environment's service
+	// stacks; OutPlatform (service stacks) names the platform stack.
+	OutServiceStacks = "serviceStacks"
+	OutPlatform      = "platform"
 )
 
 // Keys of the foundation output.
@@ -42,11 +54,29 @@ const (
 
 // contract is what the program reads of a deployed stack's outputs.
 type contract struct {
-	Stack      string
-	Foundation map[string]string
-	Services   []string
-	Retired    []string
-	Env        map[string]any
+	Stack       string
+	Foundation  map[string]string
+	Services    []string
+	Retired     []string
+	Env         map[string]any
+	Kubeconfigs map[string]string
+}
+
+// services are the services c deploys; none for nil.
+func (c *contract) services() []string {
+	if c == nil {
+		return nil
+	}
+	return c.Services
+}
+
+// kubeconfig is the kubeconfig of region's cluster, as a secret.
+func (c *contract) kubeconfig(ctx *pulumi.Context, region string) (pulumi.StringOutput, error) {
+	k, ok := c.Kubeconfigs[region]
+	if !ok || k == "" {
+		return pulumi.StringOutput{}, fmt.Errorf("platform stack %q exports no kubeconfig for region %q; run `pulumi up --stack %s` first", c.Stack, region, c.Stack)
+	}
+	return pulumi.ToSecret(pulumi.String(k)).(pulumi.StringOutput), nil
 }
 
 func (c *contract) deployed() *plan.Deployed {
@@ -76,13 +106,17 @@ func stackOutputs(ctx *pulumi.Context, stack string) (map[string]any, error) {
 	var result struct {
 		Outputs map[string]any `pulumi:"outputs"`
 	}
-	if err := ctx.Invoke(readStackOutputs, map[string]any{"name": name}, &result); err != nil {
+	// The raw invoke, because a platform stack's outputs hold a secret
+	// (its kubeconfigs), which the plain one refuses to return; the
+	// program keeps that value a secret (contract.kubeconfig).
+	if _, err := ctx.InvokePackageRaw(readStackOutputs, map[string]any{"name": name}, &result, ""); err != nil {
 		return nil, fmt.Errorf("reading the outputs of stack %q: %w", stack, err)
 	}
 	return result.Outputs, nil
 }
 
-// readUpstream reads and checks the upstream's contract. A stack that was
+// readUpstream reads and checks the contract of a platform stack this one
+// depends on: its upstream, or its own environment's. A stack that was
 // never deployed has no outputs.
 func readUpstream(ctx *pulumi.Context, stack string) (*contract, error) {
 	outputs, err := stackOutputs(ctx, stack)
@@ -91,16 +125,16 @@ func readUpstream(ctx *pulumi.Context, stack string) (*contract, error) {
 	}
 	deployFirst := fmt.Sprintf("run `pulumi up --stack %s` first: stacks deploy in chain order", stack)
 	if len(outputs) == 0 {
-		return nil, fmt.Errorf("upstream stack %q has no outputs; %s", stack, deployFirst)
+		return nil, fmt.Errorf("stack %q has no outputs; %s", stack, deployFirst)
 	}
 	if v, _ := outputs[OutContractVersion].(string); v != ContractVersion {
-		return nil, fmt.Errorf("upstream stack %q exports contract version %q, this program needs %q; %s",
+		return nil, fmt.Errorf("stack %q exports contract version %q, this program needs %q; %s",
 			stack, v, ContractVersion, deployFirst)
 	}
 	c := decode(stack, outputs)
 	for _, k := range []string{FoundationOrgID, FoundationProjectID, FoundationGithubConnector, FoundationOwnerStack} {
 		if c.Foundation[k] == "" {
-			return nil, fmt.Errorf("upstream stack %q: output foundation.%s is missing; %s", stack, k, deployFirst)
+			return nil, fmt.Errorf("stack %q: output foundation.%s is missing; %s", stack, k, deployFirst)
 		}
 	}
 	return c, nil
@@ -116,14 +150,57 @@ func readPrevious(ctx *pulumi.Context) (*contract, error) {
 	return decode(ctx.Stack(), outputs), nil
 }
 
-// readDownstream reads the last contracts of the chain's other stacks;
-// a stack never deployed has none.
-func readDownstream(ctx *pulumi.Context, c *catalog.Catalog) ([]*plan.Deployed, error) {
-	var out []*plan.Deployed
-	for _, stack := range c.Chain {
-		if stack == ctx.Stack() {
-			continue
+// readEnvironment reads, as one contract, the environment whose platform
+// stack is env: the platform's scope and the services of all its service
+// stacks, named after stack (the upstream of the stack reading it).
+// Promotion holds across service stacks: a service moved between them
+// upstream is still deployed there. Service stacks never deployed add
+// nothing.
+func readEnvironment(ctx *pulumi.Context, c *catalog.Catalog, env, stack string) (*plan.Deployed, error) {
+	platform, err := readUpstream(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	out := platform.deployed()
+	out.Stack = stack
+	all, err := readStacks(ctx, c.StacksOf(env)[1:])
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range all {
+		out.Services = append(out.Services, d.Services...)
+		out.Retired = append(out.Retired, d.Retired...)
+	}
+	return out, nil
+}
+
+// readSiblings reads the last contracts of the other service stacks of
+// p's environment.
+func readSiblings(ctx *pulumi.Context, c *catalog.Catalog, p *plan.Plan) ([]*plan.Deployed, error) {
+	var names []string
+	for _, name := range c.StacksOf(p.Platform)[1:] {
+		if name != p.Stack {
+			names = append(names, name)
 		}
+	}
+	return readStacks(ctx, names)
+}
+
+// readDownstream reads the last contracts of the service stacks of every
+// environment after the root.
+func readDownstream(ctx *pulumi.Context, c *catalog.Catalog) ([]*plan.Deployed, error) {
+	var names []string
+	for _, env := range c.Chain[1:] {
+		names = append(names, c.StacksOf(env)[1:]...)
+	}
+	return readStacks(ctx, names)
+}
+
+// readStacks reads the last contracts of stacks; a stack never created or
+// never deployed has none.
+func readStacks(ctx *pulumi.Context, stacks []string) ([]*plan.Deployed, error) {
+	var out []*plan.Deployed
+	for _, stack := range stacks {
 		outputs, err := stackOutputs(ctx, stack)
 		if err != nil && strings.Contains(err.Error(), "unknown stack") {
 			continue // never created
@@ -149,6 +226,12 @@ func decode(stack string, outputs map[string]any) *contract {
 	c.Services = stringList(outputs[OutServices])
 	c.Retired = stringList(outputs[OutRetired])
 	c.Env, _ = outputs[OutEnvironment].(map[string]any)
+	if k, ok := outputs[OutKubeconfigs].(map[string]any); ok {
+		c.Kubeconfigs = map[string]string{}
+		for region, v := range k {
+			c.Kubeconfigs[region], _ = v.(string)
+		}
+	}
 	return c
 }
 
@@ -165,7 +248,9 @@ func stringList(v any) []string {
 }
 
 // export writes the contract: plain values from the plan, and what only
-// the provider knows (webhook URLs) as outputs.
+// the provider knows (webhook URLs) as outputs. upstream is the contract
+// of the upstream platform stack (platform stacks) or of the environment's
+// platform stack (service stacks), whose foundation is re-exported.
 func export(ctx *pulumi.Context, p *plan.Plan, upstream *contract, webhooks pulumi.StringMap) {
 	foundation := pulumi.StringMap{}
 	if p.Foundation != nil {
@@ -183,6 +268,9 @@ func export(ctx *pulumi.Context, p *plan.Plan, upstream *contract, webhooks pulu
 	}
 	infras, connectors, delegates := pulumi.StringMap{}, pulumi.StringMap{}, pulumi.StringMap{}
 	for _, c := range p.Clusters {
+		if !p.IsPlatform() {
+			break // the platform stack's
+		}
 		infras[c.Region] = pulumi.String(c.Infrastructure.Identifier)
 		connectors[c.Region] = pulumi.String(c.Connector.Identifier)
 		delegates[c.Region] = pulumi.String(c.Delegate.Name)
@@ -192,8 +280,14 @@ func export(ctx *pulumi.Context, p *plan.Plan, upstream *contract, webhooks pulu
 		pipelines[d.Service] = pulumi.String(d.Pipeline.Identifier)
 	}
 	var up pulumi.Input = pulumi.ToOutput(nil)
-	if upstream != nil {
+	switch {
+	case p.IsPlatform() && upstream != nil:
 		up = pulumi.ToMap(map[string]any{"stack": upstream.Stack, OutEnvironment: upstream.Env})
+	case !p.IsPlatform() && p.Upstream != "":
+		up = pulumi.ToMap(map[string]any{"stack": p.Upstream})
+	}
+	if !p.IsPlatform() {
+		ctx.Export(OutPlatform, pulumi.String(p.Platform))
 	}
 	ctx.Export(OutContractVersion, pulumi.String(ContractVersion))
 	ctx.Export(OutStack, pulumi.String(p.Stack))

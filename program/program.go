@@ -16,14 +16,26 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/components"
+	"github.com/company/harness-platform/ident"
 	"github.com/company/harness-platform/plan"
 )
 
 // New returns the program for a validated catalog. Validation happens
-// before this, so invalid input never reaches the engine.
+// before this, so invalid input never reaches the engine. The stack is an
+// environment's platform stack (dev) or one of its service stacks
+// (dev.payments), whose settings are the environment's.
 func New(c *catalog.Catalog) pulumi.RunFunc {
 	return func(ctx *pulumi.Context) error {
-		c, err := c.WithConfig(ctx.Stack(), settings(ctx))
+		env, shard := catalog.SplitStack(ctx.Stack())
+		values := settings(ctx)
+		if shard != "" {
+			for k, v := range values {
+				if c.IsProjectDefault(k, v) {
+					delete(values, k) // its environment's setting stands
+				}
+			}
+		}
+		c, err := c.WithConfig(env, values)
 		if err != nil {
 			return err
 		}
@@ -31,27 +43,45 @@ func New(c *catalog.Catalog) pulumi.RunFunc {
 		if err != nil {
 			return err
 		}
-		var upstream *contract
-		if p.Upstream != "" {
-			if upstream, err = readUpstream(ctx, p.Upstream); err != nil {
+		var o plan.Observed
+		// contracts is what this stack re-exports and refers to: the
+		// upstream platform stack's (a platform stack) or its own
+		// environment's platform stack's (a service stack).
+		var from *contract
+		if p.IsPlatform() && p.Upstream != "" {
+			if from, err = readUpstream(ctx, p.Upstream); err != nil {
 				return err
 			}
+			o.Upstream = from.deployed()
 		}
-		var previous *contract
-		if p.Production || p.Foundation != nil {
-			// Production guards retiring; the foundation guards deleting
-			// services that other stacks still deploy.
-			if previous, err = readPrevious(ctx); err != nil {
+		if !p.IsPlatform() {
+			if from, err = readUpstream(ctx, p.Platform); err != nil {
 				return err
 			}
-		}
-		var downstream []*plan.Deployed
-		if len(plan.RemovedFromCatalog(p, previous.deployed())) > 0 {
-			if downstream, err = readDownstream(ctx, c); err != nil {
+			if st := c.Stacks[p.Platform]; st.Upstream != "" {
+				if o.Upstream, err = readEnvironment(ctx, c, st.Upstream, p.Upstream); err != nil {
+					return err
+				}
+			}
+			// Every service stack reads its own last contract: services
+			// leaving it may be moves (and in Production, retirements).
+			previous, err := readPrevious(ctx)
+			if err != nil {
 				return err
 			}
+			o.Previous = previous.deployed()
+			if len(plan.Arrived(p, o.Previous)) > 0 || len(previous.services()) > len(p.Deployments) {
+				if o.Siblings, err = readSiblings(ctx, c, p); err != nil {
+					return err
+				}
+			}
+			if p.Platform == c.Chain[0] && len(plan.RemovedFromCatalog(c, o.Previous)) > 0 {
+				if o.Downstream, err = readDownstream(ctx, c); err != nil {
+					return err
+				}
+			}
 		}
-		if err := enforce(ctx, plan.Guard(p, upstream.deployed(), previous.deployed(), downstream...)); err != nil {
+		if err := enforce(ctx, plan.Guard(c, p, o)); err != nil {
 			return err
 		}
 		// Declared from a goroutine of its own, with declare as its first
@@ -60,7 +90,12 @@ func New(c *catalog.Catalog) pulumi.RunFunc {
 		// and several times cheaper to walk than one that also holds the
 		// caller's frames.
 		done := make(chan error, 1)
-		go declare(ctx, p, upstream, done)
+		if p.IsPlatform() {
+			ctx.Export(OutServiceStacks, pulumi.ToStringArray(c.StacksOf(p.Platform)[1:]))
+			go declarePlatform(ctx, p, from, done)
+		} else {
+			go declareServices(ctx, p, from, done)
+		}
 		return <-done
 	}
 }
@@ -109,9 +144,9 @@ func accountID(ctx *pulumi.Context) string {
 	return os.Getenv("HARNESS_ACCOUNT_ID")
 }
 
-// declare registers the plan's resources and exports the contract; it
-// sends its outcome to done.
-func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract, done chan<- error) (err error) {
+// declarePlatform registers a platform stack's plan and exports the
+// contract; it sends its outcome to done.
+func declarePlatform(ctx *pulumi.Context, p *plan.Plan, upstream *contract, done chan<- error) (err error) {
 	defer func() { done <- err }()
 	resources := components.Resources{}
 	account := accountID(ctx)
@@ -126,12 +161,6 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract, done chan<- 
 			kubeconfigs = config.RequireSecret(ctx, c.Existing.ConfigKey)
 			break
 		}
-	}
-	// The webhook API key is optional: only accounts that require
-	// authorised webhooks set it.
-	var webhookAPIKey pulumi.StringInput
-	if _, ok := ctx.GetConfig(p.GitHub.WebhookAPIKeyConfig); ok {
-		webhookAPIKey = config.RequireSecret(ctx, p.GitHub.WebhookAPIKeyConfig)
 	}
 	if p.Foundation != nil {
 		args := &components.FoundationArgs{
@@ -149,7 +178,7 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract, done chan<- 
 		}
 		maps.Copy(resources, f.Resources)
 	}
-	selectors, err := declareClusters(ctx, p, account, kubeconfigs, resources)
+	clusters, err := declareClusters(ctx, p, account, kubeconfigs, resources)
 	if err != nil {
 		return err
 	}
@@ -157,7 +186,7 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract, done chan<- 
 		Scope:        p.Scope,
 		Environment:  p.Environment,
 		Clusters:     p.Clusters,
-		Selectors:    selectors,
+		Selectors:    clusters.selectors,
 		Prometheus:   p.Prometheus,
 		ChangeWindow: p.ChangeWindow,
 		Needs:        resources,
@@ -166,6 +195,48 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract, done chan<- 
 		return err
 	}
 	maps.Copy(resources, env.Resources)
+	if p.GitHub.Repository != nil {
+		if _, err := components.NewGitHub(ctx, "github", &components.GitHubArgs{Plan: p.GitHub, AccountID: account}); err != nil {
+			return err
+		}
+	}
+	export(ctx, p, upstream, pulumi.StringMap{})
+	ctx.Export(OutKubeconfigs, pulumi.ToSecret(clusters.kubeconfigs))
+	return nil
+}
+
+// declareServices registers a service stack's plan and exports its
+// contract; platform is its environment's platform stack's contract. It
+// sends its outcome to done.
+func declareServices(ctx *pulumi.Context, p *plan.Plan, platform *contract, done chan<- error) (err error) {
+	defer func() { done <- err }()
+	resources := components.Resources{}
+	account := accountID(ctx)
+	// The webhook API key is optional: only accounts that require
+	// authorised webhooks set it.
+	var webhookAPIKey pulumi.StringInput
+	if _, ok := ctx.GetConfig(p.GitHub.WebhookAPIKeyConfig); ok {
+		webhookAPIKey = config.RequireSecret(ctx, p.GitHub.WebhookAPIKeyConfig)
+	}
+	if err := components.DeclareCatalogServices(ctx, p.Scope, p.CatalogServices, resources); err != nil {
+		return err
+	}
+	for _, c := range p.Clusters {
+		if len(c.Delegate.Namespaces) == 0 {
+			continue
+		}
+		kubeconfig, err := platform.kubeconfig(ctx, c.Region)
+		if err != nil {
+			return err
+		}
+		provider, err := components.ClusterProvider(ctx, ident.ClusterName(p.Environment.Name, c.Region), kubeconfig)
+		if err != nil {
+			return err
+		}
+		if err := components.DeclareNamespaces(ctx, c.Delegate, provider); err != nil {
+			return err
+		}
+	}
 	webhooks := pulumi.StringMap{}
 	byTrigger := map[string]pulumi.StringOutput{}
 	for _, d := range p.Deployments {
@@ -181,9 +252,9 @@ func declare(ctx *pulumi.Context, p *plan.Plan, upstream *contract, done chan<- 
 		byTrigger[d.Trigger.Identifier] = sd.WebhookURL
 	}
 	gh := &components.GitHubArgs{Plan: p.GitHub, AccountID: account, Webhooks: byTrigger, APIKey: webhookAPIKey}
-	if _, err := components.NewGitHub(ctx, "github", gh); err != nil {
+	if err := components.DeclareServiceGitHub(ctx, gh); err != nil {
 		return err
 	}
-	export(ctx, p, upstream, webhooks)
+	export(ctx, p, platform, webhooks)
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/company/harness-platform/catalog"
@@ -52,15 +53,36 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		}
 		o.PolicyPackConfigs = f.policyConfigs
 	}
+	waves, err := engine.Waves(c, f.stack)
+	if err != nil && cmd != "outputs" && cmd != "recover" {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	// each runs cmd on one stack of the waves, with its own progress
+	// streams.
+	each := func(op func(ctx context.Context, stack string, o engine.RunOptions) error) error {
+		return engine.RunStacks(ctx, waves, f.stackParallel, stdout, stderr, func(ctx context.Context, stack string, out, errOut io.Writer) error {
+			o := o
+			o.Stdout, o.Stderr = out, errOut
+			return op(ctx, stack, o)
+		})
+	}
 	switch cmd {
 	case "preview":
-		_, err = s.Preview(ctx, f.stack, o)
+		err = each(func(ctx context.Context, st string, o engine.RunOptions) error {
+			_, err := s.Preview(ctx, st, o)
+			return err
+		})
 	case "up":
-		_, err = s.Up(ctx, f.stack, o)
+		err = each(func(ctx context.Context, st string, o engine.RunOptions) error {
+			_, err := s.Up(ctx, st, o)
+			return err
+		})
 	case "refresh":
-		err = s.Refresh(ctx, f.stack, o)
+		err = each(func(ctx context.Context, st string, o engine.RunOptions) error { return s.Refresh(ctx, st, o) })
 	case "destroy":
-		err = s.Destroy(ctx, f.stack, o)
+		waves = engine.Reverse(waves)
+		err = each(func(ctx context.Context, st string, o engine.RunOptions) error { return s.Destroy(ctx, st, o) })
 	case "outputs":
 		err = printOutputs(ctx, s, f, stdout)
 	case "recover":
@@ -132,11 +154,17 @@ func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 	}
 	defer s.Close()
 	start := time.Now()
-	step := func(title string, fn func(stack string) error) bool {
-		for _, stack := range c.Chain {
-			fmt.Fprintf(stdout, "\n=== %s: %s\n", title, stack)
-			if err := fn(stack); err != nil {
-				fmt.Fprintf(stderr, "demo: %s of %s failed: %v\n", title, stack, err)
+	step := func(title string, fn func(stack string, o engine.RunOptions) error) bool {
+		for _, env := range c.Chain {
+			fmt.Fprintf(stdout, "\n=== %s: %v\n", title, c.StacksOf(env))
+			waves, err := engine.Waves(c, env)
+			if err == nil {
+				err = engine.RunStacks(ctx, waves, f.stackParallel, stdout, stderr, func(_ context.Context, stack string, out, errOut io.Writer) error {
+					return fn(stack, engine.RunOptions{Stdout: out, Stderr: errOut})
+				})
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "demo: %s of %s failed: %v\n", title, env, err)
 				return false
 			}
 		}
@@ -147,16 +175,20 @@ func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	with := func(o, streams engine.RunOptions) engine.RunOptions {
+		o.Stdout, o.Stderr = streams.Stdout, streams.Stderr
+		return o
+	}
 	o := engine.RunOptions{Parallel: f.parallel, PolicyPacks: packs}
 	check := engine.RunOptions{Parallel: f.parallel, ExpectNoChanges: true, PreviewOnly: true, PolicyPacks: packs}
-	ok := step("up", func(st string) error { _, err := s.Up(ctx, st, o); return err }) &&
-		step("preview (expect no changes)", func(st string) error { _, err := s.Preview(ctx, st, check); return err }) &&
-		step("drift check (refresh --preview-only --expect-no-changes)", func(st string) error { return s.Refresh(ctx, st, check) })
+	ok := step("up", func(st string, w engine.RunOptions) error { _, err := s.Up(ctx, st, with(o, w)); return err }) &&
+		step("preview (expect no changes)", func(st string, w engine.RunOptions) error { _, err := s.Preview(ctx, st, with(check, w)); return err }) &&
+		step("drift check (refresh --preview-only --expect-no-changes)", func(st string, w engine.RunOptions) error { return s.Refresh(ctx, st, with(check, w)) })
 	if !ok {
 		return 1
 	}
 	fmt.Fprintf(stdout, "\ndemo: %v deployed to the simulated cloud in %s, no changes on a second run, no drift.\nState: %s (delete it to start over).\n",
-		c.Chain, time.Since(start).Round(time.Second), f.state)
+		c.AllStacks(), time.Since(start).Round(time.Second), f.state)
 	return 0
 }
 
@@ -178,4 +210,47 @@ func recoverStack(ctx context.Context, s *engine.Session, f options, stdout io.W
 	}
 	fmt.Fprintf(stdout, "%s: settled %d pending create(s); run `platformctl up --stack %s` to create what is missing\n", f.stack, len(settled), f.stack)
 	return nil
+}
+
+// runMove moves, in the environment's stacks, the objects of every service
+// to the stack the catalog puts it in. Without --yes it only reports.
+func runMove(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
+	ctx, cancel := interruptible()
+	defer cancel()
+	if _, shard := catalog.SplitStack(f.stack); shard != "" {
+		fmt.Fprintf(stderr, "move works on an environment: --stack %s\n", strings.SplitN(f.stack, catalog.StackSeparator, 2)[0])
+		return exitUsage
+	}
+	s, err := open(ctx, c, f, stdout, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	defer s.Close()
+	moves, err := s.PlanMoves(ctx, f.stack)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if len(moves) == 0 {
+		fmt.Fprintf(stdout, "%s: every object is in the stack the catalog puts it in; nothing to move\n", f.stack)
+		return 0
+	}
+	total := 0
+	for _, m := range moves {
+		fmt.Fprintf(stdout, "%s -> %s: %d resource(s) of %d service(s): %s\n", m.From, m.To, len(m.URNs), len(m.Services), strings.Join(m.Services, ", "))
+		total += len(m.Services)
+	}
+	if f.dryRun {
+		fmt.Fprintf(stdout, "%d service(s) to move; run again with --yes to move them (a state move: nothing is deleted or created)\n", total)
+		return 0
+	}
+	for _, m := range moves {
+		if err := s.ApplyMove(ctx, m); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stdout, "moved %d service(s); now run `platformctl up --stack %s`: its preview shows no create or delete\n", total, f.stack)
+	return 0
 }

@@ -50,10 +50,10 @@ type options struct {
 	offline, diff, yes         bool
 	expectNoChanges            bool
 	previewOnly, json, unlock  bool
-	parallel                   int
+	parallel, stackParallel    int
 	policyPacks                multiFlag
 	policyConfigs              multiFlag
-	noPolicy                   bool
+	noPolicy, dryRun           bool
 	events, details            string
 	max                        int
 }
@@ -75,14 +75,15 @@ func dirFlag(fs *flag.FlagSet, o *options) {
 }
 
 func stackFlag(fs *flag.FlagSet, o *options) {
-	fs.StringVar(&o.stack, "stack", "", "stack name (required)")
+	fs.StringVar(&o.stack, "stack", "", "an environment (dev: its platform stack and every service stack, in dependency order) or one stack by its full name (dev.payments) (required)")
 }
 
 // runFlags are the flags of every command that runs the engine.
 func runFlags(fs *flag.FlagSet, o *options) {
 	dirFlag(fs, o)
 	fs.StringVar(&o.state, "state", "", "offline state directory (default <dir>/.state)")
-	fs.IntVar(&o.parallel, "parallel", engine.DefaultParallel, "concurrent resource operations")
+	fs.IntVar(&o.parallel, "parallel", engine.DefaultParallel, "concurrent resource operations in each stack")
+	fs.IntVar(&o.stackParallel, "stack-parallel", engine.DefaultStackParallel, "stacks of one environment run at once (Harness: about 1,000 API calls a minute per key; see README)")
 }
 
 // engineFlags are the flags of every command that runs the engine on one
@@ -118,7 +119,8 @@ var commands = []command{
 		summary: "check the catalog and every stack file; every problem at once, as file:line:col",
 		flags:   dirFlag,
 		run: func(c *catalog.Catalog, _ options, stdout, _ io.Writer) int {
-			fmt.Fprintf(stdout, "ok: %d services, %d teams, %d archetypes, stacks %v\n", len(c.Services), len(c.Teams), len(c.Archetypes), c.Chain)
+			fmt.Fprintf(stdout, "ok: %d services, %d teams, %d archetypes, environments %v, service stacks %v\n",
+				len(c.Services), len(c.Teams), len(c.Archetypes), c.Chain, c.ServiceStacks())
 			return exitOK
 		}},
 	{name: "render", synopsis: "--stack STACK [--service NAME] [--dir DIR]",
@@ -176,6 +178,13 @@ var commands = []command{
 			fs.BoolVar(&o.unlock, "unlock", false, "first remove the lock a killed run left (pulumi cancel); only when no run is in progress")
 		},
 		run: runEngine},
+	{name: "move", synopsis: "--stack ENVIRONMENT --yes [--offline] [--state DIR]",
+		summary: "move the objects of services whose service stack changed (or of an environment that was one stack) to their stack: a state move, nothing deleted or created",
+		flags: func(fs *flag.FlagSet, o *options) {
+			engineFlags(fs, o)
+			yesFlag(fs, o)
+		},
+		run: runMove},
 	{name: "demo", synopsis: "[--state DIR] [--dir DIR] [--no-policy]",
 		summary: "the offline demo: up the chain with the policy pack, a second preview with no changes, the drift check",
 		flags: func(fs *flag.FlagSet, o *options) {
@@ -272,7 +281,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		commandUsage(cmd, stderr)
 		return exitUsage
 	}
-	if fs.Lookup("yes") != nil && !o.yes {
+	if fs.Lookup("yes") != nil && !o.yes && cmd.name == "move" {
+		o.dryRun = true // move without --yes only reports
+	} else if fs.Lookup("yes") != nil && !o.yes {
 		fmt.Fprintf(stderr, "platformctl %s changes the stack %q: run `platformctl preview --stack %s` to see how, then pass --yes\n", cmd.name, o.stack, o.stack)
 		return exitUsage
 	}
@@ -308,20 +319,34 @@ func printLoadError(w io.Writer, err error) {
 	fmt.Fprintln(w, err)
 }
 
-// renderStack prints the plan of stack (or of one service in it): every
-// YAML document the program would register, byte for byte.
+// renderStack prints the plan of stack (every stack of an environment, or
+// of one service in it): every YAML document the program would register,
+// byte for byte.
 func renderStack(c *catalog.Catalog, stack, service string, w io.Writer) error {
-	p, err := plan.Build(c, stack)
+	waves, err := engine.Waves(c, stack)
 	if err != nil {
 		return err
 	}
 	if service != "" {
-		if _, ok := c.Service(service); !ok {
+		s, ok := c.Service(service)
+		if !ok {
 			return fmt.Errorf("no service %q in %s", service, catalog.ServicesFile)
 		}
-		if !slices.Contains(p.Services(), service) {
+		env, _ := catalog.SplitStack(stack)
+		if !s.EnabledIn(env) {
 			return fmt.Errorf("service %q is not enabled in stack %q", service, stack)
 		}
 	}
-	return plan.Render(w, p, service)
+	for _, wave := range waves {
+		for _, name := range wave {
+			p, err := plan.Build(c, name)
+			if err != nil {
+				return err
+			}
+			if err := plan.Render(w, p, service); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -1,0 +1,153 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
+
+	"github.com/company/harness-platform/plan"
+)
+
+// Move is one `pulumi state move`: the objects of Services that stack
+// From holds and the catalog puts in stack To.
+type Move struct {
+	From, To string
+	Services []string
+	// URNs are the moved resources whose parent stays in From (or is the
+	// stack): the CLI moves each with its children, and copies the
+	// providers they use.
+	URNs []string
+}
+
+// PlanMoves lists the state moves that put every object of the stacks of
+// env (a platform stack) where the catalog says: the objects of a
+// service whose service stack changed, and, the first time, those of an
+// environment that was one stack (its platform stack held everything).
+// It reads the stacks' state and changes nothing.
+func (s *Session) PlanMoves(ctx context.Context, env string) ([]Move, error) {
+	if _, err := s.Catalog.Stack(env); err != nil {
+		return nil, err
+	}
+	// Which stack holds the resource named n, and for which service.
+	type home struct{ stack, service string }
+	homes := map[string]home{}
+	for _, name := range s.Catalog.StacksOf(env)[1:] {
+		p, err := plan.Build(s.Catalog, name)
+		if err != nil {
+			return nil, err
+		}
+		for n, svc := range p.Owners() {
+			homes[n] = home{name, svc}
+		}
+	}
+	existing, err := s.existingStacks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byPair := map[[2]string]*Move{}
+	for _, from := range s.Catalog.StacksOf(env) {
+		if !existing[from] {
+			continue
+		}
+		resources, err := s.stateOf(ctx, from)
+		if err != nil {
+			return nil, err
+		}
+		moving := map[resource.URN]bool{}
+		for _, r := range resources {
+			h, ok := homes[r.URN.Name()]
+			if !ok || h.stack == from || strings.HasPrefix(string(r.Type), "pulumi:providers:") || r.Type == resource.RootStackType {
+				continue
+			}
+			moving[r.URN] = true
+			if moving[r.Parent] {
+				continue // moves with its parent
+			}
+			key := [2]string{from, h.stack}
+			m := byPair[key]
+			if m == nil {
+				m = &Move{From: from, To: h.stack}
+				byPair[key] = m
+			}
+			m.URNs = append(m.URNs, string(r.URN))
+			if !slices.Contains(m.Services, h.service) {
+				m.Services = append(m.Services, h.service)
+			}
+		}
+	}
+	out := make([]Move, 0, len(byPair))
+	for _, m := range byPair {
+		sort.Strings(m.Services)
+		out = append(out, *m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].From+out[i].To < out[j].From+out[j].To })
+	return out, nil
+}
+
+// ApplyMove runs the move with the CLI's `pulumi state move`: the
+// resources keep their ids, inputs and outputs, and nothing in the cloud
+// is deleted or created. The destination stack is created if needed.
+func (s *Session) ApplyMove(ctx context.Context, m Move) error {
+	if _, err := auto.UpsertStack(ctx, m.To, s.workspace); err != nil {
+		return err
+	}
+	args := append([]string{"state", "move", "--source", m.From, "--dest", m.To, "--yes"}, m.URNs...)
+	stdout, stderr, _, err := s.cli.Run(ctx, s.workspace.WorkDir(), nil, nil, nil, s.env, args...)
+	if err != nil {
+		return fmt.Errorf("moving %s from %s to %s: %w: %s%s", strings.Join(m.Services, ", "), m.From, m.To, err, stdout, stderr)
+	}
+	return nil
+}
+
+// stateResource is what a move needs of a resource in the state.
+type stateResource struct {
+	URN    resource.URN `json:"urn"`
+	Type   tokens.Type  `json:"type"`
+	Parent resource.URN `json:"parent"`
+}
+
+func (s *Session) stateOf(ctx context.Context, name string) ([]stateResource, error) {
+	stack, err := auto.SelectStack(ctx, name, s.workspace)
+	if err != nil {
+		return nil, err
+	}
+	exported, err := stack.Export(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var d struct {
+		Resources []stateResource `json:"resources"`
+		Pending   []any           `json:"pending_operations"`
+	}
+	if err := json.Unmarshal(exported.Deployment, &d); err != nil {
+		return nil, fmt.Errorf("reading the state of %s: %w", name, err)
+	}
+	if len(d.Pending) > 0 {
+		return nil, fmt.Errorf("stack %s has %d pending operations from an interrupted update; run `platformctl recover --stack %s` first", name, len(d.Pending), name)
+	}
+	return d.Resources, nil
+}
+
+// existingStacks are the stacks the backend holds.
+func (s *Session) existingStacks(ctx context.Context) (map[string]bool, error) {
+	summaries, err := s.workspace.ListStacks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, sum := range summaries {
+		name := sum.Name
+		if i := strings.LastIndex(name, "/"); i >= 0 {
+			name = name[i+1:]
+		}
+		out[name] = true
+	}
+	return out, nil
+}
