@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"github.com/company/harness-platform/catalog"
 	"net/netip"
 	"slices"
 	"strings"
@@ -49,7 +50,8 @@ func TestClusters(t *testing.T) {
 	c := example(t)
 	for _, stack := range c.Chain {
 		st := c.Stacks[stack]
-		p := mustBuild(t, c, stack)
+		// Namespaces are the service stacks', the rest the platform's.
+		p := mustBuild(t, c, catalog.ServiceStackName(stack, "services"))
 		if len(p.Clusters) != len(st.Regions) {
 			t.Fatalf("%s: %d clusters for %d regions", stack, len(p.Clusters), len(st.Regions))
 		}
@@ -83,6 +85,9 @@ func TestClusters(t *testing.T) {
 			}
 			if !slices.Equal(d.Namespaces, want) || len(want) == 0 {
 				t.Errorf("%s/%s: delegate namespaces %v, want %v", stack, r.Name, d.Namespaces, want)
+			}
+			if ns := mustBuild(t, c, stack).Clusters[i].Delegate.Namespaces; len(ns) != 0 {
+				t.Errorf("%s/%s: the platform stack declares namespaces %v", stack, r.Name, ns)
 			}
 			if d.IRSA == nil || d.IRSA.ServiceAccount != DelegateNamespace+":"+d.Name || !slices.Equal(d.IRSA.Policies, []string{ECRReadOnlyPolicy}) {
 				t.Errorf("%s/%s: IRSA %+v", stack, r.Name, d.IRSA)

@@ -41,7 +41,7 @@ func inputFor(t *testing.T, c *catalog.Catalog, st *catalog.Stack, service strin
 
 func TestFoundationOnlyInTheRootStack(t *testing.T) {
 	c := example(t)
-	for _, stack := range c.Chain {
+	for _, stack := range c.AllStacks() {
 		p := mustBuild(t, c, stack)
 		if (p.Foundation != nil) != (stack == c.Chain[0]) {
 			t.Errorf("%s: foundation %v", stack, p.Foundation != nil)
@@ -51,8 +51,9 @@ func TestFoundationOnlyInTheRootStack(t *testing.T) {
 		}
 	}
 	f := mustBuild(t, c, "dev").Foundation
-	if len(f.Services) != len(c.Services) || len(f.UserGroups) != len(c.Teams) || len(f.RoleAssignments) != len(c.Teams) {
-		t.Fatalf("foundation: %d services, %d groups, %d role assignments", len(f.Services), len(f.UserGroups), len(f.RoleAssignments))
+	services := mustBuild(t, c, "dev.services").CatalogServices
+	if len(services) != len(c.Services) || len(f.UserGroups) != len(c.Teams) || len(f.RoleAssignments) != len(c.Teams) {
+		t.Fatalf("foundation: %d services, %d groups, %d role assignments", len(services), len(f.UserGroups), len(f.RoleAssignments))
 	}
 	roles := map[string]string{}
 	for _, r := range f.RoleAssignments {
@@ -71,7 +72,7 @@ func TestFoundationOnlyInTheRootStack(t *testing.T) {
 // infrastructure needs its environment and connector.
 func TestDependencies(t *testing.T) {
 	c := example(t)
-	p := mustBuild(t, c, "production")
+	p := mustBuild(t, c, "production.services")
 	for _, d := range p.Deployments {
 		s, _ := c.Service(d.Service)
 		want := []Ref{{KindService, strings.ReplaceAll(d.Service, "-", "_")}, {KindEnvironment, "prod"}}
@@ -111,23 +112,21 @@ func TestResourceTagsEqualYAMLTags(t *testing.T) {
 			}
 		}
 	}
-	for _, stack := range c.Chain {
+	for _, stack := range c.AllStacks() {
 		p := mustBuild(t, c, stack)
 		for _, d := range p.Deployments {
 			check(d.Pipeline.Identifier, d.Pipeline.Tags, d.Pipeline.YAML)
 			check(d.Trigger.Identifier, d.Trigger.Tags, d.Trigger.YAML)
 		}
-		if p.Foundation != nil {
-			for _, s := range p.Foundation.Services {
-				check(s.Identifier, s.Tags, s.YAML)
-			}
+		for _, s := range p.CatalogServices {
+			check(s.Identifier, s.Tags, s.YAML)
 		}
 	}
 }
 
 func TestProductionGates(t *testing.T) {
 	c := example(t)
-	for _, stack := range c.Chain {
+	for _, stack := range c.AllStacks() {
 		p := mustBuild(t, c, stack)
 		for _, d := range p.Deployments {
 			y := d.Pipeline.YAML
@@ -146,7 +145,7 @@ func TestProductionGates(t *testing.T) {
 // pipeline asks for at run time is the infrastructure the stack declares.
 func TestRegionWithDash(t *testing.T) {
 	c := catalogtest.ExampleWithRegionRenamed(t, "..", "euw2", "eu-w2")
-	p := mustBuild(t, c, "production")
+	p := mustBuild(t, c, "production.services")
 	declared := map[string]bool{}
 	for _, cl := range p.Clusters {
 		declared[cl.Infrastructure.Identifier] = true
@@ -187,38 +186,38 @@ func TestRegionWithDash(t *testing.T) {
 
 func TestGuards(t *testing.T) {
 	c := example(t)
-	prod := mustBuild(t, c, "production")
+	prod := mustBuild(t, c, "production.services")
 	upstream := &Deployed{Stack: "staging", Scope: prod.Scope, Services: prod.Services()}
-	if v := Guard(prod, upstream, &Deployed{Stack: "production", Services: prod.Services()}); len(v) != 0 {
+	if v := Guard(c, prod, Observed{Upstream: upstream, Previous: &Deployed{Stack: "production", Services: prod.Services()}}); len(v) != 0 {
 		t.Fatalf("a promoted, unchanged plan: %v", v)
 	}
 
 	missing := &Deployed{Stack: "staging", Scope: prod.Scope, Services: prod.Services()[1:]}
-	v := Guard(prod, missing, nil)
+	v := Guard(c, prod, Observed{Upstream: missing})
 	if len(v) != 1 || v[0].Guard != GuardPromotion || v[0].Blocking ||
 		!strings.Contains(v[0].Message, `service "payment-service" is not deployed in upstream stack "staging" yet`) {
 		t.Errorf("promotion: %v", v)
 	}
 
 	other := &Deployed{Stack: "staging", Scope: Scope{"other", "platform"}, Services: prod.Services()}
-	if v := Guard(prod, other, nil); len(v) != 1 || v[0].Guard != GuardFoundation || !v[0].Blocking {
+	if v := Guard(c, prod, Observed{Upstream: other}); len(v) != 1 || v[0].Guard != GuardFoundation || !v[0].Blocking {
 		t.Errorf("foundation mismatch: %v", v)
 	}
 
 	previous := &Deployed{Stack: "production", Services: append(prod.Services(), "gone-service", "retired-service"), Retired: []string{"retired-service"}}
-	v = Guard(prod, upstream, previous)
+	v = Guard(c, prod, Observed{Upstream: upstream, Previous: previous})
 	if len(v) != 1 || v[0].Guard != GuardDecommission || !strings.Contains(v[0].Message, "pipeline of gone-service,") {
 		t.Errorf("decommission: %v", v)
 	}
 	// Outside Production, removing a service needs no retirement first.
-	staging := mustBuild(t, c, "staging")
-	if v := Guard(staging, nil, &Deployed{Stack: "staging", Services: []string{"gone-service"}}); len(v) != 0 {
+	staging := mustBuild(t, c, "staging.services")
+	if v := Guard(c, staging, Observed{Previous: &Deployed{Stack: "staging", Services: []string{"gone-service"}}}); len(v) != 0 {
 		t.Errorf("staging decommission: %v", v)
 	}
 
-	dup := mustBuild(t, c, "production")
+	dup := mustBuild(t, c, "production.services")
 	dup.Deployments = append(dup.Deployments, dup.Deployments[0])
-	if v := Guard(dup, nil, nil); len(v) != 2 || v[0].Guard != GuardIdentifiers || !v[0].Blocking {
+	if v := Guard(c, dup, Observed{}); len(v) != 2 || v[0].Guard != GuardIdentifiers || !v[0].Blocking {
 		t.Errorf("duplicate identifiers: %v", v)
 	}
 }
@@ -228,7 +227,7 @@ func TestGuards(t *testing.T) {
 // the analysis runs its full length.
 func TestVerifyTimeoutExceedsDuration(t *testing.T) {
 	c := catalogtest.Example(t, "..")
-	p, err := Build(c, "production")
+	p, err := Build(c, "production.services")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +272,7 @@ func TestServiceArtifactAndValues(t *testing.T) {
 	if f.Registry.URL != "https://registry.company.io" || f.Registry.PasswordRef != RegistryPasswordID || f.RegistryPassword == nil {
 		t.Fatalf("registry: %+v, password %+v", f.Registry, f.RegistryPassword)
 	}
-	for i, svc := range f.Services {
+	for i, svc := range mustBuild(t, c, "dev.services").CatalogServices {
 		s := c.Services[i]
 		var doc document.ServiceDocument
 		if err := yaml.Unmarshal([]byte(svc.YAML), &doc); err != nil {
@@ -322,7 +321,7 @@ func TestTeamsRunOnlyTheirPipelines(t *testing.T) {
 		groups[g.Identifier] = g
 	}
 	pipelinesOf := map[string][]string{} // team -> pipeline ids, from the stacks' plans
-	for _, stack := range c.Chain {
+	for _, stack := range c.AllStacks() {
 		for _, d := range mustBuild(t, c, stack).Deployments {
 			s, _ := c.Service(d.Service)
 			pipelinesOf[s.Team] = append(pipelinesOf[s.Team], d.Pipeline.Identifier)
@@ -371,9 +370,9 @@ func TestTeamsRunOnlyTheirPipelines(t *testing.T) {
 func TestVerifyStepsHaveMonitoredServices(t *testing.T) {
 	c := example(t)
 	verifySteps := 0
-	for _, stack := range c.Chain {
+	for _, stack := range c.AllStacks() {
 		p := mustBuild(t, c, stack)
-		st := c.Stacks[stack]
+		st, _, _ := c.EnvironmentOf(stack)
 		if p.Prometheus == nil || p.Prometheus.URL != st.Verification.PrometheusURL {
 			t.Fatalf("%s: prometheus connector %+v", stack, p.Prometheus)
 		}

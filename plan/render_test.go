@@ -23,7 +23,7 @@ func render(t testing.TB, p *Plan, service string) []byte {
 // change only with `go test ./plan -update`.
 func TestGolden(t *testing.T) {
 	c := example(t)
-	for _, stack := range c.Chain {
+	for _, stack := range c.AllStacks() {
 		got := render(t, mustBuild(t, c, stack), "")
 		path := filepath.Join("testdata", stack+".golden.yaml")
 		if *update {
@@ -64,13 +64,13 @@ func documents(out []byte) map[string]string {
 // Changing one service changes only that service's documents.
 func TestChangeIsLocalToOneService(t *testing.T) {
 	c := example(t)
-	before := documents(render(t, mustBuild(t, c, "production"), ""))
+	before := documents(render(t, mustBuild(t, c, "production.services"), ""))
 	for i := range c.Services {
 		if c.Services[i].Name == "checkout-api" {
 			c.Services[i].Tags = map[string]string{"tier": "gold"}
 		}
 	}
-	after := documents(render(t, mustBuild(t, c, "production"), ""))
+	after := documents(render(t, mustBuild(t, c, "production.services"), ""))
 	if len(before) != len(after) {
 		t.Fatalf("document count changed: %d -> %d", len(before), len(after))
 	}
@@ -91,9 +91,9 @@ func TestChangeIsLocalToOneService(t *testing.T) {
 }
 
 func TestRenderOneService(t *testing.T) {
-	p := mustBuild(t, example(t), "dev")
+	p := mustBuild(t, example(t), "dev.services")
 	docs := documents(render(t, p, "payment-service"))
-	want := []string{"# dev: service payment_service", "# dev: fileStoreFile payment_service_values", "# dev: pipeline payment_service_int_stable", "# dev: trigger payment_service_int_stable_webhook"}
+	want := []string{"# dev.services: service payment_service", "# dev.services: fileStoreFile payment_service_values", "# dev.services: pipeline payment_service_int_stable", "# dev.services: trigger payment_service_int_stable_webhook"}
 	if len(docs) != len(want) {
 		t.Fatalf("got %d documents: %v", len(docs), docs)
 	}

@@ -12,7 +12,7 @@ import (
 func TestDocumentsMatchHarnessSchemas(t *testing.T) {
 	c := example(t)
 	n := 0
-	for _, name := range c.Chain {
+	for _, name := range c.AllStacks() {
 		for _, d := range mustBuild(t, c, name).Deployments {
 			if err := conformance.ValidatePipeline([]byte(d.Pipeline.YAML)); err != nil {
 				t.Errorf("%s/%s pipeline: %v\n%s", name, d.Service, err, d.Pipeline.YAML)
