@@ -69,8 +69,6 @@ func TestFoundation(t *testing.T) {
 		"harness:platform/secretText:SecretText":           2, // GitHub token, registry password
 		"harness:platform/githubConnector:GithubConnector": 1,
 		"harness:platform/dockerConnector:DockerConnector": 1,
-		"harness:platform/service:Service":                 len(c.Services),
-		"harness:platform/fileStoreFile:FileStoreFile":     len(c.Services),
 	}
 	for typ, w := range want {
 		if n[typ] != w {
@@ -114,11 +112,30 @@ func TestFoundationDependencies(t *testing.T) {
 	}
 	has("github_platform_next_cross_org", "github_manifests_token")
 	has("github_platform_next_cross_org", "platform")
-	has("payment_service", "github_platform_next_cross_org")
-	has("payment_service", "company_registry")
-	has("payment_service", "payment_service_values")
 	has("company_registry", "docker_registry_password")
 	has("payments_team-_pipeline_executor", "payments_team")
+}
+
+// A service stack of the root environment declares its services' Harness
+// services and Values files at the stack's root (where a state move puts
+// them), each service after its Values file.
+func TestCatalogServices(t *testing.T) {
+	c, p := build(t, "dev.services")
+	rec := run(t, "dev.services", func(ctx *pulumi.Context) error {
+		return DeclareCatalogServices(ctx, p.Scope, p.CatalogServices, Resources{})
+	})
+	n := count(rec)
+	if n["harness:platform/service:Service"] != len(c.Services) || n["harness:platform/fileStoreFile:FileStoreFile"] != len(c.Services) {
+		t.Errorf("declared %v, want a service and a Values file for each of %d services", n, len(c.Services))
+	}
+	for _, r := range rec.Resources() {
+		if !strings.HasSuffix(r.Parent, "pulumi:pulumi:Stack::harness-platform-dev.services") {
+			t.Errorf("%s %s is parented to %q, not the stack", r.Type, r.Name, r.Parent)
+		}
+		if r.Type == "harness:platform/service:Service" && (len(r.Dependencies) != 1 || !strings.HasSuffix(r.Dependencies[0], "::"+r.Name+"_values")) {
+			t.Errorf("%s depends on %v, want its Values file", r.Name, r.Dependencies)
+		}
+	}
 }
 
 func TestEnvironmentSlice(t *testing.T) {
@@ -144,7 +161,7 @@ func TestEnvironmentSlice(t *testing.T) {
 }
 
 func TestServiceDeployment(t *testing.T) {
-	_, p := build(t, "production")
+	_, p := build(t, "production.services")
 	d := p.Deployments[0]
 	rec := run(t, "production", func(ctx *pulumi.Context) error {
 		_, err := NewServiceDeployment(ctx, d.Service, &ServiceDeploymentArgs{Scope: p.Scope, Deployment: d})

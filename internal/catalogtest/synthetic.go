@@ -33,7 +33,8 @@ func ExampleFiles(root string) (map[string][]byte, error) {
 
 // Synthetic replaces the example's services with n generated ones spread
 // over its teams and archetypes; every fifth skips production and every
-// seventh runs in one region, as a real catalog would.
+// seventh runs in one region, as a real catalog would. Each team's
+// services are in service stacks of about 40 services.
 func Synthetic(root string, n int) (map[string][]byte, error) {
 	files, err := ExampleFiles(root)
 	if err != nil {
@@ -55,6 +56,12 @@ func Synthetic(root string, n int) (map[string][]byte, error) {
 		}
 	}
 	files[catalog.ServicesFile] = []byte(b.String())
+	// Each team in service stacks of about 40 services (the bound is 60:
+	// room for the hash's spread).
+	perTeam := (n + len(teams) - 1) / len(teams)
+	stacks := max(1, (perTeam+39)/40)
+	teamsFile := strings.ReplaceAll(string(files[catalog.TeamsFile]), "    stack: services\n", fmt.Sprintf("    stacks: %d\n", stacks))
+	files[catalog.TeamsFile] = []byte(teamsFile)
 	return files, nil
 }
 
