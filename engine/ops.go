@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
@@ -12,6 +13,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 )
 
 // writeEvents writes engine events as JSON lines until the channel closes.
@@ -46,6 +48,9 @@ type RunOptions struct {
 	// Stdout and Stderr, when set, receive this run's progress instead
 	// of the session's writers (RunStacks prefixes each stack's lines).
 	Stdout, Stderr io.Writer
+	// StackParallel is how many stacks of an environment run at once
+	// (default DefaultStackParallel).
+	StackParallel int
 }
 
 func (o RunOptions) streams(s *Session) (stdout, stderr io.Writer) {
@@ -66,8 +71,48 @@ func (o RunOptions) parallel() int {
 	return DefaultParallel
 }
 
-// Preview shows what up would change.
+// Preview shows what up would change: of one stack, or of every stack of
+// an environment (Waves), the changes summed.
 func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.PreviewResult, error) {
+	var out auto.PreviewResult
+	var mu sync.Mutex
+	err := s.each(ctx, name, o, false, func(ctx context.Context, stack string, o RunOptions) error {
+		r, err := s.previewStack(ctx, stack, o)
+		mu.Lock()
+		defer mu.Unlock()
+		out.StdOut += r.StdOut
+		out.StdErr += r.StdErr
+		for op, n := range r.ChangeSummary {
+			if out.ChangeSummary == nil {
+				out.ChangeSummary = map[apitype.OpType]int{}
+			}
+			out.ChangeSummary[op] += n
+		}
+		return err
+	})
+	return out, err
+}
+
+// each runs op on the stacks name stands for (Waves), in dependency order
+// (reversed for a destroy), o.StackParallel at once, each with its own
+// progress streams.
+func (s *Session) each(ctx context.Context, name string, o RunOptions, reverse bool, op func(ctx context.Context, stack string, o RunOptions) error) error {
+	waves, err := Waves(s.Catalog, name)
+	if err != nil {
+		return err
+	}
+	if reverse {
+		waves = Reverse(waves)
+	}
+	stdout, stderr := o.streams(s)
+	return RunStacks(ctx, waves, o.StackParallel, stdout, stderr, func(ctx context.Context, stack string, out, errOut io.Writer) error {
+		o := o
+		o.Stdout, o.Stderr = out, errOut
+		return op(ctx, stack, o)
+	})
+}
+
+func (s *Session) previewStack(ctx context.Context, name string, o RunOptions) (auto.PreviewResult, error) {
 	defer s.flush()
 	stdout, stderr := o.streams(s)
 	stack, err := s.Stack(ctx, name)
@@ -95,8 +140,33 @@ func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.
 	return stack.Preview(ctx, opts...)
 }
 
-// Up applies the stack.
+// Up applies one stack, or every stack of an environment (Waves); the
+// result is the last stack's, its resource changes summed over all.
 func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpResult, error) {
+	var out auto.UpResult
+	changes := map[string]int{}
+	var mu sync.Mutex
+	err := s.each(ctx, name, o, false, func(ctx context.Context, stack string, o RunOptions) error {
+		r, err := s.upStack(ctx, stack, o)
+		mu.Lock()
+		defer mu.Unlock()
+		stdout := out.StdOut + r.StdOut
+		if r.Summary.ResourceChanges != nil || out.Summary.ResourceChanges == nil {
+			out = r
+		}
+		out.StdOut = stdout
+		if r.Summary.ResourceChanges != nil {
+			for k, n := range *r.Summary.ResourceChanges {
+				changes[k] += n
+			}
+			out.Summary.ResourceChanges = &changes
+		}
+		return err
+	})
+	return out, err
+}
+
+func (s *Session) upStack(ctx context.Context, name string, o RunOptions) (auto.UpResult, error) {
 	defer s.flush()
 	stdout, stderr := o.streams(s)
 	stack, err := s.Stack(ctx, name)
@@ -108,7 +178,7 @@ func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpRes
 		// mandatory policy violation refuses the update before any step
 		// runs (an update alone stops only when it reaches the violating
 		// resource, after creating what came before it).
-		if _, err := s.Preview(ctx, name, RunOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel, Stdout: o.Stdout, Stderr: o.Stderr}); err != nil {
+		if _, err := s.previewStack(ctx, name, RunOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel, Stdout: o.Stdout, Stderr: o.Stderr}); err != nil {
 			return auto.UpResult{}, fmt.Errorf("nothing was changed: the preview before the update failed: %w", err)
 		}
 	}
@@ -130,6 +200,10 @@ func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpRes
 // reports differences and leaves the state as it was, so the next check
 // still sees the drift (a plain refresh would accept it into the state).
 func (s *Session) Refresh(ctx context.Context, name string, o RunOptions) error {
+	return s.each(ctx, name, o, false, s.refreshStack)
+}
+
+func (s *Session) refreshStack(ctx context.Context, name string, o RunOptions) error {
 	defer s.flush()
 	stdout, stderr := o.streams(s)
 	stack, err := s.Stack(ctx, name)
@@ -157,7 +231,13 @@ func (s *Session) Refresh(ctx context.Context, name string, o RunOptions) error 
 // Destroy removes the stack's resources. It previews first and refuses
 // if anything would be refused (a protected resource): the engine's destroy
 // would otherwise delete every unprotected resource before failing.
+//
+// An environment's stacks are destroyed service stacks first.
 func (s *Session) Destroy(ctx context.Context, name string, o RunOptions) error {
+	return s.each(ctx, name, o, true, s.destroyStack)
+}
+
+func (s *Session) destroyStack(ctx context.Context, name string, o RunOptions) error {
 	defer s.flush()
 	stdout, stderr := o.streams(s)
 	stack, err := auto.SelectStack(ctx, name, s.workspace)

@@ -45,7 +45,7 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer s.Close()
-	o := engine.RunOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PreviewOnly: f.previewOnly, Parallel: f.parallel}
+	o := engine.RunOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PreviewOnly: f.previewOnly, Parallel: f.parallel, StackParallel: f.stackParallel}
 	if cmd == "preview" || cmd == "up" {
 		if o.PolicyPacks, err = policyPacks(f); err != nil {
 			fmt.Fprintln(stderr, err)
@@ -53,36 +53,15 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		}
 		o.PolicyPackConfigs = f.policyConfigs
 	}
-	waves, err := engine.Waves(c, f.stack)
-	if err != nil && cmd != "outputs" && cmd != "recover" {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
-	// each runs cmd on one stack of the waves, with its own progress
-	// streams.
-	each := func(op func(ctx context.Context, stack string, o engine.RunOptions) error) error {
-		return engine.RunStacks(ctx, waves, f.stackParallel, stdout, stderr, func(ctx context.Context, stack string, out, errOut io.Writer) error {
-			o := o
-			o.Stdout, o.Stderr = out, errOut
-			return op(ctx, stack, o)
-		})
-	}
 	switch cmd {
 	case "preview":
-		err = each(func(ctx context.Context, st string, o engine.RunOptions) error {
-			_, err := s.Preview(ctx, st, o)
-			return err
-		})
+		_, err = s.Preview(ctx, f.stack, o)
 	case "up":
-		err = each(func(ctx context.Context, st string, o engine.RunOptions) error {
-			_, err := s.Up(ctx, st, o)
-			return err
-		})
+		_, err = s.Up(ctx, f.stack, o)
 	case "refresh":
-		err = each(func(ctx context.Context, st string, o engine.RunOptions) error { return s.Refresh(ctx, st, o) })
+		err = s.Refresh(ctx, f.stack, o)
 	case "destroy":
-		waves = engine.Reverse(waves)
-		err = each(func(ctx context.Context, st string, o engine.RunOptions) error { return s.Destroy(ctx, st, o) })
+		err = s.Destroy(ctx, f.stack, o)
 	case "outputs":
 		err = printOutputs(ctx, s, f, stdout)
 	case "recover":
@@ -154,16 +133,10 @@ func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 	}
 	defer s.Close()
 	start := time.Now()
-	step := func(title string, fn func(stack string, o engine.RunOptions) error) bool {
+	step := func(title string, fn func(env string) error) bool {
 		for _, env := range c.Chain {
 			fmt.Fprintf(stdout, "\n=== %s: %v\n", title, c.StacksOf(env))
-			waves, err := engine.Waves(c, env)
-			if err == nil {
-				err = engine.RunStacks(ctx, waves, f.stackParallel, stdout, stderr, func(_ context.Context, stack string, out, errOut io.Writer) error {
-					return fn(stack, engine.RunOptions{Stdout: out, Stderr: errOut})
-				})
-			}
-			if err != nil {
+			if err := fn(env); err != nil {
 				fmt.Fprintf(stderr, "demo: %s of %s failed: %v\n", title, env, err)
 				return false
 			}
@@ -175,15 +148,12 @@ func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	with := func(o, streams engine.RunOptions) engine.RunOptions {
-		o.Stdout, o.Stderr = streams.Stdout, streams.Stderr
-		return o
-	}
-	o := engine.RunOptions{Parallel: f.parallel, PolicyPacks: packs}
-	check := engine.RunOptions{Parallel: f.parallel, ExpectNoChanges: true, PreviewOnly: true, PolicyPacks: packs}
-	ok := step("up", func(st string, w engine.RunOptions) error { _, err := s.Up(ctx, st, with(o, w)); return err }) &&
-		step("preview (expect no changes)", func(st string, w engine.RunOptions) error { _, err := s.Preview(ctx, st, with(check, w)); return err }) &&
-		step("drift check (refresh --preview-only --expect-no-changes)", func(st string, w engine.RunOptions) error { return s.Refresh(ctx, st, with(check, w)) })
+	o := engine.RunOptions{Parallel: f.parallel, StackParallel: f.stackParallel, PolicyPacks: packs}
+	check := o
+	check.ExpectNoChanges, check.PreviewOnly = true, true
+	ok := step("up", func(env string) error { _, err := s.Up(ctx, env, o); return err }) &&
+		step("preview (expect no changes)", func(env string) error { _, err := s.Preview(ctx, env, check); return err }) &&
+		step("drift check (refresh --preview-only --expect-no-changes)", func(env string) error { return s.Refresh(ctx, env, check) })
 	if !ok {
 		return 1
 	}
