@@ -53,7 +53,7 @@ func (s *Session) PlanMoves(ctx context.Context, env string) ([]Move, error) {
 	}
 	byPair := map[[2]string]*Move{}
 	for _, from := range s.Catalog.StacksOf(env) {
-		if !existing[from] {
+		if _, ok := existing[from]; !ok {
 			continue
 		}
 		resources, err := s.stateOf(ctx, from)
@@ -133,21 +133,4 @@ func (s *Session) stateOf(ctx context.Context, name string) ([]stateResource, er
 		return nil, fmt.Errorf("stack %s has %d pending operations from an interrupted update; run `platformctl recover --stack %s` first", name, len(d.Pending), name)
 	}
 	return d.Resources, nil
-}
-
-// existingStacks are the stacks the backend holds.
-func (s *Session) existingStacks(ctx context.Context) (map[string]bool, error) {
-	summaries, err := s.workspace.ListStacks(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]bool{}
-	for _, sum := range summaries {
-		name := sum.Name
-		if i := strings.LastIndex(name, "/"); i >= 0 {
-			name = name[i+1:]
-		}
-		out[name] = true
-	}
-	return out, nil
 }

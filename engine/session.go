@@ -260,11 +260,11 @@ func (s *Session) Stack(ctx context.Context, name string) (auto.Stack, error) {
 	}
 	switch {
 	case shard != "":
-		if err := s.requireDeployed(ctx, st.Name, name); err != nil {
+		if err := s.requireDeployed(ctx, st.Name, name, "its platform stack"); err != nil {
 			return auto.Stack{}, err
 		}
 	case st.Upstream != "":
-		if err := s.requireDeployed(ctx, st.Upstream, name); err != nil {
+		if err := s.requireDeployed(ctx, st.Upstream, name, "its upstream"); err != nil {
 			return auto.Stack{}, err
 		}
 	}
@@ -301,22 +301,32 @@ const DemoGithubToken = "ghp_OFFLINE_DEMO_TOKEN_not_a_real_secret"
 // configures, a placeholder like DemoGithubToken.
 const DemoRegistryPassword = "OFFLINE_DEMO_REGISTRY_PASSWORD_not_a_real_secret"
 
-func (s *Session) requireDeployed(ctx context.Context, upstream, stack string) error {
-	summaries, err := s.workspace.ListStacks(ctx)
+// requireDeployed refuses stack while what it reads (role: "its upstream",
+// "its platform stack") has not been deployed.
+func (s *Session) requireDeployed(ctx context.Context, upstream, stack, role string) error {
+	existing, err := s.existingStacks(ctx)
 	if err != nil {
 		return err
 	}
-	deployFirst := fmt.Errorf("%w: stack %q reads %q, which has not been deployed; deploy it first: platformctl up --stack %s%s",
-		ErrUpstreamNotDeployed, stack, upstream, upstream, map[bool]string{true: " --offline", false: ""}[s.opts.Offline])
-	for _, sum := range summaries {
-		if sum.Name == upstream || filepath.Base(sum.Name) == upstream {
-			if sum.ResourceCount == nil || *sum.ResourceCount == 0 {
-				return deployFirst
-			}
-			return nil
-		}
+	if sum, ok := existing[upstream]; ok && sum.ResourceCount != nil && *sum.ResourceCount > 0 {
+		return nil
 	}
-	return deployFirst
+	return fmt.Errorf("%w: stack %q reads %s %q, which has not been deployed; deploy it first: platformctl up --stack %s%s",
+		ErrUpstreamNotDeployed, stack, role, upstream, upstream, map[bool]string{true: " --offline", false: ""}[s.opts.Offline])
+}
+
+// existingStacks are the stacks the backend holds, by their short name
+// (a backend may qualify it as org/project/stack).
+func (s *Session) existingStacks(ctx context.Context) (map[string]auto.StackSummary, error) {
+	summaries, err := s.workspace.ListStacks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]auto.StackSummary{}
+	for _, sum := range summaries {
+		out[filepath.Base(sum.Name)] = sum
+	}
+	return out, nil
 }
 
 // setSecret sets a secret config value through the CLI's standard input:

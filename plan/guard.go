@@ -91,7 +91,8 @@ func Guard(c *catalog.Catalog, p *Plan, o Observed) []Violation {
 			}
 		}
 	}
-	if len(p.CatalogServices) > 0 || (o.Previous != nil && p.Foundation == nil && c.Root().Name == p.Platform) {
+	if !p.IsPlatform() && p.Platform == c.Root().Name {
+		// The root environment's service stacks own the Harness services.
 		out = append(out, stillDeployed(c, p, o.Downstream)...)
 	}
 	return out

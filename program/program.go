@@ -44,7 +44,7 @@ func New(c *catalog.Catalog) pulumi.RunFunc {
 			return err
 		}
 		var o plan.Observed
-		// contracts is what this stack re-exports and refers to: the
+		// from is the contract this stack re-exports and refers to: the
 		// upstream platform stack's (a platform stack) or its own
 		// environment's platform stack's (a service stack).
 		var from *contract

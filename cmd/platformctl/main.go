@@ -110,6 +110,13 @@ func policyFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.noPolicy, "no-policy", false, "run without any policy pack (debugging only)")
 }
 
+// changeFlags are the flags of the commands that change stacks' state
+// without a policy preview: destroy and move.
+func changeFlags(fs *flag.FlagSet, o *options) {
+	engineFlags(fs, o)
+	yesFlag(fs, o)
+}
+
 func yesFlag(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.yes, "yes", false, "proceed without asking (required)")
 }
@@ -159,11 +166,8 @@ var commands = []command{
 		run: runEngine},
 	{name: "destroy", synopsis: "--stack STACK --yes [--offline] [--state DIR]",
 		summary: "delete the stack's objects (refused, deleting nothing, if anything is protected)",
-		flags: func(fs *flag.FlagSet, o *options) {
-			engineFlags(fs, o)
-			yesFlag(fs, o)
-		},
-		run: runEngine},
+		flags:   changeFlags,
+		run:     runEngine},
 	{name: "outputs", synopsis: "--stack STACK [--offline] [--state DIR] [--json]",
 		summary: "print the stack's outputs (its contract), secrets masked",
 		flags: func(fs *flag.FlagSet, o *options) {
@@ -180,11 +184,8 @@ var commands = []command{
 		run: runEngine},
 	{name: "move", synopsis: "--stack ENVIRONMENT --yes [--offline] [--state DIR]",
 		summary: "move the objects of services whose service stack changed (or of an environment that was one stack) to their stack: a state move, nothing deleted or created",
-		flags: func(fs *flag.FlagSet, o *options) {
-			engineFlags(fs, o)
-			yesFlag(fs, o)
-		},
-		run: runMove},
+		flags:   changeFlags,
+		run:     runMove},
 	{name: "demo", synopsis: "[--state DIR] [--dir DIR] [--no-policy]",
 		summary: "the offline demo: up the chain with the policy pack, a second preview with no changes, the drift check",
 		flags: func(fs *flag.FlagSet, o *options) {
