@@ -186,9 +186,9 @@ func stateEntries(t *testing.T, state, stack string) []string {
 
 // mockCount is how many resources the program registers for stack whose
 // type starts with prefix ("" for all).
-func mockCount(t *testing.T, c *catalog.Catalog, stack, prefix string) int {
+func mockCount(t *testing.T, c *catalog.Catalog, stack, prefix string, opts ...pulumi.RunOption) int {
 	rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{}}
-	if err := mocktest.Run(program.New(c), stack, rec); err != nil {
+	if err := mocktest.Run(program.New(c), stack, rec, opts...); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -224,13 +224,19 @@ func TestLifecycle(t *testing.T) {
 	c := example(t)
 	s := open(t, t.TempDir(), c)
 
-	// A preview of dev on an empty state creates everything, nothing else.
+	// A preview of dev on an empty state creates everything, nothing else:
+	// its service stacks are previewed before their platform stack exists,
+	// against the contract it will export.
 	pre, err := s.Preview(ctx, "dev", RunOptions{})
 	if err != nil {
 		t.Fatalf("preview dev: %v\n%s", err, s.out)
 	}
-	if got, want := onlyOp(t, "preview dev", pre.ChangeSummary, apitype.OpCreate), mockCount(t, c, "dev", "")+1; got != want {
-		t.Errorf("preview dev creates %d resources, want %d (the program's plus the stack)", got, want)
+	want := 0
+	for _, stack := range c.StacksOf("dev") {
+		want += mockCount(t, c, stack, "", mocktest.WithDryRun(true)) + 1 // the program's plus the stack
+	}
+	if got := onlyOp(t, "preview dev", pre.ChangeSummary, apitype.OpCreate); got != want {
+		t.Errorf("preview of dev's %d stacks creates %d resources, want %d", len(c.StacksOf("dev")), got, want)
 	}
 
 	var afterDev []string
@@ -258,37 +264,48 @@ func TestLifecycle(t *testing.T) {
 	}
 
 	t.Run("default providers at pinned versions", func(t *testing.T) {
-		for _, stack := range c.Chain {
-			var cp struct {
-				Checkpoint struct {
-					Latest struct {
-						Resources []struct {
-							URN    string
-							Type   string
-							Inputs map[string]any
+		for _, env := range c.Chain {
+			found := map[string]int{}
+			for _, stack := range c.StacksOf(env) {
+				var cp struct {
+					Checkpoint struct {
+						Latest struct {
+							Resources []struct {
+								URN    string
+								Type   string
+								Inputs map[string]any
+							}
 						}
 					}
 				}
-			}
-			if err := json.Unmarshal(stateFile(t, s.state, stack), &cp); err != nil {
-				t.Fatal(err)
-			}
-			found := map[string]int{}
-			want := map[string]string{"harness": "0.16.0", "aws": "6.83.2", "kubernetes": "4.33.0", "github": "6.14.1"}
-			for _, r := range cp.Checkpoint.Latest.Resources {
-				pkg, ok := strings.CutPrefix(r.Type, "pulumi:providers:")
-				if !ok || pkg == "pulumi" { // the engine's built-in provider
-					continue
+				if err := json.Unmarshal(stateFile(t, s.state, stack), &cp); err != nil {
+					t.Fatal(err)
 				}
-				found[pkg]++
-				if v := r.Inputs["version"]; v != want[pkg] {
-					t.Errorf("%s: %s provider %s at version %v, want %s", stack, pkg, r.URN, v, want[pkg])
+				want := map[string]string{"harness": "0.16.0", "aws": "6.83.2", "kubernetes": "4.33.0", "github": "6.14.1"}
+				for _, r := range cp.Checkpoint.Latest.Resources {
+					pkg, ok := strings.CutPrefix(r.Type, "pulumi:providers:")
+					if !ok || pkg == "pulumi" { // the engine's built-in provider
+						continue
+					}
+					found[pkg]++
+					if v := r.Inputs["version"]; v != want[pkg] {
+						t.Errorf("%s: %s provider %s at version %v, want %s", stack, pkg, r.URN, v, want[pkg])
+					}
 				}
 			}
-			regions := len(c.Stacks[stack].Regions)
-			// Every repository of the example belongs to one owner.
-			if found["harness"] != 1 || found["aws"] != regions || found["kubernetes"] != regions || found["github"] != 1 {
-				t.Errorf("%s: providers in the state %v: want one harness and one github, and an aws and a kubernetes per region", stack, found)
+			regions, stacks := len(c.Stacks[env].Regions), len(c.StacksOf(env))
+			// Every stack has its Harness provider; the platform stack an
+			// AWS provider per region; every stack a Kubernetes provider per
+			// region (the platform stack's delegates, the service stacks'
+			// namespaces); the service stacks a GitHub provider for the
+			// example's one owner (and dev's platform stack, for this
+			// repository's environments).
+			wantGithub := stacks - 1
+			if env == c.Chain[0] {
+				wantGithub++
+			}
+			if found["harness"] != stacks || found["aws"] != regions || found["kubernetes"] != regions*stacks || found["github"] != wantGithub {
+				t.Errorf("%s: providers in the state %v: want %d harness, %d github, %d aws, %d kubernetes", env, found, stacks, wantGithub, regions, regions*stacks)
 			}
 		}
 	})
@@ -533,7 +550,7 @@ func TestLifecycle(t *testing.T) {
 		// At once: refused by the foundation stack, in the preview already.
 		r := open(t, s.state, step(t, removed))
 		cloudBefore, _ := os.ReadFile(filepath.Join(s.state, "cloud", "harness.json"))
-		if _, err := r.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(r.out.String(), `service "basket-service" leaves the catalog, but stack "staging" still deploys it`) {
+		if _, err := r.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(r.out.String(), `service "basket-service" leaves the catalog, but stack "staging.services" still deploys it`) {
 			t.Fatalf("removing the entry at once must be refused: %v\n%s", err, r.out)
 		}
 		if _, err := r.Up(ctx, "dev", RunOptions{}); err == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
@@ -51,6 +52,8 @@ type RunOptions struct {
 	// StackParallel is how many stacks of an environment run at once
 	// (default DefaultStackParallel).
 	StackParallel int
+
+	previewed bool // Up: every stack was previewed (strictly) already
 }
 
 func (o RunOptions) streams(s *Session) (stdout, stderr io.Writer) {
@@ -115,7 +118,7 @@ func (s *Session) each(ctx context.Context, name string, o RunOptions, reverse b
 func (s *Session) previewStack(ctx context.Context, name string, o RunOptions) (auto.PreviewResult, error) {
 	defer s.flush()
 	stdout, stderr := o.streams(s)
-	stack, err := s.Stack(ctx, name)
+	stack, err := s.stack(ctx, name, true)
 	if err != nil {
 		return auto.PreviewResult{}, err
 	}
@@ -142,11 +145,40 @@ func (s *Session) previewStack(ctx context.Context, name string, o RunOptions) (
 
 // Up applies one stack, or every stack of an environment (Waves); the
 // result is the last stack's, its resource changes summed over all.
+//
+// The stacks after the first wave (an environment's service stacks) are
+// previewed first, their guards as strict as an update's and with the
+// policy packs: a refusal in any of them (a promotion, a decommissioning,
+// a policy) stops the update before the platform stack changes. The
+// platform stack needs no such preview: its own update refuses before
+// registering anything (and previews for the policy packs).
 func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpResult, error) {
 	var out auto.UpResult
+	waves, err := Waves(s.Catalog, name)
+	if err != nil {
+		return out, err
+	}
+	if len(waves) > 1 {
+		check := RunOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel, Stdout: o.Stdout, Stderr: o.Stderr}
+		stdout, stderr := o.streams(s)
+		err := RunStacks(ctx, waves[1:], o.StackParallel, stdout, stderr, func(ctx context.Context, stack string, out, errOut io.Writer) error {
+			s.strict.Store(stack, true)
+			defer s.strict.Delete(stack)
+			check := check
+			check.Stdout, check.Stderr = out, errOut
+			_, err := s.previewStack(ctx, stack, check)
+			return err
+		})
+		if err != nil {
+			return out, fmt.Errorf("nothing was changed: the preview of %s's stacks before the update failed: %w", name, err)
+		}
+	}
 	changes := map[string]int{}
 	var mu sync.Mutex
-	err := s.each(ctx, name, o, false, func(ctx context.Context, stack string, o RunOptions) error {
+	err = s.each(ctx, name, o, false, func(ctx context.Context, stack string, o RunOptions) error {
+		if len(waves) > 1 && !slices.Contains(waves[0], stack) {
+			o.previewed = true
+		}
 		r, err := s.upStack(ctx, stack, o)
 		mu.Lock()
 		defer mu.Unlock()
@@ -173,7 +205,7 @@ func (s *Session) upStack(ctx context.Context, name string, o RunOptions) (auto.
 	if err != nil {
 		return auto.UpResult{}, err
 	}
-	if len(o.PolicyPacks) > 0 {
+	if len(o.PolicyPacks) > 0 && !o.previewed {
 		// As `pulumi up` does before it asks: a preview first, so that a
 		// mandatory policy violation refuses the update before any step
 		// runs (an update alone stops only when it reaches the violating
@@ -232,12 +264,24 @@ func (s *Session) refreshStack(ctx context.Context, name string, o RunOptions) e
 // if anything would be refused (a protected resource): the engine's destroy
 // would otherwise delete every unprotected resource before failing.
 //
-// An environment's stacks are destroyed service stacks first.
+// An environment's stacks are destroyed service stacks first, and only
+// once the destroy of every one of them previews: a protected resource in
+// the platform stack refuses the whole environment before its service
+// stacks lose anything.
 func (s *Session) Destroy(ctx context.Context, name string, o RunOptions) error {
-	return s.each(ctx, name, o, true, s.destroyStack)
+	err := s.each(ctx, name, o, true, func(ctx context.Context, stack string, o RunOptions) error {
+		return s.destroyStack(ctx, stack, o, true)
+	})
+	if err != nil {
+		return fmt.Errorf("destroy of %s refused, nothing was deleted: %w", name, err)
+	}
+	return s.each(ctx, name, o, true, func(ctx context.Context, stack string, o RunOptions) error {
+		return s.destroyStack(ctx, stack, o, false)
+	})
 }
 
-func (s *Session) destroyStack(ctx context.Context, name string, o RunOptions) error {
+// destroyStack previews the destroy of one stack, or destroys it.
+func (s *Session) destroyStack(ctx context.Context, name string, o RunOptions, preview bool) error {
 	defer s.flush()
 	stdout, stderr := o.streams(s)
 	stack, err := auto.SelectStack(ctx, name, s.workspace)
@@ -246,10 +290,11 @@ func (s *Session) destroyStack(ctx context.Context, name string, o RunOptions) e
 	}
 	opts := []optdestroy.Option{optdestroy.ProgressStreams(stdout), optdestroy.ErrorProgressStreams(stderr),
 		optdestroy.Parallel(o.parallel())}
-	if _, err := stack.PreviewDestroy(ctx, opts...); err != nil {
-		return fmt.Errorf("destroy of %s refused, nothing was deleted: %w", name, err)
+	if preview {
+		_, err = stack.PreviewDestroy(ctx, opts...)
+	} else {
+		_, err = stack.Destroy(ctx, opts...)
 	}
-	_, err = stack.Destroy(ctx, opts...)
 	return err
 }
 

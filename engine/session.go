@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -61,6 +62,9 @@ type Session struct {
 	workspace auto.Workspace
 	cli       auto.PulumiCommand
 	env       []string // the workspace's environment, for commands run directly
+	// strict holds the stacks whose previews refuse as an update would
+	// (program.StrictPreview): those Up checks before updating any.
+	strict sync.Map
 }
 
 // observeCLI wraps the CLI the session runs (tests: see every command line).
@@ -140,7 +144,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	wsOpts := []auto.LocalWorkspaceOption{
 		auto.WorkDir(workDir),
-		auto.Program(withTransform(program.New(c), opts.Transform)),
+		auto.Program(withTransform(program.New(c, program.StrictPreview(s.isStrict)), opts.Transform)),
 		auto.Pulumi(cmd),
 		auto.EnvVars(env),
 	}
@@ -155,6 +159,11 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+func (s *Session) isStrict(stack string) bool {
+	_, ok := s.strict.Load(stack)
+	return ok
 }
 
 // withTransform registers t before running prog.
@@ -254,11 +263,19 @@ var ErrUpstreamNotDeployed = errors.New("upstream not deployed")
 // A service stack needs its environment's platform stack deployed; a
 // platform stack, its upstream's.
 func (s *Session) Stack(ctx context.Context, name string) (auto.Stack, error) {
+	return s.stack(ctx, name, false)
+}
+
+// stack is Stack; for a preview, a service stack may precede its platform
+// stack's first deployment (the program previews it against the contract
+// the platform stack will export).
+func (s *Session) stack(ctx context.Context, name string, preview bool) (auto.Stack, error) {
 	st, shard, err := s.Catalog.EnvironmentOf(name)
 	if err != nil {
 		return auto.Stack{}, err
 	}
 	switch {
+	case shard != "" && preview:
 	case shard != "":
 		if err := s.requireDeployed(ctx, st.Name, name, "its platform stack"); err != nil {
 			return auto.Stack{}, err

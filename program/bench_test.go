@@ -28,8 +28,8 @@ import (
 
 var sizes = []int{100, 1000, 5000}
 
-// BenchmarkProgram runs the whole program under mocks for dev, staging and
-// production; resources/op is what the three stacks register.
+// BenchmarkProgram runs the whole program under mocks for every stack of
+// dev, staging and production; resources/op is what they register.
 func BenchmarkProgram(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
@@ -63,18 +63,15 @@ func BenchmarkFloor(b *testing.B) {
 			c := catalogtest.SyntheticCatalog(b, "..", n)
 			replays := map[string]pulumi.RunFunc{}
 			total := 0
-			for _, stack := range c.Chain {
-				rec, err := runStack(b, c, stack, false)
-				if err != nil {
-					b.Fatal(err)
-				}
+			for _, stack := range c.AllStacks() {
+				rec := mustRunOne(b, c, stack)
 				replays[stack] = replay(stack, rec.Resources())
 				total += len(rec.Resources())
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				for _, stack := range c.Chain {
+				for _, stack := range c.AllStacks() {
 					rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{}}
 					if err := mocktest.Run(replays[stack], stack, rec); err != nil {
 						b.Fatal(err)
@@ -86,7 +83,7 @@ func BenchmarkFloor(b *testing.B) {
 	}
 }
 
-// BenchmarkPlan computes the plans of the three stacks, without Pulumi.
+// BenchmarkPlan computes the plans of every stack, without Pulumi.
 func BenchmarkPlan(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
@@ -94,7 +91,7 @@ func BenchmarkPlan(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				for _, stack := range c.Chain {
+				for _, stack := range c.AllStacks() {
 					if _, err := plan.Build(c, stack); err != nil {
 						b.Fatal(err)
 					}
@@ -299,8 +296,8 @@ func toInput(v resource.PropertyValue) pulumi.Input {
 // the same types, names, parents, inputs and options.
 func TestFloorReplaysTheProgram(t *testing.T) {
 	c := example(t)
-	for _, stack := range c.Chain {
-		want := mustRun(t, c, stack).Resources()
+	for _, stack := range c.AllStacks() {
+		want := mustRunOne(t, c, stack).Resources()
 		rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{}}
 		if err := mocktest.Run(replay(stack, want), stack, rec); err != nil {
 			t.Fatal(err)

@@ -75,7 +75,10 @@ func TestClustersAndDelegates(t *testing.T) {
 		counts := map[string]int{
 			tAWSProvider: regions, tVpc: regions, tSubnet: 4 * regions, tNat: 2 * regions, tEKS: regions,
 			tNodeGroup: regions, tKMS: regions, tOIDC: regions, tAccessEntry: regions, tAccessPol: regions,
-			tToken: regions, tK8sSecret: regions, tRelease: regions, tAWSConn: regions, tK8sProvider: regions,
+			tToken: regions, tK8sSecret: regions, tRelease: regions, tAWSConn: regions,
+			// The platform stack's, and each service stack's for its
+			// namespaces.
+			tK8sProvider: regions * len(c.StacksOf(stack)),
 		}
 		for typ, want := range counts {
 			if got := len(rec.OfType(typ)); got != want {
@@ -232,25 +235,30 @@ func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktes
 	}
 	// The delegate writes only where deployments go: a RoleBinding per
 	// deployment namespace.
-	p, err := plan.Build(c, stack)
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := 0
-	for _, cl := range p.Clusters {
-		want += len(cl.Delegate.Namespaces)
+	for _, name := range stacksOf(c, stack) {
+		p, err := plan.Build(c, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cl := range p.Clusters {
+			if !p.IsPlatform() {
+				want += len(cl.Delegate.Namespaces)
+			}
+		}
 	}
 	if got := len(rec.OfType(tRoleBinding)); got != want || want == 0 {
 		t.Errorf("%s: %d role bindings, want one per deployment namespace (%d)", stack, got, want)
 	}
 	// Each binding is created after its namespace and deleted before it.
-	namespaces := map[string]string{} // name -> URN
+	namespaces := map[string]mocktest.Registered{} // by name
 	for _, ns := range rec.OfType(tNamespace) {
-		namespaces[value(ns, "metadata.name").StringValue()] = ns.URN(stack)
+		namespaces[value(ns, "metadata.name").StringValue()] = ns
 	}
 	for _, rb := range rec.OfType(tRoleBinding) {
-		urn, ok := namespaces[value(rb, "metadata.namespace").StringValue()]
-		if !ok || !slices.Contains(rb.Dependencies, urn) {
+		ns, ok := namespaces[value(rb, "metadata.namespace").StringValue()]
+		// In the stack of the binding, a service stack.
+		if !ok || !slices.ContainsFunc(c.StacksOf(stack), func(s string) bool { return slices.Contains(rb.Dependencies, ns.URN(s)) }) {
 			t.Errorf("%s: role binding %s does not depend on its namespace %q (%v)", stack, rb.Name, value(rb, "metadata.namespace").StringValue(), rb.Dependencies)
 		}
 	}

@@ -60,6 +60,9 @@ type contract struct {
 	Retired     []string
 	Env         map[string]any
 	Kubeconfigs map[string]string
+	// planned is set on the contract a platform stack not deployed yet
+	// will export (plannedPlatform): its kubeconfigs are unknown.
+	planned bool
 }
 
 // services are the services c deploys; none for nil.
@@ -72,6 +75,13 @@ func (c *contract) services() []string {
 
 // kubeconfig is the kubeconfig of region's cluster, as a secret.
 func (c *contract) kubeconfig(ctx *pulumi.Context, region string) (pulumi.StringOutput, error) {
+	if c.planned {
+		// Known once the platform stack's clusters exist; a preview shows
+		// the resources inside them with this unknown, as it would for a
+		// cluster created in the same stack. (An unknown holds nothing
+		// to keep secret; the update reads the deployed secret.)
+		return pulumi.UnsafeUnknownOutput(nil).ApplyT(func(any) string { return "" }).(pulumi.StringOutput), nil
+	}
 	k, ok := c.Kubeconfigs[region]
 	if !ok || k == "" {
 		return pulumi.StringOutput{}, fmt.Errorf("platform stack %q exports no kubeconfig for region %q; run `pulumi up --stack %s` first", c.Stack, region, c.Stack)
@@ -138,6 +148,45 @@ func readUpstream(ctx *pulumi.Context, stack string) (*contract, error) {
 		}
 	}
 	return c, nil
+}
+
+// readPlatform reads the contract of p's platform stack (p a service
+// stack). A preview of a service stack whose platform stack has not been
+// deployed yet (a new environment, or a pull request that splits an
+// environment) is made against the contract that platform stack will
+// export (plannedPlatform), so that the pull request shows every stack's
+// changes; an update needs the platform stack deployed.
+func readPlatform(ctx *pulumi.Context, c *catalog.Catalog, p *plan.Plan) (*contract, error) {
+	if ctx.DryRun() {
+		outputs, err := stackOutputs(ctx, p.Platform)
+		if err != nil && !strings.Contains(err.Error(), "unknown stack") {
+			return nil, err
+		}
+		if len(outputs) == 0 {
+			if err := ctx.Log.Info(fmt.Sprintf("platform stack %q is not deployed yet: this preview uses the identifiers it will export, and its clusters' kubeconfigs are unknown until `platformctl up --stack %s` deploys it", p.Platform, p.Platform), nil); err != nil {
+				return nil, err
+			}
+			return plannedPlatform(c, p), nil
+		}
+	}
+	return readUpstream(ctx, p.Platform)
+}
+
+// plannedPlatform is the contract p's platform stack will export once
+// deployed, from the catalog: the foundation's identifiers are
+// deterministic (DESIGN: no lookup names a thing).
+func plannedPlatform(c *catalog.Catalog, p *plan.Plan) *contract {
+	root := c.Stacks[c.Chain[0]]
+	return &contract{
+		Stack: p.Platform,
+		Foundation: map[string]string{
+			FoundationOrgID:           p.Scope.OrgID,
+			FoundationProjectID:       p.Scope.ProjectID,
+			FoundationGithubConnector: root.Foundation.Github.ConnectorIdentifier,
+			FoundationOwnerStack:      root.Name,
+		},
+		planned: true,
+	}
 }
 
 // readPrevious reads this stack's own last contract, or nil before its

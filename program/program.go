@@ -24,7 +24,11 @@ import (
 // before this, so invalid input never reaches the engine. The stack is an
 // environment's platform stack (dev) or one of its service stacks
 // (dev.payments), whose settings are the environment's.
-func New(c *catalog.Catalog) pulumi.RunFunc {
+func New(c *catalog.Catalog, opts ...Option) pulumi.RunFunc {
+	var cfg options
+	for _, opt := range opts {
+		opt(&cfg)
+	}
 	return func(ctx *pulumi.Context) error {
 		env, shard := catalog.SplitStack(ctx.Stack())
 		values := settings(ctx)
@@ -55,7 +59,7 @@ func New(c *catalog.Catalog) pulumi.RunFunc {
 			o.Upstream = from.deployed()
 		}
 		if !p.IsPlatform() {
-			if from, err = readUpstream(ctx, p.Platform); err != nil {
+			if from, err = readPlatform(ctx, c, p); err != nil {
 				return err
 			}
 			if st := c.Stacks[p.Platform]; st.Upstream != "" {
@@ -81,7 +85,8 @@ func New(c *catalog.Catalog) pulumi.RunFunc {
 				}
 			}
 		}
-		if err := enforce(ctx, plan.Guard(c, p, o)); err != nil {
+		strict := !ctx.DryRun() || cfg.strict != nil && cfg.strict(ctx.Stack())
+		if err := enforce(ctx, plan.Guard(c, p, o), strict); err != nil {
 			return err
 		}
 		// Declared from a goroutine of its own, with declare as its first
@@ -116,12 +121,27 @@ func settings(ctx *pulumi.Context) map[string]string {
 // warn shows a warning in the engine's output (tests: recorded).
 var warn = func(ctx *pulumi.Context, msg string) error { return ctx.Log.Warn(msg, nil) }
 
+// Option configures New.
+type Option func(*options)
+
+type options struct {
+	strict func(stack string) bool
+}
+
+// StrictPreview makes the guards refuse a preview of the stacks for which
+// strict is true as they refuse an update. The engine previews every stack
+// of an environment so before updating any, so that an update refused in
+// one stack changes none.
+func StrictPreview(strict func(stack string) bool) Option {
+	return func(o *options) { o.strict = strict }
+}
+
 // enforce refuses the run on a blocking violation, or on any violation
-// during an update; in a preview the others are warnings.
-func enforce(ctx *pulumi.Context, violations []plan.Violation) error {
+// when strict (an update); otherwise the others are warnings.
+func enforce(ctx *pulumi.Context, violations []plan.Violation, strict bool) error {
 	var errs []error
 	for _, v := range violations {
-		if v.Blocking || !ctx.DryRun() {
+		if v.Blocking || strict {
 			errs = append(errs, errors.New(v.String()))
 			continue
 		}

@@ -1,6 +1,7 @@
 package program
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -37,7 +38,9 @@ const (
 
 func example(t testing.TB) *catalog.Catalog { return catalogtest.Example(t, "..") }
 
-// upstreamOutputs is the contract a deployed upstream stack exports.
+// upstreamOutputs is the contract a deployed stack exports: a platform
+// stack's (with its clusters' kubeconfigs) or a service stack's (with its
+// services, the plan's when services is nil).
 func upstreamOutputs(c *catalog.Catalog, stack string, services []string) resource.PropertyMap {
 	if services == nil {
 		p, err := plan.Build(c, stack)
@@ -50,19 +53,30 @@ func upstreamOutputs(c *catalog.Catalog, stack string, services []string) resour
 	for i, s := range services {
 		svc[i] = resource.NewStringProperty(s)
 	}
+	env, shard := catalog.SplitStack(stack)
 	out := resource.NewPropertyMapFromMap(map[string]any{
 		OutContractVersion: ContractVersion,
+		OutStack:           stack,
 		OutFoundation: map[string]any{
 			FoundationOrgID: "default", FoundationProjectID: "platform",
 			FoundationGithubConnector: "github_platform_next_cross_org", FoundationOwnerStack: "dev",
 		},
-		OutEnvironment: map[string]any{"identifier": c.Stacks[stack].Environment.Identifier},
+		OutEnvironment: map[string]any{"identifier": c.Stacks[env].Environment.Identifier},
 	})
+	if shard == "" {
+		kubeconfigs := map[string]any{}
+		for _, r := range c.Stacks[env].Regions {
+			kubeconfigs[r.Name] = "kubeconfig of " + env + " " + r.Name
+		}
+		out[OutKubeconfigs] = resource.MakeSecret(resource.NewPropertyValue(kubeconfigs))
+	}
 	out[OutServices] = resource.NewArrayProperty(svc)
 	return out
 }
 
-// runStack runs the program as stack with every upstream deployed.
+// runStack runs the program as stack with every upstream deployed: one
+// stack by its full name, or every stack of an environment (its platform
+// stack's name), recorded together.
 func runStack(t testing.TB, c *catalog.Catalog, stack string, dryRun bool) (*mocktest.Recorder, error) {
 	return runWith(deployedChain(c), c, stack, dryRun)
 }
@@ -70,21 +84,58 @@ func runStack(t testing.TB, c *catalog.Catalog, stack string, dryRun bool) (*moc
 // deployedChain is the outputs of every stack of the chain, deployed.
 func deployedChain(c *catalog.Catalog) map[string]resource.PropertyMap {
 	out := map[string]resource.PropertyMap{}
-	for _, name := range c.Chain {
+	for _, name := range c.AllStacks() {
 		out[name] = upstreamOutputs(c, name, nil)
 	}
 	return out
 }
 
-func runWith(outputs map[string]resource.PropertyMap, c *catalog.Catalog, stack string, dryRun bool) (*mocktest.Recorder, error) {
+// stacksOf are the stacks name stands for: an environment's (its platform
+// stack's name), or one service stack.
+func stacksOf(c *catalog.Catalog, name string) []string {
+	if _, shard := catalog.SplitStack(name); shard != "" {
+		return []string{name}
+	}
+	return c.StacksOf(name)
+}
+
+// runWith runs the stacks name stands for, in order, into one recorder;
+// the first refusal stops the run.
+func runWith(outputs map[string]resource.PropertyMap, c *catalog.Catalog, name string, dryRun bool, opts ...pulumi.RunOption) (*mocktest.Recorder, error) {
 	rec := &mocktest.Recorder{StackOutputs: outputs}
-	return rec, mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(dryRun))
+	for _, stack := range stacksOf(c, name) {
+		if err := mocktest.Run(New(c), stack, rec, append([]pulumi.RunOption{mocktest.WithDryRun(dryRun)}, opts...)...); err != nil {
+			return rec, fmt.Errorf("%s: %w", stack, err)
+		}
+	}
+	return rec, nil
+}
+
+// serviceStack is the example's one service stack of env.
+func serviceStack(t testing.TB, c *catalog.Catalog, env string) string {
+	t.Helper()
+	stacks := c.StacksOf(env)
+	if len(stacks) != 2 {
+		t.Fatalf("%s: want one service stack, have %v", env, stacks)
+	}
+	return stacks[1]
 }
 
 func mustRun(t *testing.T, c *catalog.Catalog, stack string) *mocktest.Recorder {
 	t.Helper()
 	rec, err := runStack(t, c, stack, false)
 	if err != nil {
+		t.Fatalf("%s: %v", stack, err)
+	}
+	return rec
+}
+
+// mustRunOne runs exactly one stack (a platform stack without its service
+// stacks), every other deployed.
+func mustRunOne(t testing.TB, c *catalog.Catalog, stack string) *mocktest.Recorder {
+	t.Helper()
+	rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
+	if err := mocktest.Run(New(c), stack, rec); err != nil {
 		t.Fatalf("%s: %v", stack, err)
 	}
 	return rec
@@ -307,12 +358,13 @@ func TestPipelinesPerEnvironment(t *testing.T) {
 
 func TestPromotionIsErrorOnUpAndWarningOnPreview(t *testing.T) {
 	c := example(t)
-	rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{
-		// staging has not deployed auth-service yet.
-		"staging": upstreamOutputs(c, "staging", []string{"payment-service"}),
-	}}
-	err := mocktest.Run(New(c), "production", rec, mocktest.WithDryRun(false))
-	if err == nil || !strings.Contains(err.Error(), `is not deployed in upstream stack "staging" yet; run `+"`pulumi up --stack staging`") {
+	outputs := deployedChain(c)
+	// staging has not deployed auth-service yet.
+	outputs[serviceStack(t, c, "staging")] = upstreamOutputs(c, serviceStack(t, c, "staging"), []string{"payment-service"})
+	rec := &mocktest.Recorder{StackOutputs: outputs}
+	stack := serviceStack(t, c, "production")
+	err := mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(false))
+	if err == nil || !strings.Contains(err.Error(), `is not deployed in upstream stack "staging.services" yet; run `+"`pulumi up --stack staging.services`") {
 		t.Fatalf("up: want promotion error naming the service and upstream, got %v", err)
 	}
 	// A refused update registers nothing.
@@ -323,10 +375,10 @@ func TestPromotionIsErrorOnUpAndWarningOnPreview(t *testing.T) {
 	var warnings []string
 	defer func(w func(*pulumi.Context, string) error) { warn = w }(warn)
 	warn = func(_ *pulumi.Context, msg string) error { warnings = append(warnings, msg); return nil }
-	if err := mocktest.Run(New(c), "production", rec, mocktest.WithDryRun(true)); err != nil {
+	if err := mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(true)); err != nil {
 		t.Fatalf("preview must only warn: %v", err)
 	}
-	want := `service "auth-service" is not deployed in upstream stack "staging" yet`
+	want := `service "auth-service" is not deployed in upstream stack "staging.services" yet`
 	if !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, want) }) {
 		t.Errorf("preview must warn %q, warned %q", want, warnings)
 	}
@@ -433,7 +485,9 @@ func TestSettingsFromPulumiConfig(t *testing.T) {
 		}, "harness-platform:githubToken")
 	}
 	rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
-	if err := mocktest.Run(New(c), "production", rec, config("approval", `{"teamApprovals":1,"platformApprovals":1,"timeout":"4h"}`)); err != nil {
+	// A service stack's settings are its environment's, from the same
+	// config.
+	if err := mocktest.Run(New(c), serviceStack(t, c, "production"), rec, config("approval", `{"teamApprovals":1,"platformApprovals":1,"timeout":"4h"}`)); err != nil {
 		t.Fatal(err)
 	}
 	pipelines := rec.OfType(tPipeline)
@@ -508,5 +562,34 @@ func TestProductionDeploymentsProtected(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A service stack previews before its platform stack's first deployment
+// (a new environment, a pull request that splits one), against the
+// contract the platform stack will export; its update is refused until
+// the platform stack is deployed.
+func TestServiceStackPreviewBeforeItsPlatform(t *testing.T) {
+	c := example(t)
+	stack := serviceStack(t, c, "dev")
+	rec, err := runWith(map[string]resource.PropertyMap{}, c, stack, true)
+	if err != nil {
+		t.Fatalf("preview: %v", err)
+	}
+	if n := len(rec.OfType(tPipeline)); n == 0 {
+		t.Error("the preview declares no pipeline")
+	}
+	for _, p := range rec.OfType(tK8sProvider) {
+		// The mocks record an unknown input as absent.
+		if kc := p.Inputs["kubeconfig"]; kc.HasValue() && !kc.ContainsUnknowns() {
+			t.Errorf("provider %s: kubeconfig %v, want unknown", p.Name, kc)
+		}
+	}
+	rec, err = runWith(map[string]resource.PropertyMap{}, c, stack, false)
+	if err == nil || !strings.Contains(err.Error(), "run `pulumi up --stack dev` first") {
+		t.Fatalf("up before the platform stack: want a refusal naming dev, got %v", err)
+	}
+	if n := len(rec.Resources()); n != 0 {
+		t.Errorf("the refused update registered %d resources", n)
 	}
 }

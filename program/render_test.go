@@ -34,7 +34,7 @@ func planDocument(r mocktest.Registered) string {
 func TestRegisteredYAMLIsRendered(t *testing.T) {
 	synthetic := catalogtest.SyntheticCatalog(t, "..", 100)
 	for name, c := range map[string]*catalog.Catalog{"example": example(t), "synthetic": synthetic} {
-		for _, stack := range c.Chain {
+		for _, stack := range c.AllStacks() {
 			p, err := plan.Build(c, stack)
 			if err != nil {
 				t.Fatal(err)
@@ -46,13 +46,13 @@ func TestRegisteredYAMLIsRendered(t *testing.T) {
 			// Registrations arrive concurrently: reassemble them in the
 			// plan's document order, then compare the bytes.
 			byRef := map[plan.Ref]string{}
-			for _, r := range mustRun(t, c, stack).Resources() {
+			for _, r := range mustRunOne(t, c, stack).Resources() {
 				if kind, ok := kinds[r.Type]; ok {
 					byRef[plan.Ref{Kind: kind, Identifier: str(r, "identifier")}] = planDocument(r)
 				}
 			}
 			docs := p.Documents()
-			if len(byRef) != len(docs) || len(docs) < len(p.Deployments)*2 {
+			if len(byRef) != len(docs) || len(docs) < len(p.Deployments)*2 || len(docs) == 0 {
 				t.Fatalf("%s/%s: %d documents registered, the plan has %d", name, stack, len(byRef), len(docs))
 			}
 			var registered bytes.Buffer
@@ -66,19 +66,35 @@ func TestRegisteredYAMLIsRendered(t *testing.T) {
 	}
 }
 
-// The program reads its upstream's contract, and a Production or
-// foundation stack its own last one, each once and before registering
-// anything.
+// Each stack reads every contract it needs once, before registering
+// anything: a platform stack its upstream platform stack's; a service
+// stack its platform stack's, the upstream environment's (its platform
+// stack and service stacks: promotion holds across them) and its own last.
 func TestContractsAreReadOnce(t *testing.T) {
 	c := example(t)
 	org := "organization/harness-platform/"
-	for stack, want := range map[string]string{"dev": org + "dev", "staging": org + "dev", "production": org + "staging," + org + "production"} {
-		rec, err := runStack(t, c, stack, false)
-		if err != nil {
+	want := map[string][]string{
+		"dev":                 nil,
+		"dev.services":        {"dev", "dev.services"},
+		"staging":             {"dev"},
+		"staging.services":    {"staging", "dev", "dev.services", "staging.services"},
+		"production":          {"staging"},
+		"production.services": {"production", "staging", "staging.services", "production.services"},
+	}
+	if got := c.AllStacks(); len(got) != len(want) {
+		t.Fatalf("stacks %v, want %d", got, len(want))
+	}
+	for stack, names := range want {
+		rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
+		if err := mocktest.Run(New(c), stack, rec); err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Join(rec.Reads(), ","); got != want {
-			t.Errorf("%s read %q, want %q", stack, got, want)
+		var w []string
+		for _, n := range names {
+			w = append(w, org+n)
+		}
+		if got := strings.Join(rec.Reads(), ","); got != strings.Join(w, ",") {
+			t.Errorf("%s read %q, want %q", stack, got, strings.Join(w, ","))
 		}
 	}
 }
@@ -88,14 +104,12 @@ func TestContractsAreReadOnce(t *testing.T) {
 // is registered; a preview warns.
 func TestDecommissionGuard(t *testing.T) {
 	c := example(t)
-	outputs := map[string]resource.PropertyMap{}
-	for _, name := range c.Chain {
-		outputs[name] = upstreamOutputs(c, name, nil)
-	}
-	previous := upstreamOutputs(c, "production", append(planServices(t, c, "production"), "old-service"))
-	outputs["production"] = previous
+	outputs := deployedChain(c)
+	stack := serviceStack(t, c, "production")
+	previous := upstreamOutputs(c, stack, append(planServices(t, c, stack), "old-service"))
+	outputs[stack] = previous
 	rec := &mocktest.Recorder{StackOutputs: outputs}
-	err := mocktest.Run(New(c), "production", rec, mocktest.WithDryRun(false))
+	err := mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(false))
 	if err == nil || !strings.Contains(err.Error(), "would delete the Production pipeline of old-service, not retired in its last deployment") {
 		t.Fatalf("up: %v", err)
 	}
@@ -103,32 +117,36 @@ func TestDecommissionGuard(t *testing.T) {
 		t.Errorf("the refused update registered %d resources", n)
 	}
 	rec = &mocktest.Recorder{StackOutputs: outputs}
-	if err := mocktest.Run(New(c), "production", rec, mocktest.WithDryRun(true)); err != nil {
+	if err := mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(true)); err != nil {
 		t.Fatalf("preview must only warn: %v", err)
 	}
 	// Retired in the last deployment: its removal is the documented path.
 	previous[OutRetired] = resource.NewArrayProperty([]resource.PropertyValue{resource.NewStringProperty("old-service")})
 	rec = &mocktest.Recorder{StackOutputs: outputs}
-	if err := mocktest.Run(New(c), "production", rec, mocktest.WithDryRun(false)); err != nil {
+	if err := mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(false)); err != nil {
 		t.Fatalf("removing a retired service: %v", err)
 	}
 }
 
-// Decommissioning: the foundation stack refuses, in a preview too, to
-// delete a service another stack still deploys (Harness would refuse the
+// Decommissioning: the root environment's service stacks (which own the
+// Harness services) refuse, in a preview too, to delete a service another
+// environment's service stack still deploys (Harness would refuse the
 // deletion halfway through the update); once no other stack deploys it,
 // the entry may go.
 func TestFoundationKeepsServicesOthersDeploy(t *testing.T) {
 	c := example(t)
-	outputs := map[string]resource.PropertyMap{}
-	for _, name := range c.Chain {
-		outputs[name] = upstreamOutputs(c, name, append(planServices(t, c, name), "old-service"))
+	outputs := deployedChain(c)
+	for _, name := range c.AllStacks() {
+		if _, shard := catalog.SplitStack(name); shard != "" {
+			outputs[name] = upstreamOutputs(c, name, append(planServices(t, c, name), "old-service"))
+		}
 	}
+	owner := serviceStack(t, c, "dev")
 	for _, preview := range []bool{true, false} {
 		rec := &mocktest.Recorder{StackOutputs: outputs}
-		err := mocktest.Run(New(c), "dev", rec, mocktest.WithDryRun(preview))
-		want := `service "old-service" leaves the catalog, but stack "staging" still deploys it`
-		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `stack "production" still deploys it`) {
+		err := mocktest.Run(New(c), owner, rec, mocktest.WithDryRun(preview))
+		want := `service "old-service" leaves the catalog, but stack "staging.services" still deploys it`
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `stack "production.services" still deploys it`) {
 			t.Fatalf("preview=%v: want %q, got %v", preview, want, err)
 		}
 		if n := len(rec.Resources()); n != 0 {
@@ -136,14 +154,14 @@ func TestFoundationKeepsServicesOthersDeploy(t *testing.T) {
 		}
 	}
 	// Removed from staging and production first: the entry may go.
-	for _, name := range []string{"staging", "production"} {
+	for _, name := range []string{"staging.services", "production.services"} {
 		outputs[name] = upstreamOutputs(c, name, planServices(t, c, name))
 	}
 	rec := &mocktest.Recorder{StackOutputs: outputs}
-	if err := mocktest.Run(New(c), "dev", rec, mocktest.WithDryRun(false)); err != nil {
+	if err := mocktest.Run(New(c), owner, rec, mocktest.WithDryRun(false)); err != nil {
 		t.Fatalf("removing a service no other stack deploys: %v", err)
 	}
-	if got := strings.Join(rec.Reads(), ","); !strings.Contains(got, "staging") || !strings.Contains(got, "production") {
+	if got := strings.Join(rec.Reads(), ","); !strings.Contains(got, "staging.services") || !strings.Contains(got, "production.services") {
 		t.Errorf("the foundation read %q, want the other stacks' contracts", got)
 	}
 }

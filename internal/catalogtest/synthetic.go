@@ -16,7 +16,9 @@ import (
 // directory root.
 func ExampleFiles(root string) (map[string][]byte, error) {
 	files := map[string][]byte{}
-	names := []string{catalog.ServicesFile, catalog.TeamsFile, catalog.ArchetypesFile, catalog.RegionsFile}
+	// Pulumi.yaml too, as catalog.Load reads it: its config defaults are
+	// what a service stack receives besides its environment's settings.
+	names := []string{catalog.ServicesFile, catalog.TeamsFile, catalog.ArchetypesFile, catalog.RegionsFile, catalog.ProjectFile}
 	stacks, _ := filepath.Glob(filepath.Join(root, "Pulumi.*.yaml"))
 	for _, s := range stacks {
 		names = append(names, filepath.Base(s))

@@ -8,6 +8,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/policyx"
 
+	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/plan"
 )
@@ -76,7 +77,12 @@ func secret(s string) property.Value { return property.New(s).WithSecret(true) }
 func productionPipeline(t *testing.T) string {
 	t.Helper()
 	c := catalogtest.Example(t, "../..")
-	p, err := plan.Build(c, "production")
+	svc, ok := c.Service("payment-service")
+	if !ok {
+		t.Fatal("no payment-service in the catalog")
+	}
+	// Its pipeline is in production's service stack of its shard.
+	p, err := plan.Build(c, catalog.ServiceStackName("production", svc.Stack))
 	if err != nil {
 		t.Fatal(err)
 	}
