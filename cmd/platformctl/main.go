@@ -54,7 +54,7 @@ type options struct {
 	policyPacks                multiFlag
 	policyConfigs              multiFlag
 	noPolicy, dryRun           bool
-	events, details            string
+	events, details, base      string
 	max                        int
 }
 
@@ -203,6 +203,13 @@ var commands = []command{
 			fs.IntVar(&o.max, "max", 60000, "most bytes to print (GitHub trims comments at 64,000 characters)")
 		},
 		run: runSummary},
+	{name: "stacks", synopsis: "[--base DIR] [--dir DIR]",
+		summary: "list the stacks, one a line in chain order (platform stack, then its service stacks); with --base, a checkout of the change's base, only those the change may touch",
+		flags: func(fs *flag.FlagSet, o *options) {
+			dirFlag(fs, o)
+			fs.StringVar(&o.base, "base", "", "the base of the change (a checkout of the target branch): list only the stacks it may touch")
+		},
+		run: runStacks},
 	{name: "policy-pack", synopsis: "[--dir DIR]",
 		summary: "build the project's CrossGuard policy pack (cached) and print its path, for --policy-pack",
 		flags:   dirFlag,
