@@ -660,7 +660,7 @@ func TestPromotionAgainstDeployedUpstream(t *testing.T) {
 	if _, err := s.Preview(ctx, "production", RunOptions{}); err != nil {
 		t.Fatalf("preview must only warn: %v", err)
 	}
-	want := `service "promo-importer" is not deployed in upstream stack "staging" yet`
+	want := `service "promo-importer" is not deployed in upstream stack "staging.services" yet`
 	if !strings.Contains(s.out.String(), want) {
 		t.Errorf("preview does not warn %q:\n%s", want, s.out)
 	}
@@ -739,7 +739,10 @@ func TestInterruptedUpConverges(t *testing.T) {
 		t.Fatal(err)
 	}
 	onlyOp(t, "up after convergence", opTypes(*res.Summary.ResourceChanges), apitype.OpSame)
-	harnessResources := mockCount(t, c, "dev", "harness:")
+	harnessResources := 0
+	for _, stack := range c.StacksOf("dev") {
+		harnessResources += mockCount(t, c, stack, "harness:", mocktest.WithDryRun(true))
+	}
 	if got := len(s.Servers.Cloud("harness").IDs()); got != harnessResources {
 		t.Errorf("after the interrupted up (%d objects), recover and up the cloud holds %d objects, want %d", partial, got, harnessResources)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 
 	"github.com/company/harness-platform/plan"
+	"github.com/company/harness-platform/program"
 )
 
 // Move is one `pulumi state move`: the objects of Services that stack
@@ -103,7 +104,86 @@ func (s *Session) ApplyMove(ctx context.Context, m Move) error {
 	if err != nil {
 		return fmt.Errorf("moving %s from %s to %s: %w: %s%s", strings.Join(m.Services, ", "), m.From, m.To, err, stdout, stderr)
 	}
-	return nil
+	// The stacks' contracts say what each holds (the guards read them):
+	// the moved services leave the source's and join the destination's,
+	// as the next update of each would write.
+	if err := s.editContract(ctx, m.From, m.Services, false); err != nil {
+		return err
+	}
+	return s.editContract(ctx, m.To, m.Services, true)
+}
+
+// editContract removes services from (or adds them to) the contract
+// outputs a stack's state holds: services, retired, pipelines, webhooks.
+// Every other output, secrets included, is kept as it is.
+func (s *Session) editContract(ctx context.Context, name string, services []string, add bool) error {
+	stack, err := auto.SelectStack(ctx, name, s.workspace)
+	if err != nil {
+		return err
+	}
+	exported, err := stack.Export(ctx)
+	if err != nil {
+		return err
+	}
+	var d map[string]any
+	if err := json.Unmarshal(exported.Deployment, &d); err != nil {
+		return fmt.Errorf("reading the state of %s: %w", name, err)
+	}
+	resources, _ := d["resources"].([]any)
+	edited := false
+	for _, r := range resources {
+		r, _ := r.(map[string]any)
+		if r == nil || r["type"] != string(resource.RootStackType) {
+			continue
+		}
+		outputs, _ := r["outputs"].(map[string]any)
+		if outputs == nil {
+			if !add {
+				return nil
+			}
+			outputs = map[string]any{}
+			r["outputs"] = outputs
+		}
+		list, _ := outputs[program.OutServices].([]any)
+		have := map[string]bool{}
+		var kept []any
+		for _, v := range list {
+			if name, _ := v.(string); add || !slices.Contains(services, name) {
+				kept = append(kept, v)
+				have[name] = true
+			}
+		}
+		if add {
+			for _, svc := range services {
+				if !have[svc] {
+					kept = append(kept, svc)
+				}
+			}
+		} else {
+			for _, key := range []string{program.OutPipelines, program.OutWebhooks} {
+				if m, ok := outputs[key].(map[string]any); ok {
+					for _, svc := range services {
+						delete(m, svc)
+					}
+				}
+			}
+			if retired, ok := outputs[program.OutRetired].([]any); ok {
+				outputs[program.OutRetired] = slices.DeleteFunc(retired, func(v any) bool { n, _ := v.(string); return slices.Contains(services, n) })
+			}
+		}
+		if kept == nil {
+			kept = []any{}
+		}
+		outputs[program.OutServices] = kept
+		edited = true
+	}
+	if !edited {
+		return nil
+	}
+	if exported.Deployment, err = json.Marshal(d); err != nil {
+		return err
+	}
+	return stack.Import(ctx, exported)
 }
 
 // stateResource is what a move needs of a resource in the state.

@@ -79,6 +79,10 @@ func (o RunOptions) parallel() int {
 func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.PreviewResult, error) {
 	var out auto.PreviewResult
 	var mu sync.Mutex
+	if o.EventLog != nil {
+		// Stacks previewed at once share the log: one event, one line.
+		o.EventLog = &lockedWriter{w: o.EventLog}
+	}
 	err := s.each(ctx, name, o, false, func(ctx context.Context, stack string, o RunOptions) error {
 		r, err := s.previewStack(ctx, stack, o)
 		mu.Lock()
@@ -315,4 +319,16 @@ func (s *Session) flush() {
 			fmt.Fprintf(s.opts.Stderr, "warning: writing the simulated cloud: %v\n", err)
 		}
 	}
+}
+
+// lockedWriter serializes writes: each json.Encoder.Encode is one Write.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }

@@ -210,6 +210,13 @@ var commands = []command{
 			fs.StringVar(&o.base, "base", "", "the base of the change (a checkout of the target branch): list only the stacks it may touch")
 		},
 		run: runStacks},
+	{name: "gitops", synopsis: "[--yes] [--dir DIR]",
+		summary: "check (or with --yes write) the Pulumi Kubernetes Operator Stacks of the service stacks under deploy/argocd/stacks, derived from the catalog",
+		flags: func(fs *flag.FlagSet, o *options) {
+			dirFlag(fs, o)
+			fs.BoolVar(&o.yes, "yes", false, "write the manifests")
+		},
+		run: runGitops},
 	{name: "policy-pack", synopsis: "[--dir DIR]",
 		summary: "build the project's CrossGuard policy pack (cached) and print its path, for --policy-pack",
 		flags:   dirFlag,
@@ -289,8 +296,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		commandUsage(cmd, stderr)
 		return exitUsage
 	}
-	if fs.Lookup("yes") != nil && !o.yes && cmd.name == "move" {
-		o.dryRun = true // move without --yes only reports
+	if fs.Lookup("yes") != nil && !o.yes && (cmd.name == "move" || cmd.name == "gitops") {
+		o.dryRun = true // move and gitops without --yes only report
 	} else if fs.Lookup("yes") != nil && !o.yes {
 		fmt.Fprintf(stderr, "platformctl %s changes the stack %q: run `platformctl preview --stack %s` to see how, then pass --yes\n", cmd.name, o.stack, o.stack)
 		return exitUsage

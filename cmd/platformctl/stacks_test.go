@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
 )
@@ -56,5 +58,61 @@ func TestAffectedStacks(t *testing.T) {
 	}
 	if got := strings.Join(affectedStacks(base, nil), " "); got != strings.Join(base.AllStacks(), " ") {
 		t.Errorf("no base: %s", got)
+	}
+}
+
+// The operator's Stacks of the service stacks are the catalog's: the
+// checked-in ones match, and a larger catalog gets one per service stack,
+// each waiting for its platform stack and its upstream shard.
+func TestGitOpsFollowsTheCatalog(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"gitops", "--dir", "../.."}, &out, &errOut); code != exitOK {
+		t.Fatalf("the checked-in manifests: %s%s", out.String(), errOut.String())
+	}
+	c := catalogtest.SyntheticCatalog(t, "../..", 400)
+	platform, err := readPlatformStacks("../..", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := serviceStackManifests(c, platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(c.AllStacks()) - len(c.Chain); len(files) != want || want < 10 {
+		t.Fatalf("%d manifests, want %d", len(files), want)
+	}
+	for _, name := range c.AllStacks() {
+		env, shard := catalog.SplitStack(name)
+		if shard == "" {
+			continue
+		}
+		data, ok := files[gitopsDir+"/"+env+"/"+shard+".yaml"]
+		if !ok {
+			t.Fatalf("no manifest for %s", name)
+		}
+		var m struct {
+			Metadata struct{ Name string }
+			Spec     struct {
+				Stack         string
+				Prerequisites []struct{ Name string }
+			}
+		}
+		if err := yaml.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"harness-platform-" + env}
+		if up := c.Stacks[env].Upstream; up != "" {
+			want = append(want, "harness-platform-"+catalog.ServiceStackName(up, shard))
+		}
+		var got []string
+		for _, p := range m.Spec.Prerequisites {
+			got = append(got, p.Name)
+		}
+		if m.Metadata.Name != "harness-platform-"+name || !strings.HasSuffix(m.Spec.Stack, "/harness-platform/"+name) || !slices.Equal(got, want) {
+			t.Errorf("%s: name %s stack %s prerequisites %v, want %v", name, m.Metadata.Name, m.Spec.Stack, got, want)
+		}
+	}
+	if err := syncFiles(t.TempDir(), files, false, &out); err == nil || !strings.Contains(err.Error(), "platformctl gitops --yes") {
+		t.Errorf("missing manifests: %v", err)
 	}
 }
