@@ -131,7 +131,8 @@ func TestWorkflowContract(t *testing.T) {
 		t.Error("up-stack does not install the CLI with pulumi/actions@v6")
 	}
 	// Every stack of the environment, in dependency order.
-	for _, want := range []string{"platformctl up --stack \"$STACK\" --yes", "--policy-pack", "--parallel 8", "--stack-parallel"} {
+	// Within Harness's API budget with one key (README).
+	for _, want := range []string{"platformctl up --stack \"$STACK\" --yes", "--policy-pack", "--parallel 2 --stack-parallel 2"} {
 		if !strings.Contains(upRun, want) {
 			t.Errorf("up-stack does not run %q", want)
 		}

@@ -1,0 +1,103 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/catalogtest"
+)
+
+// BenchmarkUp runs, through the real CLI offline, `up --stack dev` of a
+// generated catalog (dev's platform stack, then its service stacks of
+// about 40 services, two at once), then a template change that updates
+// every pipeline, then a preview that must be clean. It reports the time
+// per resource of each (flat from 100 to 1,000 services when the up is
+// linear) and the checkpoint bytes per resource.
+//
+//	go test -run '^$' -bench BenchmarkUp -benchtime 1x ./engine
+func BenchmarkUp(b *testing.B) {
+	for _, n := range []int{100, 300, 1000} {
+		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
+			files, err := catalogtest.Synthetic("..", n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c, err := catalog.Parse(files)
+			if err != nil {
+				b.Fatal(err)
+			}
+			// The template change: every archetype's step timeout.
+			changed := map[string][]byte{}
+			for k, v := range files {
+				changed[k] = v
+			}
+			arch := bytes.ReplaceAll(files[catalog.ArchetypesFile], []byte("    verification: true\n"), []byte("    verification: true\n    stepTimeout: 12m\n"))
+			changed[catalog.ArchetypesFile] = bytes.ReplaceAll(arch, []byte("stepTimeout: 15m"), []byte("stepTimeout: 16m"))
+			template, err := catalog.Parse(changed)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			for i := 0; i < b.N; i++ {
+				state := b.TempDir()
+				s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, StateDir: state, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				res, err := s.Up(ctx, "dev", RunOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				up := time.Since(start)
+				resources := (*res.Summary.ResourceChanges)[string(apitype.OpCreate)]
+				s.Close()
+
+				s, err = Open(ctx, Options{ProjectDir: "..", Offline: true, StateDir: state, Catalog: template, Stdout: io.Discard, Stderr: io.Discard})
+				if err != nil {
+					b.Fatal(err)
+				}
+				start = time.Now()
+				res, err = s.Up(ctx, "dev", RunOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				change := time.Since(start)
+				updated := (*res.Summary.ResourceChanges)[string(apitype.OpUpdate)]
+				pre, err := s.Preview(ctx, "dev", RunOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for op, k := range pre.ChangeSummary {
+					if op != apitype.OpSame && k > 0 {
+						b.Fatalf("the second preview is not clean: %v", pre.ChangeSummary)
+					}
+				}
+				s.Close()
+
+				bytes := 0
+				for _, stack := range c.StacksOf("dev") {
+					if fi, err := os.Stat(filepath.Join(state, "backend", ".pulumi", "stacks", "harness-platform", stack+".json")); err == nil {
+						bytes += int(fi.Size())
+					}
+				}
+				b.ReportMetric(up.Seconds(), "up-s")
+				b.ReportMetric(float64(up.Milliseconds())/float64(resources), "up-ms/resource")
+				b.ReportMetric(float64(resources), "resources")
+				b.ReportMetric(change.Seconds(), "template-s")
+				b.ReportMetric(float64(updated), "updated")
+				b.ReportMetric(float64(bytes)/float64(resources), "checkpoint-B/resource")
+				b.ReportMetric(float64(len(c.StacksOf("dev"))), "stacks")
+			}
+		})
+	}
+}
