@@ -3,7 +3,7 @@
 #   make test   every test layer, engine tests through the real Pulumi CLI
 GO ?= go
 
-.PHONY: demo test check cli policy bench golden clean-state
+.PHONY: demo test check cli policy bench bench-engine golden clean-state
 
 # cli builds the pinned Pulumi CLI once and caches it outside the clone.
 cli:
@@ -27,6 +27,11 @@ test: cli policy check
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1x -benchmem ./catalog ./program
+
+# bench-engine: up --stack dev through the real CLI offline at 100, 300 and
+# 1,000 services (about 25 minutes on 2 cores).
+bench-engine: cli
+	$(GO) test -run '^$$' -bench BenchmarkUp -benchtime 1x -timeout 90m ./engine
 
 # golden: regenerate the reviewed golden files and catalog schemas.
 golden:

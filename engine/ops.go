@@ -15,6 +15,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 )
 
 // writeEvents writes engine events as JSON lines until the channel closes.
@@ -53,7 +55,8 @@ type RunOptions struct {
 	// (default DefaultStackParallel).
 	StackParallel int
 
-	previewed bool // Up: every stack was previewed (strictly) already
+	previewed bool   // Up: every stack was previewed (strictly) already
+	target    string // preview only this resource (Up's guard check)
 }
 
 func (o RunOptions) streams(s *Session) (stdout, stderr io.Writer) {
@@ -134,6 +137,9 @@ func (s *Session) previewStack(ctx context.Context, name string, o RunOptions) (
 	if o.Diff {
 		opts = append(opts, optpreview.Diff())
 	}
+	if o.target != "" {
+		opts = append(opts, optpreview.Target([]string{o.target}))
+	}
 	if o.EventLog != nil {
 		ch := make(chan events.EngineEvent)
 		done := make(chan error, 1)
@@ -170,6 +176,14 @@ func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpRes
 			defer s.strict.Delete(stack)
 			check := check
 			check.Stdout, check.Stderr = out, errOut
+			if len(check.PolicyPacks) == 0 {
+				// Only the guards to check: the program runs them before it
+				// registers anything, so a preview targeting the stack's
+				// root alone (no provider is asked to check or diff the
+				// rest) refuses as the full one would, for a fraction of
+				// its cost.
+				check.target = string(resource.DefaultRootStackURN(tokens.QName(stack), tokens.PackageName(s.project)))
+			}
 			_, err := s.previewStack(ctx, stack, check)
 			return err
 		})
@@ -298,6 +312,7 @@ func (s *Session) destroyStack(ctx context.Context, name string, o RunOptions, p
 		_, err = stack.PreviewDestroy(ctx, opts...)
 	} else {
 		_, err = stack.Destroy(ctx, opts...)
+		s.deployed.Delete(name)
 	}
 	return err
 }

@@ -65,6 +65,9 @@ type Session struct {
 	// strict holds the stacks whose previews refuse as an update would
 	// (program.StrictPreview): those Up checks before updating any.
 	strict sync.Map
+	// deployed holds the stacks known to have exported their contract.
+	deployed sync.Map
+	project  string // the Pulumi project's name
 }
 
 // observeCLI wraps the CLI the session runs (tests: see every command line).
@@ -158,6 +161,12 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		s.Close()
 		return nil, err
 	}
+	project, err := s.workspace.ProjectSettings(ctx)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.project = string(project.Name)
 	return s, nil
 }
 
@@ -319,14 +328,23 @@ const DemoGithubToken = "ghp_OFFLINE_DEMO_TOKEN_not_a_real_secret"
 const DemoRegistryPassword = "OFFLINE_DEMO_REGISTRY_PASSWORD_not_a_real_secret"
 
 // requireDeployed refuses stack while what it reads (role: "its upstream",
-// "its platform stack") has not been deployed.
+// "its platform stack") has not been deployed: exported no contract. It
+// reads that one stack's outputs, once per session once deployed (listing
+// the backend's stacks would read every checkpoint of a DIY backend, for
+// every stack of an environment: quadratic).
 func (s *Session) requireDeployed(ctx context.Context, upstream, stack, role string) error {
-	existing, err := s.existingStacks(ctx)
-	if err != nil {
-		return err
-	}
-	if sum, ok := existing[upstream]; ok && sum.ResourceCount != nil && *sum.ResourceCount > 0 {
+	if _, ok := s.deployed.Load(upstream); ok {
 		return nil
+	}
+	if up, err := auto.SelectStack(ctx, upstream, s.workspace); err == nil {
+		outputs, err := up.Outputs(ctx)
+		if err != nil {
+			return err
+		}
+		if _, ok := outputs[program.OutContractVersion]; ok {
+			s.deployed.Store(upstream, true)
+			return nil
+		}
 	}
 	return fmt.Errorf("%w: stack %q reads %s %q, which has not been deployed; deploy it first: platformctl up --stack %s%s",
 		ErrUpstreamNotDeployed, stack, role, upstream, upstream, map[bool]string{true: " --offline", false: ""}[s.opts.Offline])
