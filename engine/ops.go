@@ -176,16 +176,25 @@ func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpRes
 			defer s.strict.Delete(stack)
 			check := check
 			check.Stdout, check.Stderr = out, errOut
-			if len(check.PolicyPacks) == 0 {
-				// Only the guards to check: the program runs them before it
-				// registers anything, so a preview targeting the stack's
-				// root alone (no provider is asked to check or diff the
-				// rest) refuses as the full one would, for a fraction of
-				// its cost.
-				check.target = string(resource.DefaultRootStackURN(tokens.QName(stack), tokens.PackageName(s.project)))
+			if len(check.PolicyPacks) > 0 {
+				_, err := s.previewStack(ctx, stack, check)
+				return err
 			}
+			// Only the guards to check: the program runs them before it
+			// registers anything and reports their verdict, so a preview
+			// targeting the stack's root alone (no provider is asked to
+			// check or diff the rest) is enough, for a fraction of the
+			// full one's cost. Such a preview fails by itself where the
+			// update would delete something (Pulumi refuses deletes
+			// outside the targets); the verdict decides.
+			check.target = string(resource.DefaultRootStackURN(tokens.QName(stack), tokens.PackageName(s.project)))
+			check.Stdout, check.Stderr = io.Discard, io.Discard // the verdict says it all
+			s.verdicts.Delete(stack)
 			_, err := s.previewStack(ctx, stack, check)
-			return err
+			if v, ok := s.verdicts.LoadAndDelete(stack); ok {
+				return v.(verdict).err
+			}
+			return err // the program did not reach its guards
 		})
 		if err != nil {
 			return out, fmt.Errorf("nothing was changed: the preview of %s's stacks before the update failed: %w", name, err)

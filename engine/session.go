@@ -65,6 +65,8 @@ type Session struct {
 	// strict holds the stacks whose previews refuse as an update would
 	// (program.StrictPreview): those Up checks before updating any.
 	strict sync.Map
+	// verdicts hold the guards' verdicts on the stacks under check.
+	verdicts sync.Map
 	// deployed holds the stacks known to have exported their contract.
 	deployed sync.Map
 	project  string // the Pulumi project's name
@@ -147,7 +149,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	wsOpts := []auto.LocalWorkspaceOption{
 		auto.WorkDir(workDir),
-		auto.Program(withTransform(program.New(c, program.StrictPreview(s.isStrict)), opts.Transform)),
+		auto.Program(withTransform(program.New(c, program.StrictPreview(s.isStrict), program.Guarded(s.guarded)), opts.Transform)),
 		auto.Pulumi(cmd),
 		auto.EnvVars(env),
 	}
@@ -169,6 +171,15 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	s.project = string(project.Name)
 	return s, nil
 }
+
+// guarded records the guards' verdict on a stack under check.
+func (s *Session) guarded(stack string, err error) {
+	if s.isStrict(stack) {
+		s.verdicts.Store(stack, verdict{err})
+	}
+}
+
+type verdict struct{ err error }
 
 func (s *Session) isStrict(stack string) bool {
 	_, ok := s.strict.Load(stack)

@@ -86,7 +86,11 @@ func New(c *catalog.Catalog, opts ...Option) pulumi.RunFunc {
 			}
 		}
 		strict := !ctx.DryRun() || cfg.strict != nil && cfg.strict(ctx.Stack())
-		if err := enforce(ctx, plan.Guard(c, p, o), strict); err != nil {
+		err = enforce(ctx, plan.Guard(c, p, o), strict)
+		if cfg.guarded != nil {
+			cfg.guarded(ctx.Stack(), err)
+		}
+		if err != nil {
 			return err
 		}
 		// Declared from a goroutine of its own, with declare as its first
@@ -125,7 +129,14 @@ var warn = func(ctx *pulumi.Context, msg string) error { return ctx.Log.Warn(msg
 type Option func(*options)
 
 type options struct {
-	strict func(stack string) bool
+	strict  func(stack string) bool
+	guarded func(stack string, err error)
+}
+
+// Guarded reports, for every run, the guards' verdict on the stack (nil:
+// it may proceed) before anything is registered.
+func Guarded(report func(stack string, err error)) Option {
+	return func(o *options) { o.guarded = report }
 }
 
 // StrictPreview makes the guards refuse a preview of the stacks for which

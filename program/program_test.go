@@ -593,3 +593,30 @@ func TestServiceStackPreviewBeforeItsPlatform(t *testing.T) {
 		t.Errorf("the refused update registered %d resources", n)
 	}
 }
+
+// The guards' verdict is reported before anything is registered, strict
+// in a preview when asked (the engine's check before an environment's
+// update): a refusal that a plain preview only warns of.
+func TestGuardVerdictReported(t *testing.T) {
+	c := example(t)
+	outputs := deployedChain(c)
+	// staging has not deployed auth-service yet.
+	outputs[serviceStack(t, c, "staging")] = upstreamOutputs(c, serviceStack(t, c, "staging"), []string{"payment-service"})
+	stack := serviceStack(t, c, "production")
+	for _, strict := range []bool{false, true} {
+		var verdicts []error
+		prog := New(c, StrictPreview(func(string) bool { return strict }), Guarded(func(s string, err error) {
+			if s == stack {
+				verdicts = append(verdicts, err)
+			}
+		}))
+		rec := &mocktest.Recorder{StackOutputs: outputs}
+		err := mocktest.Run(prog, stack, rec, mocktest.WithDryRun(true))
+		if len(verdicts) != 1 || (verdicts[0] != nil) != strict || (err != nil) != strict {
+			t.Errorf("strict=%v: verdicts %v, run error %v", strict, verdicts, err)
+		}
+		if strict && len(rec.Resources()) != 0 {
+			t.Errorf("a refused strict preview registered %d resources", len(rec.Resources()))
+		}
+	}
+}
