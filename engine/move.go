@@ -144,20 +144,13 @@ func (s *Session) editContract(ctx context.Context, name string, services []stri
 			outputs = map[string]any{}
 			r["outputs"] = outputs
 		}
-		list, _ := outputs[program.OutServices].([]any)
-		have := map[string]bool{}
-		var kept []any
-		for _, v := range list {
-			if name, _ := v.(string); add || !slices.Contains(services, name) {
-				kept = append(kept, v)
-				have[name] = true
-			}
-		}
+		moved := func(v any) bool { svc, _ := v.(string); return slices.Contains(services, svc) }
+		// Those moved out, then (adding) all of them at the end.
+		kept, _ := outputs[program.OutServices].([]any)
+		kept = slices.DeleteFunc(slices.Clone(kept), moved)
 		if add {
 			for _, svc := range services {
-				if !have[svc] {
-					kept = append(kept, svc)
-				}
+				kept = append(kept, svc)
 			}
 		} else {
 			for _, key := range []string{program.OutPipelines, program.OutWebhooks} {
@@ -168,7 +161,7 @@ func (s *Session) editContract(ctx context.Context, name string, services []stri
 				}
 			}
 			if retired, ok := outputs[program.OutRetired].([]any); ok {
-				outputs[program.OutRetired] = slices.DeleteFunc(retired, func(v any) bool { n, _ := v.(string); return slices.Contains(services, n) })
+				outputs[program.OutRetired] = slices.DeleteFunc(retired, moved)
 			}
 		}
 		if kept == nil {

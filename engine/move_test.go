@@ -70,7 +70,7 @@ func TestMoveBetweenStacks(t *testing.T) {
 			t.Fatalf("up %s: %v\n%s", env, err, s.out)
 		}
 	}
-	services := serviceStackOf(t, c, "dev")
+	services := catalogtest.OnlyServiceStack(t, c, "dev")
 
 	t.Run("one stack per environment migrates", func(t *testing.T) {
 		// The one-stack layout: every object of dev.services in dev, at
@@ -166,14 +166,4 @@ func TestMoveBetweenStacks(t *testing.T) {
 			}
 		}
 	})
-}
-
-// serviceStackOf is the example's one service stack of env.
-func serviceStackOf(t *testing.T, c *catalog.Catalog, env string) string {
-	t.Helper()
-	stacks := c.StacksOf(env)
-	if len(stacks) != 2 {
-		t.Fatalf("%s: want one service stack, have %v", env, stacks)
-	}
-	return stacks[1]
 }

@@ -86,7 +86,7 @@ func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.
 		// Stacks previewed at once share the log: one event, one line.
 		o.EventLog = &lockedWriter{w: o.EventLog}
 	}
-	err := s.each(ctx, name, o, false, func(ctx context.Context, stack string, o RunOptions) error {
+	err := s.each(ctx, name, o, func(ctx context.Context, stack string, o RunOptions) error {
 		r, err := s.previewStack(ctx, stack, o)
 		mu.Lock()
 		defer mu.Unlock()
@@ -103,17 +103,21 @@ func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.
 	return out, err
 }
 
-// each runs op on the stacks name stands for (Waves), in dependency order
-// (reversed for a destroy), o.StackParallel at once, each with its own
-// progress streams.
-func (s *Session) each(ctx context.Context, name string, o RunOptions, reverse bool, op func(ctx context.Context, stack string, o RunOptions) error) error {
+// each runs op on the stacks name stands for (Waves), in dependency order,
+// o.StackParallel at once, each with its own progress streams.
+func (s *Session) each(ctx context.Context, name string, o RunOptions, op stackOp) error {
 	waves, err := Waves(s.Catalog, name)
 	if err != nil {
 		return err
 	}
-	if reverse {
-		waves = Reverse(waves)
-	}
+	return s.eachOf(ctx, waves, o, op)
+}
+
+// stackOp is one stack's operation, o its options with its own streams.
+type stackOp func(ctx context.Context, stack string, o RunOptions) error
+
+// eachOf runs op on the stacks of waves, as each does.
+func (s *Session) eachOf(ctx context.Context, waves [][]string, o RunOptions, op stackOp) error {
 	stdout, stderr := o.streams(s)
 	return RunStacks(ctx, waves, o.StackParallel, stdout, stderr, func(ctx context.Context, stack string, out, errOut io.Writer) error {
 		o := o
@@ -169,13 +173,11 @@ func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpRes
 		return out, err
 	}
 	if len(waves) > 1 {
-		check := RunOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel, Stdout: o.Stdout, Stderr: o.Stderr}
-		stdout, stderr := o.streams(s)
-		err := RunStacks(ctx, waves[1:], o.StackParallel, stdout, stderr, func(ctx context.Context, stack string, out, errOut io.Writer) error {
-			s.strict.Store(stack, true)
-			defer s.strict.Delete(stack)
-			check := check
-			check.Stdout, check.Stderr = out, errOut
+		check := RunOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel,
+			StackParallel: o.StackParallel, Stdout: o.Stdout, Stderr: o.Stderr}
+		err := s.eachOf(ctx, waves[1:], check, func(ctx context.Context, stack string, check RunOptions) error {
+			s.checks.Store(stack, verdict{})
+			defer s.checks.Delete(stack)
 			if len(check.PolicyPacks) > 0 {
 				_, err := s.previewStack(ctx, stack, check)
 				return err
@@ -189,9 +191,8 @@ func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpRes
 			// outside the targets); the verdict decides.
 			check.target = string(resource.DefaultRootStackURN(tokens.QName(stack), tokens.PackageName(s.project)))
 			check.Stdout, check.Stderr = io.Discard, io.Discard // the verdict says it all
-			s.verdicts.Delete(stack)
 			_, err := s.previewStack(ctx, stack, check)
-			if v, ok := s.verdicts.LoadAndDelete(stack); ok {
+			if v, _ := s.checks.Load(stack); v.(verdict).reached {
 				return v.(verdict).err
 			}
 			return err // the program did not reach its guards
@@ -202,7 +203,7 @@ func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpRes
 	}
 	changes := map[string]int{}
 	var mu sync.Mutex
-	err = s.each(ctx, name, o, false, func(ctx context.Context, stack string, o RunOptions) error {
+	err = s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o RunOptions) error {
 		if len(waves) > 1 && !slices.Contains(waves[0], stack) {
 			o.previewed = true
 		}
@@ -259,7 +260,7 @@ func (s *Session) upStack(ctx context.Context, name string, o RunOptions) (auto.
 // reports differences and leaves the state as it was, so the next check
 // still sees the drift (a plain refresh would accept it into the state).
 func (s *Session) Refresh(ctx context.Context, name string, o RunOptions) error {
-	return s.each(ctx, name, o, false, s.refreshStack)
+	return s.each(ctx, name, o, s.refreshStack)
 }
 
 func (s *Session) refreshStack(ctx context.Context, name string, o RunOptions) error {
@@ -296,13 +297,18 @@ func (s *Session) refreshStack(ctx context.Context, name string, o RunOptions) e
 // the platform stack refuses the whole environment before its service
 // stacks lose anything.
 func (s *Session) Destroy(ctx context.Context, name string, o RunOptions) error {
-	err := s.each(ctx, name, o, true, func(ctx context.Context, stack string, o RunOptions) error {
+	waves, err := Waves(s.Catalog, name)
+	if err != nil {
+		return err
+	}
+	waves = Reverse(waves)
+	err = s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o RunOptions) error {
 		return s.destroyStack(ctx, stack, o, true)
 	})
 	if err != nil {
 		return fmt.Errorf("destroy of %s refused, nothing was deleted: %w", name, err)
 	}
-	return s.each(ctx, name, o, true, func(ctx context.Context, stack string, o RunOptions) error {
+	return s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o RunOptions) error {
 		return s.destroyStack(ctx, stack, o, false)
 	})
 }

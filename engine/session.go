@@ -62,11 +62,11 @@ type Session struct {
 	workspace auto.Workspace
 	cli       auto.PulumiCommand
 	env       []string // the workspace's environment, for commands run directly
-	// strict holds the stacks whose previews refuse as an update would
-	// (program.StrictPreview): those Up checks before updating any.
-	strict sync.Map
-	// verdicts hold the guards' verdicts on the stacks under check.
-	verdicts sync.Map
+	// checks holds, by stack, the verdicts of the stacks Up checks before
+	// updating any: their previews refuse as an update would
+	// (program.StrictPreview), and the program reports its guards'
+	// verdict (program.Guarded).
+	checks sync.Map
 	// deployed holds the stacks known to have exported their contract.
 	deployed sync.Map
 	project  string // the Pulumi project's name
@@ -172,17 +172,21 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	return s, nil
 }
 
+// verdict is the guards' verdict on a stack under check, once reached.
+type verdict struct {
+	reached bool
+	err     error
+}
+
 // guarded records the guards' verdict on a stack under check.
 func (s *Session) guarded(stack string, err error) {
 	if s.isStrict(stack) {
-		s.verdicts.Store(stack, verdict{err})
+		s.checks.Store(stack, verdict{reached: true, err: err})
 	}
 }
 
-type verdict struct{ err error }
-
 func (s *Session) isStrict(stack string) bool {
-	_, ok := s.strict.Load(stack)
+	_, ok := s.checks.Load(stack)
 	return ok
 }
 

@@ -133,6 +133,12 @@ func readUpstream(ctx *pulumi.Context, stack string) (*contract, error) {
 	if err != nil {
 		return nil, err
 	}
+	return checkContract(stack, outputs)
+}
+
+// checkContract decodes the outputs of a platform stack this one depends
+// on, refusing them unless they are a complete contract of this version.
+func checkContract(stack string, outputs map[string]any) (*contract, error) {
 	deployFirst := fmt.Sprintf("run `pulumi up --stack %s` first: stacks deploy in chain order", stack)
 	if len(outputs) == 0 {
 		return nil, fmt.Errorf("stack %q has no outputs; %s", stack, deployFirst)
@@ -157,19 +163,29 @@ func readUpstream(ctx *pulumi.Context, stack string) (*contract, error) {
 // export (plannedPlatform), so that the pull request shows every stack's
 // changes; an update needs the platform stack deployed.
 func readPlatform(ctx *pulumi.Context, c *catalog.Catalog, p *plan.Plan) (*contract, error) {
-	if ctx.DryRun() {
-		outputs, err := stackOutputs(ctx, p.Platform)
-		if err != nil && !strings.Contains(err.Error(), "unknown stack") {
-			return nil, err
-		}
-		if len(outputs) == 0 {
-			if err := ctx.Log.Info(fmt.Sprintf("platform stack %q is not deployed yet: this preview uses the identifiers it will export, and its clusters' kubeconfigs are unknown until `platformctl up --stack %s` deploys it", p.Platform, p.Platform), nil); err != nil {
-				return nil, err
-			}
-			return plannedPlatform(c, p), nil
-		}
+	if !ctx.DryRun() {
+		return readUpstream(ctx, p.Platform)
 	}
-	return readUpstream(ctx, p.Platform)
+	outputs, err := deployedOutputs(ctx, p.Platform)
+	if err != nil {
+		return nil, err
+	}
+	if len(outputs) > 0 {
+		return checkContract(p.Platform, outputs)
+	}
+	if err := ctx.Log.Info(fmt.Sprintf("platform stack %q is not deployed yet: this preview uses the identifiers it will export, and its clusters' kubeconfigs are unknown until `platformctl up --stack %s` deploys it", p.Platform, p.Platform), nil); err != nil {
+		return nil, err
+	}
+	return plannedPlatform(c, p), nil
+}
+
+// deployedOutputs are stack's outputs; none for a stack never created.
+func deployedOutputs(ctx *pulumi.Context, stack string) (map[string]any, error) {
+	outputs, err := stackOutputs(ctx, stack)
+	if err != nil && strings.Contains(err.Error(), "unknown stack") {
+		return nil, nil // never created
+	}
+	return outputs, err
 }
 
 // plannedPlatform is the contract p's platform stack will export once
@@ -250,10 +266,7 @@ func readDownstream(ctx *pulumi.Context, c *catalog.Catalog) ([]*plan.Deployed, 
 func readStacks(ctx *pulumi.Context, stacks []string) ([]*plan.Deployed, error) {
 	var out []*plan.Deployed
 	for _, stack := range stacks {
-		outputs, err := stackOutputs(ctx, stack)
-		if err != nil && strings.Contains(err.Error(), "unknown stack") {
-			continue // never created
-		}
+		outputs, err := deployedOutputs(ctx, stack)
 		if err != nil {
 			return nil, err
 		}

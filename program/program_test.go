@@ -111,16 +111,6 @@ func runWith(outputs map[string]resource.PropertyMap, c *catalog.Catalog, name s
 	return rec, nil
 }
 
-// serviceStack is the example's one service stack of env.
-func serviceStack(t testing.TB, c *catalog.Catalog, env string) string {
-	t.Helper()
-	stacks := c.StacksOf(env)
-	if len(stacks) != 2 {
-		t.Fatalf("%s: want one service stack, have %v", env, stacks)
-	}
-	return stacks[1]
-}
-
 func mustRun(t *testing.T, c *catalog.Catalog, stack string) *mocktest.Recorder {
 	t.Helper()
 	rec, err := runStack(t, c, stack, false)
@@ -360,9 +350,9 @@ func TestPromotionIsErrorOnUpAndWarningOnPreview(t *testing.T) {
 	c := example(t)
 	outputs := deployedChain(c)
 	// staging has not deployed auth-service yet.
-	outputs[serviceStack(t, c, "staging")] = upstreamOutputs(c, serviceStack(t, c, "staging"), []string{"payment-service"})
+	outputs[catalogtest.OnlyServiceStack(t, c, "staging")] = upstreamOutputs(c, catalogtest.OnlyServiceStack(t, c, "staging"), []string{"payment-service"})
 	rec := &mocktest.Recorder{StackOutputs: outputs}
-	stack := serviceStack(t, c, "production")
+	stack := catalogtest.OnlyServiceStack(t, c, "production")
 	err := mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(false))
 	if err == nil || !strings.Contains(err.Error(), `is not deployed in upstream stack "staging.services" yet; run `+"`pulumi up --stack staging.services`") {
 		t.Fatalf("up: want promotion error naming the service and upstream, got %v", err)
@@ -487,7 +477,7 @@ func TestSettingsFromPulumiConfig(t *testing.T) {
 	rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
 	// A service stack's settings are its environment's, from the same
 	// config.
-	if err := mocktest.Run(New(c), serviceStack(t, c, "production"), rec, config("approval", `{"teamApprovals":1,"platformApprovals":1,"timeout":"4h"}`)); err != nil {
+	if err := mocktest.Run(New(c), catalogtest.OnlyServiceStack(t, c, "production"), rec, config("approval", `{"teamApprovals":1,"platformApprovals":1,"timeout":"4h"}`)); err != nil {
 		t.Fatal(err)
 	}
 	pipelines := rec.OfType(tPipeline)
@@ -571,7 +561,7 @@ func TestProductionDeploymentsProtected(t *testing.T) {
 // the platform stack is deployed.
 func TestServiceStackPreviewBeforeItsPlatform(t *testing.T) {
 	c := example(t)
-	stack := serviceStack(t, c, "dev")
+	stack := catalogtest.OnlyServiceStack(t, c, "dev")
 	rec, err := runWith(map[string]resource.PropertyMap{}, c, stack, true)
 	if err != nil {
 		t.Fatalf("preview: %v", err)
@@ -601,8 +591,8 @@ func TestGuardVerdictReported(t *testing.T) {
 	c := example(t)
 	outputs := deployedChain(c)
 	// staging has not deployed auth-service yet.
-	outputs[serviceStack(t, c, "staging")] = upstreamOutputs(c, serviceStack(t, c, "staging"), []string{"payment-service"})
-	stack := serviceStack(t, c, "production")
+	outputs[catalogtest.OnlyServiceStack(t, c, "staging")] = upstreamOutputs(c, catalogtest.OnlyServiceStack(t, c, "staging"), []string{"payment-service"})
+	stack := catalogtest.OnlyServiceStack(t, c, "production")
 	for _, strict := range []bool{false, true} {
 		var verdicts []error
 		prog := New(c, StrictPreview(func(string) bool { return strict }), Guarded(func(s string, err error) {

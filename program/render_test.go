@@ -105,7 +105,7 @@ func TestContractsAreReadOnce(t *testing.T) {
 func TestDecommissionGuard(t *testing.T) {
 	c := example(t)
 	outputs := deployedChain(c)
-	stack := serviceStack(t, c, "production")
+	stack := catalogtest.OnlyServiceStack(t, c, "production")
 	previous := upstreamOutputs(c, stack, append(planServices(t, c, stack), "old-service"))
 	outputs[stack] = previous
 	rec := &mocktest.Recorder{StackOutputs: outputs}
@@ -141,7 +141,7 @@ func TestFoundationKeepsServicesOthersDeploy(t *testing.T) {
 			outputs[name] = upstreamOutputs(c, name, append(planServices(t, c, name), "old-service"))
 		}
 	}
-	owner := serviceStack(t, c, "dev")
+	owner := catalogtest.OnlyServiceStack(t, c, "dev")
 	for _, preview := range []bool{true, false} {
 		rec := &mocktest.Recorder{StackOutputs: outputs}
 		err := mocktest.Run(New(c), owner, rec, mocktest.WithDryRun(preview))

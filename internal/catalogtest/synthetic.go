@@ -125,3 +125,14 @@ func ExampleWithRegionRenamed(tb testing.TB, root, from, to string) *catalog.Cat
 	}
 	return c
 }
+
+// OnlyServiceStack is the one service stack of env in a catalog that has
+// one (the example's teams share it), failing tb otherwise.
+func OnlyServiceStack(tb testing.TB, c *catalog.Catalog, env string) string {
+	tb.Helper()
+	stacks := c.StacksOf(env)
+	if len(stacks) != 2 {
+		tb.Fatalf("%s: want one service stack, have %v", env, stacks)
+	}
+	return stacks[1]
+}
