@@ -35,14 +35,19 @@ const secretKey = "secretSha256"
 
 // Cloud is the persistent store of one provider. It is reloaded from disk
 // at the start of every engine operation (Configure), so edits made between
-// runs are seen. Changes are written back within flushDelay, coalesced: a
-// rewrite per change would make large stacks quadratic. Flush writes them
-// at once; the engine session flushes when each operation ends.
+// runs are seen; a file whose content is what the store last read or wrote
+// is not parsed again. Changes are written back coalesced, after
+// flushDelay or ten times the last write's duration, whichever is longer:
+// a rewrite per change, or a fixed pace, would make large stacks
+// quadratic (a write is the whole file). Flush writes them at once; the
+// engine session flushes when each operation ends.
 type Cloud struct {
 	path string
 
 	mu      sync.Mutex
 	records map[string]Record
+	sum     [sha256.Size]byte // of the file as last read or written
+	pace    time.Duration     // the delay before a coalesced write
 	dirty   bool
 	timer   *time.Timer
 	err     error // the last failed write, reported by Flush
@@ -71,17 +76,23 @@ func (c *Cloud) Reload() error {
 	if err := c.flushLocked(); err != nil {
 		return err
 	}
-	c.records = map[string]Record{}
 	data, err := os.ReadFile(c.path)
 	if os.IsNotExist(err) {
+		c.records, c.sum = map[string]Record{}, [sha256.Size]byte{}
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(data, &c.records); err != nil {
+	sum := sha256.Sum256(data)
+	if c.records != nil && sum == c.sum {
+		return nil // what the store holds: nothing was edited
+	}
+	records := map[string]Record{}
+	if err := json.Unmarshal(data, &records); err != nil {
 		return fmt.Errorf("simulated cloud %s is not valid JSON: %w", c.path, err)
 	}
+	c.records, c.sum = records, sum
 	return nil
 }
 
@@ -113,7 +124,7 @@ func (c *Cloud) Delete(id string) error {
 func (c *Cloud) changed() error {
 	c.dirty = true
 	if c.timer == nil {
-		c.timer = time.AfterFunc(flushDelay, func() { _ = c.Flush() })
+		c.timer = time.AfterFunc(max(c.pace, flushDelay), func() { _ = c.Flush() })
 	}
 	return c.err
 }
@@ -165,6 +176,8 @@ func (c *Cloud) IDs() []string {
 
 // save writes the file atomically; the caller holds mu.
 func (c *Cloud) save() error {
+	start := time.Now()
+	defer func() { c.pace = 10 * time.Since(start) }()
 	data, err := json.MarshalIndent(c.records, "", "  ")
 	if err != nil {
 		return err
@@ -176,7 +189,11 @@ func (c *Cloud) save() error {
 	if err := os.WriteFile(tmp, data, 0o600); err != nil {
 		return err
 	}
-	return os.Rename(tmp, c.path)
+	if err := os.Rename(tmp, c.path); err != nil {
+		return err
+	}
+	c.sum = sha256.Sum256(data)
+	return nil
 }
 
 // toStored converts properties to what the file holds: plain JSON values,
