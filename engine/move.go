@@ -107,6 +107,8 @@ func (s *Session) ApplyMove(ctx context.Context, m Move) error {
 	// The stacks' contracts say what each holds (the guards read them):
 	// the moved services leave the source's and join the destination's,
 	// as the next update of each would write.
+	defer s.deployedOutputs(m.From, nil)
+	defer s.deployedOutputs(m.To, nil)
 	if err := s.editContract(ctx, m.From, m.Services, false); err != nil {
 		return err
 	}

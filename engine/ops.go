@@ -253,7 +253,12 @@ func (s *Session) upStack(ctx context.Context, name string, o RunOptions) (auto.
 	if o.ExpectNoChanges {
 		opts = append(opts, optup.ExpectNoChanges())
 	}
-	return stack.Up(ctx, opts...)
+	r, err := stack.Up(ctx, opts...)
+	if err != nil {
+		r.Outputs = nil // what a failed update left: read it again
+	}
+	s.deployedOutputs(name, r.Outputs)
+	return r, err
 }
 
 // Refresh reads the cloud back. With PreviewOnly it is the drift check: it

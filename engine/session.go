@@ -69,7 +69,12 @@ type Session struct {
 	checks sync.Map
 	// deployed holds the stacks known to have exported their contract.
 	deployed sync.Map
-	project  string // the Pulumi project's name
+	// existing holds the stacks known to exist.
+	existing sync.Map
+	// outputs holds service stacks' outputs as read or deployed in this
+	// session (readOutputs).
+	outputs sync.Map
+	project string // the Pulumi project's name
 }
 
 // observeCLI wraps the CLI the session runs (tests: see every command line).
@@ -149,7 +154,8 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	wsOpts := []auto.LocalWorkspaceOption{
 		auto.WorkDir(workDir),
-		auto.Program(withTransform(program.New(c, program.StrictPreview(s.isStrict), program.Guarded(s.guarded)), opts.Transform)),
+		auto.Program(withTransform(program.New(c, program.StrictPreview(s.isStrict), program.Guarded(s.guarded),
+			program.ReadOutputs(s.readOutputs)), opts.Transform)),
 		auto.Pulumi(cmd),
 		auto.EnvVars(env),
 	}
@@ -188,6 +194,41 @@ func (s *Session) guarded(stack string, err error) {
 func (s *Session) isStrict(stack string) bool {
 	_, ok := s.checks.Load(stack)
 	return ok
+}
+
+// readOutputs answers the program's reads of service stacks' outputs
+// from what this session read or deployed: an environment's up reads every
+// service stack from each of the others, and a DIY backend loads a whole
+// checkpoint per read. A stack's entry is replaced when the session updates
+// it and dropped when it destroys or moves out of it; a read racing an
+// update keeps the update's outputs.
+func (s *Session) readOutputs(stack string, read func() (map[string]any, error)) (map[string]any, error) {
+	if v, ok := s.outputs.Load(stack); ok {
+		return v.(map[string]any), nil
+	}
+	outputs, err := read()
+	if err != nil {
+		return nil, err
+	}
+	v, _ := s.outputs.LoadOrStore(stack, outputs)
+	return v.(map[string]any), nil
+}
+
+// deployedOutputs records what an update of a service stack left as its
+// outputs (nil: not known, read them again).
+func (s *Session) deployedOutputs(stack string, outputs auto.OutputMap) {
+	if _, shard := catalog.SplitStack(stack); shard == "" {
+		return // platform stacks are read by the program directly
+	}
+	if outputs == nil {
+		s.outputs.Delete(stack)
+		return
+	}
+	plain := make(map[string]any, len(outputs))
+	for k, v := range outputs {
+		plain[k] = v.Value
+	}
+	s.outputs.Store(stack, plain)
 }
 
 // withTransform registers t before running prog.
@@ -309,10 +350,19 @@ func (s *Session) stack(ctx context.Context, name string, preview bool) (auto.St
 			return auto.Stack{}, err
 		}
 	}
-	stack, err := auto.UpsertStack(ctx, name, s.workspace)
+	// A stack this session selected or created is selected again: an
+	// upsert first tries to create it, one more CLI run (and checkpoint
+	// read) per stack and operation.
+	var stack auto.Stack
+	if _, ok := s.existing.Load(name); ok {
+		stack, err = auto.SelectStack(ctx, name, s.workspace)
+	} else {
+		stack, err = auto.UpsertStack(ctx, name, s.workspace)
+	}
 	if err != nil {
 		return auto.Stack{}, err
 	}
+	s.existing.Store(name, true)
 	if s.opts.Offline && st.OwnsFoundation() && shard == "" {
 		token := s.opts.GithubToken
 		if token == "" {

@@ -221,14 +221,14 @@ func readPrevious(ctx *pulumi.Context) (*contract, error) {
 // Promotion holds across service stacks: a service moved between them
 // upstream is still deployed there. Service stacks never deployed add
 // nothing.
-func readEnvironment(ctx *pulumi.Context, c *catalog.Catalog, env, stack string) (*plan.Deployed, error) {
+func readEnvironment(ctx *pulumi.Context, c *catalog.Catalog, env, stack string, through OutputsReader) (*plan.Deployed, error) {
 	platform, err := readUpstream(ctx, env)
 	if err != nil {
 		return nil, err
 	}
 	out := platform.deployed()
 	out.Stack = stack
-	all, err := readStacks(ctx, c.StacksOf(env)[1:])
+	all, err := readStacks(ctx, c.StacksOf(env)[1:], through)
 	if err != nil {
 		return nil, err
 	}
@@ -241,32 +241,39 @@ func readEnvironment(ctx *pulumi.Context, c *catalog.Catalog, env, stack string)
 
 // readSiblings reads the last contracts of the other service stacks of
 // p's environment.
-func readSiblings(ctx *pulumi.Context, c *catalog.Catalog, p *plan.Plan) ([]*plan.Deployed, error) {
+func readSiblings(ctx *pulumi.Context, c *catalog.Catalog, p *plan.Plan, through OutputsReader) ([]*plan.Deployed, error) {
 	var names []string
 	for _, name := range c.StacksOf(p.Platform)[1:] {
 		if name != p.Stack {
 			names = append(names, name)
 		}
 	}
-	return readStacks(ctx, names)
+	return readStacks(ctx, names, through)
 }
 
 // readDownstream reads the last contracts of the service stacks of every
 // environment after the root.
-func readDownstream(ctx *pulumi.Context, c *catalog.Catalog) ([]*plan.Deployed, error) {
+func readDownstream(ctx *pulumi.Context, c *catalog.Catalog, through OutputsReader) ([]*plan.Deployed, error) {
 	var names []string
 	for _, env := range c.Chain[1:] {
 		names = append(names, c.StacksOf(env)[1:]...)
 	}
-	return readStacks(ctx, names)
+	return readStacks(ctx, names, through)
 }
 
-// readStacks reads the last contracts of stacks; a stack never created or
-// never deployed has none.
-func readStacks(ctx *pulumi.Context, stacks []string) ([]*plan.Deployed, error) {
+// readStacks reads the last contracts of stacks, through the caller's
+// OutputsReader if any; a stack never created or never deployed has none.
+func readStacks(ctx *pulumi.Context, stacks []string, through OutputsReader) ([]*plan.Deployed, error) {
 	var out []*plan.Deployed
 	for _, stack := range stacks {
-		outputs, err := deployedOutputs(ctx, stack)
+		read := func() (map[string]any, error) { return deployedOutputs(ctx, stack) }
+		var outputs map[string]any
+		var err error
+		if through != nil {
+			outputs, err = through(stack, read)
+		} else {
+			outputs, err = read()
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -63,7 +63,7 @@ func New(c *catalog.Catalog, opts ...Option) pulumi.RunFunc {
 				return err
 			}
 			if st := c.Stacks[p.Platform]; st.Upstream != "" {
-				if o.Upstream, err = readEnvironment(ctx, c, st.Upstream, p.Upstream); err != nil {
+				if o.Upstream, err = readEnvironment(ctx, c, st.Upstream, p.Upstream, cfg.outputs); err != nil {
 					return err
 				}
 			}
@@ -75,12 +75,12 @@ func New(c *catalog.Catalog, opts ...Option) pulumi.RunFunc {
 			}
 			o.Previous = previous.deployed()
 			if len(plan.Arrived(p, o.Previous)) > 0 || len(previous.services()) > len(p.Deployments) {
-				if o.Siblings, err = readSiblings(ctx, c, p); err != nil {
+				if o.Siblings, err = readSiblings(ctx, c, p, cfg.outputs); err != nil {
 					return err
 				}
 			}
 			if p.Platform == c.Chain[0] && len(plan.RemovedFromCatalog(c, o.Previous)) > 0 {
-				if o.Downstream, err = readDownstream(ctx, c); err != nil {
+				if o.Downstream, err = readDownstream(ctx, c, cfg.outputs); err != nil {
 					return err
 				}
 			}
@@ -131,6 +131,24 @@ type Option func(*options)
 type options struct {
 	strict  func(stack string) bool
 	guarded func(stack string, err error)
+	outputs OutputsReader
+}
+
+// An OutputsReader reads the outputs of another service stack of the
+// program: read reads them from the backend (nil for a stack never
+// deployed); the reader may answer instead, with what it knows to be the
+// stack's current outputs.
+type OutputsReader func(stack string, read func() (map[string]any, error)) (map[string]any, error)
+
+// ReadOutputs routes the program's reads of other service stacks' outputs
+// (its environment's, for moves; its upstream environment's, for
+// promotion; the downstream environments', for retirement) through r. A
+// DIY backend loads a stack's whole checkpoint to read its outputs, so an
+// environment's up of n service stacks that each read the others would
+// load n²/2 checkpoints; the engine answers from what it read or deployed
+// in the same session.
+func ReadOutputs(r OutputsReader) Option {
+	return func(o *options) { o.outputs = r }
 }
 
 // Guarded reports, for every run, the guards' verdict on the stack (nil:
