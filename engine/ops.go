@@ -242,6 +242,9 @@ func (s *Session) upStack(ctx context.Context, name string, o RunOptions) (auto.
 			return auto.UpResult{}, fmt.Errorf("nothing was changed: the preview before the update failed: %w", err)
 		}
 	}
+	if err := s.backupBefore(ctx, stack, "update"); err != nil {
+		return auto.UpResult{}, err
+	}
 	opts := []optup.Option{
 		optup.ProgressStreams(stdout), optup.ErrorProgressStreams(stderr),
 		optup.Parallel(o.parallel()), optup.PolicyPacks(o.PolicyPacks...),
@@ -331,8 +334,12 @@ func (s *Session) destroyStack(ctx context.Context, name string, o RunOptions, p
 	if preview {
 		_, err = stack.PreviewDestroy(ctx, opts...)
 	} else {
+		if err := s.backupBefore(ctx, stack, "destroy"); err != nil {
+			return err
+		}
 		_, err = stack.Destroy(ctx, opts...)
 		s.deployed.Delete(name)
+		s.deployedOutputs(name, nil)
 	}
 	return err
 }

@@ -48,6 +48,11 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	// Catalog overrides loading ProjectDir's catalog (tests).
 	Catalog *catalog.Catalog
+	// BackupDir is where state backups are kept (default: see
+	// Session.BackupDir); KeepBackups, how many of each stack
+	// (default DefaultKeepBackups).
+	BackupDir   string
+	KeepBackups int
 	// Transform, when set, rewrites every resource the program registers
 	// (tests: what a faulty generator would register, for the policy
 	// pack to refuse).

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -26,6 +27,8 @@ func open(ctx context.Context, c *catalog.Catalog, f options, stdout, stderr io.
 		Stdout:           stdout,
 		Stderr:           stderr,
 		Catalog:          c,
+		BackupDir:        f.backupDir,
+		KeepBackups:      f.keepBackups,
 	})
 }
 
@@ -66,6 +69,10 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		err = printOutputs(ctx, s, f, stdout)
 	case "recover":
 		err = recoverStack(ctx, s, f, stdout)
+	case "backup":
+		err = backupStacks(ctx, s, f, stdout)
+	case "restore":
+		err = restoreStack(ctx, s, f, stdout)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%s of %s failed: %v\n", cmd, f.stack, err)
@@ -223,4 +230,42 @@ func runMove(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "moved %d service(s); now run `platformctl up --stack %s`: its preview shows no create or delete\n", total, f.stack)
 	return 0
+}
+
+// backupStacks backs up the stack, or every stack of an environment.
+func backupStacks(ctx context.Context, s *engine.Session, f options, stdout io.Writer) error {
+	waves, err := engine.Waves(s.Catalog, f.stack)
+	if err != nil {
+		return err
+	}
+	for _, wave := range waves {
+		for _, name := range wave {
+			path, err := s.Backup(ctx, name)
+			if err != nil {
+				return err
+			}
+			if path == "" {
+				fmt.Fprintf(stdout, "%s: holds nothing, no backup\n", name)
+				continue
+			}
+			fmt.Fprintf(stdout, "%s: %s\n", name, path)
+		}
+	}
+	return nil
+}
+
+// restoreStack restores one stack from a backup and shows the refresh
+// preview that follows.
+func restoreStack(ctx context.Context, s *engine.Session, f options, stdout io.Writer) error {
+	if f.from == "" {
+		return fmt.Errorf("--from FILE is required: a backup of %s (see %s)", f.stack, filepath.Join(s.BackupDir(), f.stack))
+	}
+	r, err := s.Restore(ctx, f.stack, f.from, engine.RunOptions{Parallel: f.parallel})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s restored from %s (the state it replaced was backed up first).\nThe refresh preview above shows what differs in the cloud: %v\n"+
+		"Next: `platformctl refresh --stack %s` to accept the cloud as it is, then `platformctl up --stack %s` to apply the catalog.\n",
+		f.stack, f.from, r.ChangeSummary, f.stack, f.stack)
+	return nil
 }

@@ -9,7 +9,8 @@
 // against the real backend and providers, or --offline against a local
 // file:// backend and the simulated cloud under --state:
 //
-//	platformctl preview|up|refresh|destroy|outputs|recover --stack S [--offline]
+//	platformctl preview|up|refresh|destroy|outputs|recover|backup --stack S [--offline]
+//	platformctl restore --stack S --from FILE --yes   a damaged state, from a backup
 //	platformctl demo                            the offline demo: up, preview, drift check
 //
 // Each command has its own flags; `platformctl COMMAND -h` lists them.
@@ -56,6 +57,8 @@ type options struct {
 	noPolicy, dryRun           bool
 	events, details, base      string
 	max                        int
+	backupDir, from            string
+	keepBackups                int
 }
 
 type multiFlag []string
@@ -84,6 +87,8 @@ func runFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.state, "state", "", "offline state directory (default <dir>/.state)")
 	fs.IntVar(&o.parallel, "parallel", engine.DefaultParallel, "concurrent resource operations in each stack")
 	fs.IntVar(&o.stackParallel, "stack-parallel", engine.DefaultStackParallel, "stacks of one environment run at once (Harness: about 1,000 API calls a minute per key; see README)")
+	fs.StringVar(&o.backupDir, "backup-dir", os.Getenv("HARNESS_PLATFORM_BACKUP_DIR"), "where up, destroy and backup keep state backups (default: <state>/backups offline, beside a file:// backend, else <dir>/.backups; env HARNESS_PLATFORM_BACKUP_DIR)")
+	fs.IntVar(&o.keepBackups, "keep-backups", engine.DefaultKeepBackups, "backups kept per stack")
 }
 
 // engineFlags are the flags of every command that runs the engine on one
@@ -180,6 +185,17 @@ var commands = []command{
 		flags: func(fs *flag.FlagSet, o *options) {
 			engineFlags(fs, o)
 			fs.BoolVar(&o.unlock, "unlock", false, "first remove the lock a killed run left (pulumi cancel); only when no run is in progress")
+		},
+		run: runEngine},
+	{name: "backup", synopsis: "--stack STACK [--offline] [--state DIR] [--backup-dir DIR]",
+		summary: "export the state of the stack (every stack of an environment) to a backup file, secrets encrypted; up and destroy do it first",
+		flags:   engineFlags,
+		run:     runEngine},
+	{name: "restore", synopsis: "--stack STACK --from FILE --yes [--offline] [--state DIR]",
+		summary: "replace one stack's damaged state with a backup, then preview a refresh: what changed since the backup shows as drift (not for rollback: revert the catalog commit)",
+		flags: func(fs *flag.FlagSet, o *options) {
+			changeFlags(fs, o)
+			fs.StringVar(&o.from, "from", "", "the backup file (platformctl backup, or pulumi stack export) (required)")
 		},
 		run: runEngine},
 	{name: "move", synopsis: "--stack ENVIRONMENT --yes [--offline] [--state DIR]",
