@@ -176,7 +176,19 @@ func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktes
 		}
 		secrets[value(s, "metadata.name").StringValue()] = true
 	}
-	for i, rel := range rec.OfType(tRelease) {
+	releases := rec.OfType(tRelease)
+	if len(releases) != len(st.Regions) {
+		t.Errorf("%s: %d delegate releases for %d regions", stack, len(releases), len(st.Regions))
+	}
+	for _, rel := range releases {
+		// Registered concurrently: matched to its region by name.
+		i := slices.IndexFunc(st.Regions, func(r catalog.StackRegion) bool {
+			return strings.HasSuffix(rel.Name, "-"+r.Name)
+		})
+		if i < 0 {
+			t.Errorf("%s: release %s names no region of the stack", stack, rel.Name)
+			continue
+		}
 		region := st.Regions[i]
 		name := "harness-delegate-" + st.Environment.Name + "-" + region.Name
 		vals := value(rel, "values").ObjectValue()
