@@ -10,6 +10,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
+	"github.com/company/harness-platform/harness/importid"
 	"github.com/company/harness-platform/internal/conformance"
 )
 
@@ -117,9 +118,13 @@ func str(m resource.PropertyMap, k string) string {
 	return ""
 }
 
-// ID is the object's scoped identifier, as Harness addresses it.
+// ID is where the store keeps the object: its type, scope and identifier
+// (a delegate token's name), unique as Harness makes them.
 func (harness) ID(typ, name string, news resource.PropertyMap) string {
 	id := str(news, "identifier")
+	if id == "" && importid.Known(typ) {
+		id = str(news, "name")
+	}
 	if id == "" {
 		return name + "-" + shortHash(typ+name)
 	}
@@ -131,6 +136,76 @@ func (harness) ID(typ, name string, news resource.PropertyMap) string {
 	}
 	kind := typ[strings.LastIndex(typ, ":")+1:]
 	return strings.Join(append(append([]string{kind}, parts...), id), "/")
+}
+
+// ResourceID is the id the real provider reports: the bare identifier (a
+// delegate token's name), as its Create and importers set it
+// (d.SetId(identifier); package importid).
+func (harness) ResourceID(typ, key string, props resource.PropertyMap) string {
+	if id := importid.ResourceID(typ, plainStrings(props)); id != "" {
+		return id
+	}
+	return key
+}
+
+// KeyOf finds an object from its properties (the state the engine passes
+// on refresh, update and delete) or, for an import, from its import ID in
+// the provider's format.
+func (h harness) KeyOf(typ, id string, props resource.PropertyMap) (string, error) {
+	if str(props, "identifier") != "" || (str(props, "name") != "" && importid.Known(typ)) {
+		return h.ID(typ, "", props), nil
+	}
+	if !importid.Known(typ) {
+		return id, nil
+	}
+	parsed, err := importid.Parse(typ, id)
+	if err != nil {
+		return "", err
+	}
+	named := resource.PropertyMap{}
+	for k, v := range parsed {
+		named[resource.PropertyKey(k)] = resource.NewStringProperty(v)
+	}
+	return h.ID(typ, "", named), nil
+}
+
+// ImportedInputs are the inputs of an imported object as the bridged
+// provider reports them: the properties of its state that are inputs of
+// its type (the bridge extracts inputs from the read state).
+func (h harness) ImportedInputs(typ string, state resource.PropertyMap) resource.PropertyMap {
+	res, ok := h.facts.Resources[typ]
+	if !ok {
+		return state
+	}
+	out := resource.PropertyMap{}
+	for k, v := range state {
+		if _, input := res.Inputs[string(k)]; input {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// Looks reports whether the provider looks objects of typ up (a data
+// source get<Type>): every type with an import ID format.
+func (harness) Looks(typ string) bool { return importid.Known(typ) }
+
+// KeepsUnset reports whether an input the configuration leaves unset
+// keeps its value (Terraform's optional computed attributes): an adopted
+// object's value for it is no change.
+func (h harness) KeepsUnset(typ, key string) bool {
+	return h.constraints.Resources[typ].Properties[key].Computed
+}
+
+// plainStrings are the string properties of props.
+func plainStrings(props resource.PropertyMap) map[string]string {
+	out := map[string]string{}
+	for k, v := range props {
+		if v.IsString() {
+			out[string(k)] = v.StringValue()
+		}
+	}
+	return out
 }
 
 // Account is the identifier of the simulated Harness account.

@@ -7,7 +7,9 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/company/harness-platform/harness/importid"
 	"github.com/company/harness-platform/harness/platform"
 	"github.com/company/harness-platform/internal/conformance"
 )
@@ -189,7 +191,12 @@ func TestHarnessCreateWritesComputedOnlyProperties(t *testing.T) {
 func TestHarnessRefusesDeletingReferencedService(t *testing.T) {
 	p := harnessProvider(t)
 	ctx := context.Background()
-	create := func(typ, name string, in map[string]any) string {
+	// The engine deletes an object by its id, with its state.
+	type object struct {
+		id    string
+		state *structpb.Struct
+	}
+	create := func(typ, name string, in map[string]any) object {
 		props, err := marshal(resource.NewPropertyMapFromMap(in))
 		if err != nil {
 			t.Fatal(err)
@@ -198,14 +205,17 @@ func TestHarnessRefusesDeletingReferencedService(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return resp.GetId()
+		if resp.GetId() != in["identifier"] {
+			t.Fatalf("the provider's id of %s is %q, want its identifier %q", typ, resp.GetId(), in["identifier"])
+		}
+		return object{resp.GetId(), resp.GetProperties()}
 	}
 	svc := create("harness:platform/service:Service", "svc", map[string]any{"identifier": "svc", "orgId": "default", "projectId": "platform"})
 	other := create("harness:platform/service:Service", "svc2", map[string]any{"identifier": "svc2", "orgId": "default", "projectId": "platform"})
 	pipe := create("harness:platform/pipeline:Pipeline", "svc_prod", map[string]any{"identifier": "svc_prod", "orgId": "default", "projectId": "platform",
 		"yaml": "pipeline:\n  stages:\n    - stage:\n        spec:\n          service:\n            serviceRef: svc\n"})
-	del := func(typ, id string) error {
-		_, err := p.Delete(ctx, &pulumirpc.DeleteRequest{Type: typ, Id: id})
+	del := func(typ string, o object) error {
+		_, err := p.Delete(ctx, &pulumirpc.DeleteRequest{Type: typ, Id: o.id, Properties: o.state})
 		return err
 	}
 	if err := del("harness:platform/service:Service", svc); err == nil || !strings.Contains(err.Error(), "referenced by pipeline(s) svc_prod") {
@@ -219,5 +229,50 @@ func TestHarnessRefusesDeletingReferencedService(t *testing.T) {
 	}
 	if err := del("harness:platform/service:Service", svc); err != nil {
 		t.Fatalf("deleting the service once its pipeline is gone: %v", err)
+	}
+}
+
+// As the real provider: an object's id is its bare identifier; a refresh
+// reads it by that id and its state; an import reads it by the import ID
+// in the provider's format (package importid), reporting the identifier as
+// its id and its inputs as the state holds them; an ID of another form is
+// refused, one that names nothing reads as gone.
+func TestHarnessIDsAndImportAsTheProvider(t *testing.T) {
+	p := harnessProvider(t)
+	ctx := context.Background()
+	typ := "harness:platform/pipeline:Pipeline"
+	in := resource.NewPropertyMapFromMap(map[string]any{"identifier": "svc_prod", "orgId": "default", "projectId": "platform", "name": "svc prod", "yaml": "pipeline: {}\n"})
+	props, _ := marshal(in)
+	created, err := p.Create(ctx, &pulumirpc.CreateRequest{Type: typ, Name: "svc_prod", Properties: props})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created.GetId() != "svc_prod" {
+		t.Fatalf("id %q, want the identifier", created.GetId())
+	}
+	refreshed, err := p.Read(ctx, &pulumirpc.ReadRequest{Type: typ, Id: "svc_prod", Properties: created.GetProperties(), Inputs: props})
+	if err != nil || refreshed.GetId() != "svc_prod" || refreshed.GetProperties() == nil {
+		t.Fatalf("refresh by id and state: %v, %v", refreshed, err)
+	}
+	importID, err := importid.Format(typ, map[string]string{"orgId": "default", "projectId": "platform", "identifier": "svc_prod"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported, err := p.Read(ctx, &pulumirpc.ReadRequest{Type: typ, Id: importID})
+	if err != nil {
+		t.Fatalf("import by %q: %v", importID, err)
+	}
+	if imported.GetId() != "svc_prod" {
+		t.Errorf("an import reports id %q, want the identifier", imported.GetId())
+	}
+	inputs, _ := unmarshal(imported.GetInputs())
+	if !inputs.DeepEquals(in) {
+		t.Errorf("an import reports inputs %v, want %v", inputs, in)
+	}
+	if r, err := p.Read(ctx, &pulumirpc.ReadRequest{Type: typ, Id: "default/platform/nothing"}); err != nil || r.GetId() != "" {
+		t.Errorf("importing an object that does not exist: %v, %v; want it read as gone", r, err)
+	}
+	if _, err := p.Read(ctx, &pulumirpc.ReadRequest{Type: typ, Id: "svc_prod"}); err == nil {
+		t.Error("an import by a bare identifier (not the provider's org/project/identifier) was accepted")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
@@ -20,12 +21,46 @@ type Behavior interface {
 	// Check returns the provider's refusals of a resource's inputs, and
 	// the inputs as the provider returns them (defaults filled in).
 	Check(typ, name string, news resource.PropertyMap) (resource.PropertyMap, []*pulumirpc.CheckFailure)
-	// ID names a new cloud object; the same inputs give the same id.
+	// ID names a new cloud object in the store; the same inputs give the
+	// same key. It is also the object's id unless the Behavior is
+	// addressed.
 	ID(typ, name string, news resource.PropertyMap) string
 	// Computed are the outputs the provider adds to the inputs.
 	Computed(typ, id string, news resource.PropertyMap) resource.PropertyMap
 	// Replaces lists the changed inputs whose change replaces the object.
 	Replaces(typ string, olds, news resource.PropertyMap, changed []string) []string
+}
+
+// addressed is a Behavior whose provider reports ids that are not where
+// the store keeps its objects: the Harness provider's id is an object's
+// bare identifier, unique only within its type and scope.
+type addressed interface {
+	// ResourceID is the id the provider reports for the object stored
+	// under key with these properties.
+	ResourceID(typ, key string, props resource.PropertyMap) string
+	// KeyOf finds the store key of the object with id: from its
+	// properties when the engine passes them (refresh, update, delete),
+	// else (an import) from id read as the provider's import ID.
+	KeyOf(typ, id string, props resource.PropertyMap) (string, error)
+	// ImportedInputs are the inputs the provider reports for an
+	// imported object: its inputs as its state holds them.
+	ImportedInputs(typ string, state resource.PropertyMap) resource.PropertyMap
+	// Looks reports whether the provider has a lookup of typ.
+	Looks(typ string) bool
+}
+
+func (p *Provider) resourceID(typ, key string, props resource.PropertyMap) string {
+	if a, ok := p.behavior.(addressed); ok {
+		return a.ResourceID(typ, key, props)
+	}
+	return key
+}
+
+func (p *Provider) keyOf(typ, id string, props resource.PropertyMap) (string, error) {
+	if a, ok := p.behavior.(addressed); ok {
+		return a.KeyOf(typ, id, props)
+	}
+	return id, nil
 }
 
 // Provider is a simulated resource provider served to the engine over
@@ -106,13 +141,16 @@ func (p *Provider) Check(_ context.Context, req *pulumirpc.CheckRequest) (*pulum
 // changedKeys are the inputs whose values differ between olds and news.
 // With inputsOnly, olds are the old inputs, and an input that is gone is a
 // change; otherwise olds are the old outputs, and only inputs count.
-func changedKeys(olds, news resource.PropertyMap, inputsOnly bool) []string {
+// changedKeys are the properties that differ between olds and news;
+// with inputsOnly, olds are inputs, and one news leaves unset is a change
+// unless keepsUnset says the provider keeps its value.
+func changedKeys(olds, news resource.PropertyMap, inputsOnly bool, keepsUnset func(string) bool) []string {
 	keys := map[resource.PropertyKey]bool{}
 	for k := range news {
 		keys[k] = true
 	}
 	for k := range olds {
-		if _, isInput := news[k]; isInput || inputsOnly {
+		if _, isInput := news[k]; isInput || inputsOnly && !keepsUnset(string(k)) {
 			keys[k] = true
 		}
 	}
@@ -142,7 +180,10 @@ func (p *Provider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumir
 	if err != nil {
 		return nil, err
 	}
-	changed := changedKeys(olds, news, inputsOnly)
+	changed := changedKeys(olds, news, inputsOnly, func(key string) bool {
+		k, ok := p.behavior.(interface{ KeepsUnset(typ, key string) bool })
+		return ok && k.KeepsUnset(req.GetType(), key)
+	})
 	changed = slices.DeleteFunc(changed, func(k string) bool { return slices.Contains(req.GetIgnoreChanges(), k) })
 	if len(changed) == 0 {
 		return &pulumirpc.DiffResponse{Changes: pulumirpc.DiffResponse_DIFF_NONE}, nil
@@ -176,10 +217,11 @@ func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pul
 		return nil, err
 	}
 	typ := req.GetType()
-	id := p.behavior.ID(typ, req.GetName(), news)
-	out := p.outputs(typ, id, news, req.GetPreview())
+	key := p.behavior.ID(typ, req.GetName(), news)
+	id := p.resourceID(typ, key, news)
+	out := p.outputs(typ, key, news, req.GetPreview())
 	if !req.GetPreview() {
-		if _, ok := p.cloud.Get(id); ok {
+		if _, ok := p.cloud.Get(key); ok {
 			// Harness refuses a second entity of one type with one
 			// identifier in one scope ("Entity name and Id rules",
 			// docs.harness.io/article/7rsydu6iq2); so does this simulation,
@@ -188,11 +230,11 @@ func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pul
 			return nil, fmt.Errorf("%s: DUPLICATE_FIELD: an entity with identifier %q already exists in this scope; "+
 				"if an interrupted up created it, run `platformctl recover --stack STACK` (pulumi refresh --import-pending-creates URN ID)", typ, id)
 		}
-		if err := p.cloud.Put(id, Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
+		if err := p.cloud.Put(key, Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
 			return nil, err
 		}
 		if p.hooks != nil {
-			p.hooks.afterCreate(p.name, id)
+			p.hooks.afterCreate(p.name, key)
 		}
 	}
 	props, err := marshal(out)
@@ -203,13 +245,21 @@ func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pul
 }
 
 func (p *Provider) Read(_ context.Context, req *pulumirpc.ReadRequest) (*pulumirpc.ReadResponse, error) {
-	rec, ok := p.cloud.Get(req.GetId())
-	if !ok {
-		return &pulumirpc.ReadResponse{}, nil // gone
-	}
 	known, err := unmarshal(req.GetProperties())
 	if err != nil {
 		return nil, err
+	}
+	typ := req.GetType()
+	if typ == "" {
+		typ = string(resource.URN(req.GetUrn()).Type())
+	}
+	key, err := p.keyOf(typ, req.GetId(), known)
+	if err != nil {
+		return nil, err
+	}
+	rec, ok := p.cloud.Get(key)
+	if !ok {
+		return &pulumirpc.ReadResponse{}, nil // gone
 	}
 	state := fromStored(rec.Properties, known)
 	oldInputs, err := unmarshal(req.GetInputs())
@@ -222,6 +272,9 @@ func (p *Provider) Read(_ context.Context, req *pulumirpc.ReadRequest) (*pulumir
 			inputs[k] = v
 		}
 	}
+	if a, ok := p.behavior.(addressed); ok && len(known) == 0 && len(oldInputs) == 0 {
+		inputs = a.ImportedInputs(typ, state) // an import
+	}
 	props, err := marshal(state)
 	if err != nil {
 		return nil, err
@@ -230,7 +283,7 @@ func (p *Provider) Read(_ context.Context, req *pulumirpc.ReadRequest) (*pulumir
 	if err != nil {
 		return nil, err
 	}
-	return &pulumirpc.ReadResponse{Id: req.GetId(), Properties: props, Inputs: ins}, nil
+	return &pulumirpc.ReadResponse{Id: p.resourceID(typ, key, state), Properties: props, Inputs: ins}, nil
 }
 
 func (p *Provider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pulumirpc.UpdateResponse, error) {
@@ -239,12 +292,20 @@ func (p *Provider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pul
 		return nil, err
 	}
 	typ := req.GetType()
-	out := p.outputs(typ, req.GetId(), news, req.GetPreview())
+	olds, err := unmarshal(req.GetOlds())
+	if err != nil {
+		return nil, err
+	}
+	key, err := p.keyOf(typ, req.GetId(), olds)
+	if err != nil {
+		return nil, err
+	}
+	out := p.outputs(typ, key, news, req.GetPreview())
 	if !req.GetPreview() {
-		if _, ok := p.cloud.Get(req.GetId()); !ok {
+		if _, ok := p.cloud.Get(key); !ok {
 			return nil, fmt.Errorf("%s %q was deleted outside Pulumi; run a refresh", typ, req.GetId())
 		}
-		if err := p.cloud.Put(req.GetId(), Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
+		if err := p.cloud.Put(key, Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
 			return nil, err
 		}
 	}
@@ -261,15 +322,18 @@ type invoker interface {
 }
 
 func (p *Provider) Invoke(_ context.Context, req *pulumirpc.InvokeRequest) (*pulumirpc.InvokeResponse, error) {
-	inv, ok := p.behavior.(invoker)
-	if !ok {
-		return nil, fmt.Errorf("the simulated %s provider answers no invoke (%s)", p.name, req.GetTok())
-	}
 	args, err := unmarshal(req.GetArgs())
 	if err != nil {
 		return nil, err
 	}
-	out, err := inv.Invoke(req.GetTok(), args)
+	var out resource.PropertyMap
+	if typ, ok := p.lookedUp(req.GetTok()); ok {
+		out, err = p.lookup(typ, args)
+	} else if inv, ok := p.behavior.(invoker); ok {
+		out, err = inv.Invoke(req.GetTok(), args)
+	} else {
+		return nil, fmt.Errorf("the simulated %s provider answers no invoke (%s)", p.name, req.GetTok())
+	}
 	if err != nil {
 		return &pulumirpc.InvokeResponse{Failures: []*pulumirpc.CheckFailure{{Reason: err.Error()}}}, nil
 	}
@@ -280,6 +344,42 @@ func (p *Provider) Invoke(_ context.Context, req *pulumirpc.InvokeRequest) (*pul
 	return &pulumirpc.InvokeResponse{Return: ret}, nil
 }
 
+// lookedUp is the resource type a lookup token reads, for an addressed
+// Behavior's types: harness:platform/getPipeline:getPipeline reads
+// harness:platform/pipeline:Pipeline (the provider's data sources).
+func (p *Provider) lookedUp(token string) (string, bool) {
+	a, ok := p.behavior.(addressed)
+	if !ok {
+		return "", false
+	}
+	parts := strings.Split(token, ":")
+	if len(parts) != 3 || !strings.HasPrefix(parts[2], "get") || len(parts[2]) < 4 {
+		return "", false
+	}
+	name := parts[2][len("get"):]
+	mod := parts[1][:strings.LastIndex(parts[1], "/")+1]
+	typ := parts[0] + ":" + mod + strings.ToLower(name[:1]) + name[1:] + ":" + name
+	return typ, a.Looks(typ)
+}
+
+// lookup answers a lookup as the provider's data source: the object's
+// state with its id, or a not-found error.
+func (p *Provider) lookup(typ string, args resource.PropertyMap) (resource.PropertyMap, error) {
+	key := p.behavior.ID(typ, "", args)
+	rec, ok := p.cloud.Get(key)
+	if !ok {
+		return nil, fmt.Errorf("%s: RESOURCE_NOT_FOUND: %s not found", typ, p.resourceID(typ, key, args))
+	}
+	state := fromStored(rec.Properties, nil)
+	for k, v := range state {
+		if v.IsSecret() {
+			delete(state, k) // a lookup does not return what Harness never shows
+		}
+	}
+	state["id"] = resource.NewStringProperty(p.resourceID(typ, key, state))
+	return state, nil
+}
+
 // deleteGuard is a Behavior that refuses some deletions, as the real
 // service refuses to delete an object others still reference.
 type deleteGuard interface {
@@ -287,12 +387,20 @@ type deleteGuard interface {
 }
 
 func (p *Provider) Delete(_ context.Context, req *pulumirpc.DeleteRequest) (*emptypb.Empty, error) {
+	olds, err := unmarshal(req.GetProperties())
+	if err != nil {
+		return nil, err
+	}
+	key, err := p.keyOf(req.GetType(), req.GetId(), olds)
+	if err != nil {
+		return nil, err
+	}
 	if g, ok := p.behavior.(deleteGuard); ok {
-		if err := g.CheckDelete(req.GetType(), req.GetId(), p.cloud); err != nil {
+		if err := g.CheckDelete(req.GetType(), key, p.cloud); err != nil {
 			return nil, err
 		}
 	}
-	return &emptypb.Empty{}, p.cloud.Delete(req.GetId())
+	return &emptypb.Empty{}, p.cloud.Delete(key)
 }
 
 // shortHash is a stable suffix for generated names.

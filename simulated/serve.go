@@ -63,7 +63,11 @@ func (s *Servers) ID(typ, name string, inputs resource.PropertyMap) (string, boo
 	if !ok {
 		return "", false
 	}
-	return b.ID(typ, name, inputs), true
+	key := b.ID(typ, name, inputs)
+	if a, ok := b.(addressed); ok {
+		return a.ResourceID(typ, key, inputs), true
+	}
+	return key, true
 }
 
 // Start serves every simulated provider, with its cloud under
