@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
@@ -259,9 +260,21 @@ func (s *Session) upStack(ctx context.Context, name string, o RunOptions) (auto.
 	r, err := stack.Up(ctx, opts...)
 	if err != nil {
 		r.Outputs = nil // what a failed update left: read it again
+		if exists(err) {
+			err = fmt.Errorf("%w\n\nobjects %s declares already exist in Harness (Harness refuses a second object with one identifier): "+
+				"if they were made outside Pulumi, adopt them unchanged with `platformctl import --stack %s --yes`; "+
+				"if an interrupted up made them, settle it with `platformctl recover --stack %s`", err, name, name, name)
+		}
 	}
 	s.deployedOutputs(name, r.Outputs)
 	return r, err
+}
+
+// exists reports whether an update failed because an object it creates
+// already exists: Harness's DUPLICATE_FIELD error.
+func exists(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "DUPLICATE_FIELD") || strings.Contains(msg, "already exists")
 }
 
 // Refresh reads the cloud back. With PreviewOnly it is the drift check: it

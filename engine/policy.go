@@ -24,15 +24,21 @@ const PolicyPackBinary = "harness-platform-policy"
 // `--policy-pack PATH` (a binary analyzer; a folder with runtime: go would
 // need the pulumi-language-go plugin).
 func BuildPolicyPack(projectDir string) (string, error) {
+	return buildCached(projectDir, PolicyPackPackage, PolicyPackBinary, "policy")
+}
+
+// buildCached builds one of the project's commands (pkg) once and caches
+// it beside the CLI, as <kind>-<key of its sources>/<binary>.
+func buildCached(projectDir, pkg, binary, kind string) (string, error) {
 	dir, err := filepath.Abs(projectDir)
 	if err != nil {
 		return "", err
 	}
-	key, err := policyPackKey(dir)
+	key, err := sourcesKey(dir, pkg)
 	if err != nil {
 		return "", err
 	}
-	bin := filepath.Join(filepath.Dir(CLIRoot()), "policy-"+key, PolicyPackBinary)
+	bin := filepath.Join(filepath.Dir(CLIRoot()), kind+"-"+key, binary)
 	if _, err := os.Stat(bin); err == nil {
 		return bin, nil
 	}
@@ -40,26 +46,26 @@ func BuildPolicyPack(projectDir string) (string, error) {
 		return "", err
 	}
 	tmp := bin + ".tmp"
-	build := exec.Command("go", "build", "-trimpath", "-o", tmp, PolicyPackPackage)
+	build := exec.Command("go", "build", "-trimpath", "-o", tmp, pkg)
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building the policy pack: %v\n%s", err, out)
+		return "", fmt.Errorf("building %s: %v\n%s", pkg, err, out)
 	}
 	// Renamed into place: a reader never sees half a binary.
 	return bin, os.Rename(tmp, bin)
 }
 
-// policyPackKey hashes what the pack is built from.
-func policyPackKey(dir string) (string, error) {
+// sourcesKey hashes what pkg is built from.
+func sourcesKey(dir, pkg string) (string, error) {
 	list := exec.Command("go", "list", "-deps", "-f",
 		`{{if .Module}}{{if .Module.Main}}{{.Dir}}{{range .GoFiles}} {{.}}{{end}}{{range .EmbedFiles}} {{.}}{{end}}{{end}}{{end}}`,
-		PolicyPackPackage)
+		pkg)
 	list.Dir = dir
 	var stderr bytes.Buffer
 	list.Stderr = &stderr
 	out, err := list.Output()
 	if err != nil {
-		return "", fmt.Errorf("listing the policy pack's packages: %v\n%s", err, stderr.String())
+		return "", fmt.Errorf("listing the packages of %s: %v\n%s", pkg, err, stderr.String())
 	}
 	h := sha256.New()
 	files := []string{filepath.Join(dir, "go.mod"), filepath.Join(dir, "go.sum")}

@@ -269,3 +269,40 @@ func restoreStack(ctx context.Context, s *engine.Session, f options, stdout io.W
 		f.stack, f.from, r.ChangeSummary, f.stack, f.stack)
 	return nil
 }
+
+// runImport reports, and with --yes adopts, the Harness objects of the
+// stack (every stack of an environment) that already exist.
+func runImport(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
+	ctx, cancel := interruptible()
+	defer cancel()
+	s, err := open(ctx, c, f, stdout, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	defer s.Close()
+	start := time.Now()
+	found, err := s.Import(ctx, f.stack, engine.ImportOptions{Yes: !f.dryRun})
+	totals := map[engine.AdoptStatus]int{}
+	for _, a := range found {
+		totals[a.Status]++
+		line := fmt.Sprintf("%-22s %s  (%s %s)", a.Status, a.URN, a.Type, a.ImportID)
+		if len(a.Fields) > 0 {
+			line += ": " + strings.Join(a.Fields, ", ")
+		}
+		fmt.Fprintln(stdout, line)
+	}
+	fmt.Fprintf(stdout, "%s: %d adopted as declared, %d adopted with differences (the next up updates them in place), %d to create (%s)\n",
+		f.stack, totals[engine.Adopted], totals[engine.Different], totals[engine.ToCreate], time.Since(start).Round(time.Second))
+	if err != nil {
+		fmt.Fprintf(stderr, "import of %s failed: %v\n", f.stack, err)
+		return 1
+	}
+	switch {
+	case f.dryRun && totals[engine.Adopted]+totals[engine.Different] > 0:
+		fmt.Fprintf(stdout, "nothing was changed; run again with --yes to adopt them, then `platformctl preview --stack %s`\n", f.stack)
+	case !f.dryRun:
+		fmt.Fprintf(stdout, "the account was not changed; now `platformctl preview --stack %s` shows the differences as in-place updates\n", f.stack)
+	}
+	return 0
+}

@@ -11,6 +11,7 @@
 //
 //	platformctl preview|up|refresh|destroy|outputs|recover|backup --stack S [--offline]
 //	platformctl restore --stack S --from FILE --yes   a damaged state, from a backup
+//	platformctl import --stack S [--yes]        adopt the Harness objects that already exist
 //	platformctl demo                            the offline demo: up, preview, drift check
 //
 // Each command has its own flags; `platformctl COMMAND -h` lists them.
@@ -187,6 +188,10 @@ var commands = []command{
 			fs.BoolVar(&o.unlock, "unlock", false, "first remove the lock a killed run left (pulumi cancel); only when no run is in progress")
 		},
 		run: runEngine},
+	{name: "import", synopsis: "--stack STACK [--yes] [--offline] [--state DIR]",
+		summary: "adopt the Harness objects a stack declares that already exist (made outside Pulumi) into its state, unchanged; without --yes only report: adopted, adopted but different (the fields), to create",
+		flags:   changeFlags,
+		run:     runImport},
 	{name: "backup", synopsis: "--stack STACK [--offline] [--state DIR] [--backup-dir DIR]",
 		summary: "export the state of the stack (every stack of an environment) to a backup file, secrets encrypted; up and destroy do it first",
 		flags:   engineFlags,
@@ -312,8 +317,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		commandUsage(cmd, stderr)
 		return exitUsage
 	}
-	if fs.Lookup("yes") != nil && !o.yes && (cmd.name == "move" || cmd.name == "gitops") {
-		o.dryRun = true // move and gitops without --yes only report
+	if fs.Lookup("yes") != nil && !o.yes && (cmd.name == "move" || cmd.name == "gitops" || cmd.name == "import") {
+		o.dryRun = true // move, gitops and import without --yes only report
 	} else if fs.Lookup("yes") != nil && !o.yes {
 		fmt.Fprintf(stderr, "platformctl %s changes the stack %q: run `platformctl preview --stack %s` to see how, then pass --yes\n", cmd.name, o.stack, o.stack)
 		return exitUsage

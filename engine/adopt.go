@@ -1,0 +1,520 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/company/harness-platform/harness/importid"
+)
+
+// Adoption: the organisation already runs Harness under the identifiers
+// the catalog derives, and Harness refuses a second object with an
+// existing identifier, so a first up over such an account fails object by
+// object. Import adopts what exists into the state instead, unchanged:
+//
+//  1. a preview lists what the stack would create (type, URN, inputs);
+//  2. a probe asks the provider, for each Harness object among them,
+//     whether it exists: a preview of a program that only calls the
+//     provider's lookup (harness:platform/getPipeline, ...) with the
+//     object's scope and identifier, so nothing is registered, and an
+//     object that does not exist is an answer rather than a failure;
+//  3. with yes, `pulumi import --file` (the Automation API's
+//     ImportResources) reads what exists into the state by the provider's
+//     import IDs (package importid), under the URNs the program declares,
+//     with their components; nothing in the account changes.
+//
+// The next preview then shows the differences between what exists and
+// what the catalog declares as in-place updates.
+
+// AdoptStatus is what Import found for one object.
+type AdoptStatus string
+
+const (
+	// Adopted: the object exists and is what the catalog declares.
+	Adopted AdoptStatus = "adopted"
+	// Different: the object exists; fields differ from the catalog's (the
+	// next up updates them in place).
+	Different AdoptStatus = "adopted, different"
+	// ToCreate: the object does not exist; up creates it.
+	ToCreate AdoptStatus = "to create"
+)
+
+// Adoption is Import's finding for one object the stack declares and its
+// state does not hold.
+type Adoption struct {
+	Stack    string
+	URN      string
+	Type     string
+	ImportID string
+	Status   AdoptStatus
+	Fields   []string // the fields that differ, for Different
+}
+
+// ImportOptions configure Import.
+type ImportOptions struct {
+	// Yes adopts; without it Import only reports.
+	Yes bool
+	// Stdout and Stderr receive the progress of the import itself.
+	Stdout, Stderr io.Writer
+}
+
+// Import finds and (with Yes) adopts the existing objects of one stack,
+// or of every stack of an environment in dependency order. Running it
+// again finds nothing new: what it adopted is in the state.
+func (s *Session) Import(ctx context.Context, name string, o ImportOptions) ([]Adoption, error) {
+	waves, err := Waves(s.Catalog, name)
+	if err != nil {
+		return nil, err
+	}
+	var out []Adoption
+	for _, wave := range waves {
+		for _, stack := range wave {
+			found, err := s.importStack(ctx, stack, o)
+			out = append(out, found...)
+			if err != nil {
+				return out, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// declared is one resource of a stack's preview.
+type declared struct {
+	urn, typ, parent, provider string
+	inputs                     map[string]any
+	create                     bool
+}
+
+func (s *Session) importStack(ctx context.Context, name string, o ImportOptions) ([]Adoption, error) {
+	defer s.flush()
+	plan, err := s.declared(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	var candidates []declared
+	for _, d := range plan {
+		if d.create && importid.Known(d.typ) && strings.HasPrefix(providerName(d.provider), "default_") {
+			candidates = append(candidates, d)
+		}
+	}
+	if len(candidates) == 0 {
+		return nil, nil
+	}
+	found, err := s.probe(ctx, name, candidates)
+	if err != nil {
+		return nil, err
+	}
+	var out []Adoption
+	adopting := 0
+	for _, d := range candidates {
+		a := Adoption{Stack: name, URN: d.urn, Type: d.typ, ImportID: importIDOf(d), Status: ToCreate}
+		if state, ok := found[d.urn]; ok {
+			a.Status = Adopted
+			if a.Fields = differing(d.inputs, state); len(a.Fields) > 0 {
+				a.Status = Different
+			}
+			adopting++
+		}
+		out = append(out, a)
+	}
+	if !o.Yes || adopting == 0 {
+		return out, nil
+	}
+	return out, s.adopt(ctx, name, plan, out, o)
+}
+
+// declared previews the stack and returns what it declares.
+func (s *Session) declared(ctx context.Context, name string) ([]declared, error) {
+	stack, err := s.stack(ctx, name, true)
+	if err != nil {
+		return nil, err
+	}
+	ch := make(chan events.EngineEvent)
+	var out []declared
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for e := range ch {
+			if e.ResourcePreEvent == nil || e.ResourcePreEvent.Metadata.New == nil {
+				continue
+			}
+			m := e.ResourcePreEvent.Metadata
+			out = append(out, declared{urn: m.URN, typ: m.Type, parent: m.New.Parent, provider: m.New.Provider,
+				inputs: m.New.Inputs, create: m.Op == apitype.OpCreate})
+		}
+	}()
+	_, err = stack.Preview(ctx, optpreview.EventStreams(ch), optpreview.ProgressStreams(io.Discard), optpreview.ErrorProgressStreams(io.Discard))
+	<-done
+	if err != nil {
+		return nil, fmt.Errorf("the preview of %s before the import failed: %w", name, err)
+	}
+	return out, nil
+}
+
+// probe asks the provider which candidates exist, by their lookups, and
+// returns what it answered for those that do, by URN.
+func (s *Session) probe(ctx context.Context, name string, candidates []declared) (map[string]map[string]any, error) {
+	var mu sync.Mutex
+	found := map[string]map[string]any{}
+	program := func(pctx *pulumi.Context) error {
+		for _, d := range candidates {
+			args, err := importid.Parse(d.typ, importIDOf(d))
+			if err != nil {
+				return err
+			}
+			var result map[string]any
+			_, err = pctx.InvokePackageRaw(lookupToken(d.typ), args, &result, "", pulumi.Version(providerVersion(d.provider)))
+			if err != nil && !isNotFound(err) {
+				return fmt.Errorf("looking up %s (%s): %w", d.urn, lookupToken(d.typ), err)
+			}
+			if err == nil && result["id"] != nil && result["id"] != "" {
+				mu.Lock()
+				found[d.urn] = result
+				mu.Unlock()
+			}
+		}
+		return nil
+	}
+	ws, err := auto.NewLocalWorkspace(ctx, auto.WorkDir(s.workspace.WorkDir()), auto.Program(program),
+		auto.Pulumi(s.cli), auto.EnvVars(s.envMap()))
+	if err != nil {
+		return nil, err
+	}
+	stack, err := auto.SelectStack(ctx, name, ws)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := stack.Preview(ctx, optpreview.ProgressStreams(io.Discard), optpreview.ErrorProgressStreams(io.Discard)); err != nil {
+		return nil, fmt.Errorf("looking up the objects of %s: %w", name, err)
+	}
+	return found, nil
+}
+
+// adopt imports the existing objects into the stack's state with `pulumi
+// import --file`: each by its import ID, under the URN the program
+// declares (its chain of components is created in the state with it; they
+// are no cloud objects), with the provider version the program uses.
+// Nothing in the account changes: import only reads. The next preview
+// shows the differences as in-place updates.
+func (s *Session) adopt(ctx context.Context, name string, plan []declared, found []Adoption, o ImportOptions) error {
+	byURN := map[string]declared{}
+	for _, d := range plan {
+		byURN[d.urn] = d
+	}
+	ids := map[string]string{}
+	var unreadable []declared // adopted through the state (importid.Adoptable)
+	for _, a := range found {
+		if a.Status != Adopted && a.Status != Different {
+			continue
+		}
+		if importid.Adoptable(a.Type) {
+			ids[a.URN] = a.ImportID
+		} else {
+			unreadable = append(unreadable, byURN[a.URN])
+		}
+	}
+	keys := map[string]string{} // URN -> its name in the import file
+	nameTable := map[string]string{}
+	var resources []importSpec
+	var add func(urn string) string
+	add = func(urn string) string {
+		d, ok := byURN[urn]
+		if !ok || d.typ == "pulumi:pulumi:Stack" {
+			return "" // the stack: every import's default parent
+		}
+		if k, ok := keys[urn]; ok {
+			return k
+		}
+		k := fmt.Sprintf("r%d", len(keys))
+		keys[urn] = k
+		if !d.create {
+			nameTable[k] = urn // the state holds it
+			return k
+		}
+		r := importSpec{Type: d.typ, Name: k, LogicalName: resource.URN(urn).Name(), Parent: add(d.parent)}
+		if id, ok := ids[urn]; ok {
+			r.ID, r.Version = id, providerVersion(d.provider)
+		} else {
+			r.Component = true
+		}
+		resources = append(resources, r)
+		return k
+	}
+	for _, a := range found {
+		if _, ok := ids[a.URN]; ok {
+			add(a.URN)
+		}
+	}
+	for _, d := range unreadable {
+		add(d.parent) // its components, for the state entry below
+	}
+	// An import reads; it needs no upstream deployed (a service stack's
+	// platform stack may be adopted in the same run, its contract not yet
+	// exported).
+	stack, err := s.stack(ctx, name, true)
+	if err != nil {
+		return err
+	}
+	if err := s.backupBefore(ctx, stack, "import"); err != nil {
+		return err
+	}
+	dir, err := s.importDir(name)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	data, err := json.Marshal(map[string]any{"nameTable": nameTable, "resources": resources})
+	if err != nil {
+		return err
+	}
+	file := filepath.Join(dir, "import.json")
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		return err
+	}
+	host, err := buildCached(s.opts.ProjectDir, LanguageHostPackage, LanguageHostBinary, "import-host")
+	if err != nil {
+		return err
+	}
+	env := append(slices.Clone(s.env), "PATH="+filepath.Dir(host)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	stdout, stderr := o.Stdout, o.Stderr
+	if stdout == nil {
+		stdout = s.opts.Stdout
+	}
+	if stderr == nil {
+		stderr = s.opts.Stderr
+	}
+	outText, errText, _, err := s.cli.Run(ctx, dir, nil, []io.Writer{stdout}, []io.Writer{stderr}, env,
+		"import", "--stack", name, "--file", file, "--yes", "--skip-preview", "--non-interactive",
+		"--generate-code=false", "--protect=false")
+	s.deployedOutputs(name, nil)
+	if err != nil {
+		return fmt.Errorf("importing into %s: %w: %s%s", name, err, outText, errText)
+	}
+	if len(unreadable) == 0 {
+		return nil
+	}
+	return s.adoptThroughState(ctx, stack, unreadable, stdout, stderr)
+}
+
+// adoptThroughState adopts objects whose provider import cannot read them
+// back (a delegate token: the importer sets no name, and the token's read
+// looks it up by name) as recover does: each is written into the state
+// with its id and declared inputs, and a refresh targeting them reads them
+// by what the state holds, keeping what the cloud has.
+func (s *Session) adoptThroughState(ctx context.Context, stack auto.Stack, objects []declared, stdout, stderr io.Writer) error {
+	exported, err := stack.Export(ctx)
+	if err != nil {
+		return err
+	}
+	var deployment map[string]any
+	if err := json.Unmarshal(exported.Deployment, &deployment); err != nil {
+		return err
+	}
+	resources, _ := deployment["resources"].([]any)
+	var targets []string
+	for _, d := range objects {
+		provider := ""
+		for _, r := range resources {
+			r, _ := r.(map[string]any)
+			if urn, _ := r["urn"].(string); r["type"] == "pulumi:providers:"+strings.SplitN(d.typ, ":", 2)[0] &&
+				resource.URN(urn).Name() == providerName(d.provider) {
+				provider = urn + "::" + fmt.Sprint(r["id"])
+			}
+		}
+		if provider == "" {
+			return fmt.Errorf("%s: its provider %s is not in the state after the import", d.urn, d.provider)
+		}
+		inputs := map[string]string{}
+		for k, v := range d.inputs {
+			if str, ok := v.(string); ok {
+				inputs[k] = str
+			}
+		}
+		resources = append(resources, map[string]any{
+			"urn": d.urn, "custom": true, "type": d.typ, "id": importid.ResourceID(d.typ, inputs),
+			"parent": d.parent, "provider": provider, "inputs": d.inputs, "outputs": d.inputs,
+		})
+		targets = append(targets, d.urn)
+	}
+	deployment["resources"] = resources
+	edited, err := json.Marshal(deployment)
+	if err != nil {
+		return err
+	}
+	if err := stack.Import(ctx, apitype.UntypedDeployment{Version: exported.Version, Deployment: edited}); err != nil {
+		return fmt.Errorf("writing the adopted objects into %s's state: %w", stack.Name(), err)
+	}
+	_, err = stack.Refresh(ctx, optrefresh.Target(targets), optrefresh.ProgressStreams(stdout), optrefresh.ErrorProgressStreams(stderr))
+	return err
+}
+
+// LanguageHostPackage is the language host `pulumi import` asks which
+// packages the program needs (see its command's comment).
+const (
+	LanguageHostPackage = "./cmd/pulumi-language-harness-platform"
+	LanguageHostBinary  = "pulumi-language-harness-platform"
+)
+
+// importSpec is one resource of a `pulumi import --file` file.
+type importSpec struct {
+	Type        string `json:"type"`
+	Name        string `json:"name"`
+	LogicalName string `json:"logicalName,omitempty"`
+	ID          string `json:"id,omitempty"`
+	Parent      string `json:"parent,omitempty"`
+	Version     string `json:"version,omitempty"`
+	Component   bool   `json:"component,omitempty"`
+}
+
+// importDir is a directory from which `pulumi import` works on the stack:
+// the project under the runtime of the import's language host, and the
+// stack's settings file (its config, the provider's settings and the
+// secrets' salt).
+func (s *Session) importDir(name string) (string, error) {
+	dir, err := os.MkdirTemp("", "harness-platform-import-")
+	if err != nil {
+		return "", err
+	}
+	project := fmt.Sprintf("name: %s\nruntime: harness-platform\n", s.project)
+	if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte(project), 0o600); err != nil {
+		return "", err
+	}
+	file := "Pulumi." + name + ".yaml"
+	settings, err := os.ReadFile(filepath.Join(s.workspace.WorkDir(), file))
+	if err != nil && !os.IsNotExist(err) {
+		return "", err
+	}
+	return dir, os.WriteFile(filepath.Join(dir, file), settings, 0o600)
+}
+
+// envMap is the workspace's environment.
+func (s *Session) envMap() map[string]string {
+	out := map[string]string{}
+	for _, kv := range s.env {
+		k, v, _ := strings.Cut(kv, "=")
+		out[k] = v
+	}
+	return out
+}
+
+// importIDOf is the provider's import ID of a declared object ("" if its
+// inputs do not say).
+func importIDOf(d declared) string {
+	inputs := map[string]string{}
+	for k, v := range d.inputs {
+		if s, ok := v.(string); ok {
+			inputs[k] = s
+		}
+	}
+	id, _ := importid.Format(d.typ, inputs)
+	return id
+}
+
+// lookupToken is the provider's lookup of a resource type: the data
+// source Pulumi names get<Type> in the same module
+// (harness:platform/pipeline:Pipeline -> harness:platform/getPipeline:getPipeline).
+func lookupToken(typ string) string {
+	parts := strings.Split(typ, ":")
+	mod := parts[1][:strings.LastIndex(parts[1], "/")+1]
+	name := parts[2]
+	fn := "get" + name
+	return parts[0] + ":" + mod + fn + ":" + fn
+}
+
+// isNotFound reports whether a lookup failed because the object does not
+// exist (the Harness API's 404: "not found", "does not exist").
+func isNotFound(err error) bool {
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "not found") || strings.Contains(msg, "does not exist") || strings.Contains(msg, "404")
+}
+
+// providerName is the name in a provider reference
+// (urn:...::pulumi:providers:harness::default_0_16_0::id).
+func providerName(ref string) string {
+	urn, _, _ := strings.Cut(ref, "::"+lastSegment(ref))
+	return resource.URN(urn).Name()
+}
+
+func lastSegment(ref string) string {
+	i := strings.LastIndex(ref, "::")
+	if i < 0 {
+		return ""
+	}
+	return ref[i+2:]
+}
+
+// providerVersion is the version of a default provider reference
+// (default_0_16_0: 0.16.0).
+func providerVersion(ref string) string {
+	v, _ := strings.CutPrefix(providerName(ref), "default_")
+	return strings.ReplaceAll(v, "_", ".")
+}
+
+// differing lists the declared inputs whose values the object holds
+// otherwise (secrets, which the preview masks, are not compared).
+func differing(declared, state map[string]any) []string {
+	var out []string
+	for k, want := range declared {
+		if isMasked(want) {
+			continue
+		}
+		if got, ok := state[k]; !ok || !sameJSON(want, got) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+func isMasked(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return v == "[secret]"
+	case map[string]any:
+		if _, ok := v["4dabf18193072939515e22adb298388d"]; ok {
+			return true
+		}
+		for _, e := range v {
+			if isMasked(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if isMasked(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sameJSON(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	if err1 != nil || err2 != nil {
+		return reflect.DeepEqual(a, b)
+	}
+	var na, nb any
+	_ = json.Unmarshal(ja, &na)
+	_ = json.Unmarshal(jb, &nb)
+	return reflect.DeepEqual(na, nb)
+}
