@@ -69,7 +69,7 @@ func (s *Session) Backup(ctx context.Context, name string) (string, error) {
 // backup is Backup of a selected stack.
 func (s *Session) backup(ctx context.Context, stack auto.Stack) (string, error) {
 	name := stack.Name()
-	exported, err := stack.Export(ctx)
+	exported, err := s.exportEncrypted(ctx, name)
 	if err != nil {
 		return "", fmt.Errorf("exporting the state of %s: %w", name, err)
 	}
@@ -93,6 +93,21 @@ func (s *Session) backup(ctx context.Context, stack auto.Stack) (string, error) 
 		return "", err
 	}
 	return path, s.prune(dir)
+}
+
+// exportEncrypted is `pulumi stack export` with the secrets as the state
+// holds them, encrypted (the Automation API's Export adds --show-secrets,
+// which a file on disk must never hold).
+func (s *Session) exportEncrypted(ctx context.Context, name string) (apitype.UntypedDeployment, error) {
+	var out apitype.UntypedDeployment
+	stdout, stderr, _, err := s.cli.Run(ctx, s.workspace.WorkDir(), nil, nil, nil, s.env, "stack", "export", "--stack", name)
+	if err != nil {
+		return out, fmt.Errorf("%w: %s", err, stderr)
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		return out, fmt.Errorf("reading the export: %w", err)
+	}
+	return out, nil
 }
 
 // Backups lists the backups of one stack, oldest first.
