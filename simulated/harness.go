@@ -226,6 +226,17 @@ var computedValues = map[string]map[string]resource.PropertyValue{
 		}),
 		"color": resource.NewStringProperty("#0063f7"),
 	},
+	// What the real provider (v0.16.0) returns for optional computed
+	// inputs the program leaves unset (issue: a preview against state the
+	// simulation made showed them added).
+	"harness:platform/environment:Environment":                 {"color": resource.NewStringProperty("#0063f7"), "forceDelete": falseValue},
+	"harness:platform/resourceGroup:ResourceGroup":             {"color": resource.NewStringProperty("#0063f7")},
+	"harness:platform/usergroup:Usergroup":                     {"ssoLinked": falseValue},
+	"harness:platform/service:Service":                         {"fetchResolvedYaml": falseValue, "importFromGit": falseValue, "isForceImport": falseValue, "forceDelete": falseValue},
+	"harness:platform/infrastructure:Infrastructure":           {"description": resource.NewStringProperty(""), "forceDelete": falseValue},
+	"harness:platform/awsConnector:AwsConnector":               {"forceDelete": falseValue},
+	"harness:platform/githubConnector:GithubConnector":         {"forceDelete": falseValue},
+	"harness:platform/kubernetesConnector:KubernetesConnector": {"forceDelete": falseValue},
 	// Who created and last changed a file, and when: the API key's user.
 	"harness:platform/fileStoreFile:FileStoreFile": {
 		"createdBies":      principal,
@@ -233,6 +244,8 @@ var computedValues = map[string]map[string]resource.PropertyValue{
 		"lastModifiedAt":   resource.NewNumberProperty(1.7e12),
 	},
 }
+
+var falseValue = resource.NewBoolProperty(false)
 
 var principal = resource.NewArrayProperty([]resource.PropertyValue{resource.NewObjectProperty(resource.PropertyMap{
 	"email": resource.NewStringProperty("pulumi-automation@company.io"),
@@ -263,6 +276,15 @@ func (h harness) Computed(typ, id string, news resource.PropertyMap) resource.Pr
 		out["tokenStatus"] = resource.NewStringProperty("ACTIVE")
 		out["createdAt"] = resource.NewNumberProperty(1.7e12)
 		out["createdBy"] = resource.NewObjectProperty(resource.PropertyMap{"email": resource.NewStringProperty("pulumi-automation@company.io")})
+	}
+	if typ == "harness:platform/roleAssignments:RoleAssignments" {
+		if _, set := news["roleReference"]; !set {
+			// The role the assignment grants, at the assignment's scope.
+			out["roleReference"] = resource.NewObjectProperty(resource.PropertyMap{
+				"identifier": resource.NewStringProperty(str(news, "roleIdentifier")),
+				"scopeLevel": resource.NewStringProperty("project"),
+			})
+		}
 	}
 	if typ == "harness:platform/triggers:Triggers" {
 		out["webhookUrl"] = resource.NewStringProperty(fmt.Sprintf(
