@@ -35,10 +35,10 @@ import (
 //     provider's lookup (harness:platform/getPipeline, ...) with the
 //     object's scope and identifier, so nothing is registered, and an
 //     object that does not exist is an answer rather than a failure;
-//  3. with yes, `pulumi import --file` (the Automation API's
-//     ImportResources) reads what exists into the state by the provider's
-//     import IDs (package importid), under the URNs the program declares,
-//     with their components; nothing in the account changes.
+//  3. with yes, `pulumi import --file` reads what exists into the state by
+//     the provider's import IDs (package importid), under the URNs the
+//     program declares, with their components; nothing in the account
+//     changes.
 //
 // The next preview then shows the differences between what exists and
 // what the catalog declares as in-place updates.
@@ -440,10 +440,13 @@ func lookupToken(typ string) string {
 }
 
 // isNotFound reports whether a lookup failed because the object does not
-// exist (the Harness API's 404: "not found", "does not exist").
+// exist: the Harness API's 404 (ENTITY_NOT_FOUND, RESOURCE_NOT_FOUND),
+// which the provider reports as "resource with ID ... not found"
+// (terraform-provider-harness helpers/errors.go), or as an empty id. Any
+// other failure (401, 403: a credential) stops the import.
 func isNotFound(err error) bool {
 	msg := strings.ToLower(err.Error())
-	return strings.Contains(msg, "not found") || strings.Contains(msg, "does not exist") || strings.Contains(msg, "404")
+	return strings.Contains(msg, "not found") || strings.Contains(msg, "not_found")
 }
 
 // providerName is the name in a provider reference

@@ -101,3 +101,64 @@ func BenchmarkUp(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkImport adopts, through the real CLI offline, the Harness
+// objects of dev made by an up in another state, at the example catalog
+// and at 300 services: the time of `platformctl import --stack dev --yes`
+// and the provider calls it makes (a lookup per object the stacks would
+// create, a read per object adopted; Harness allows about 1,000 API
+// calls a minute per key).
+//
+//	go test -run '^$' -bench BenchmarkImport -benchtime 1x ./engine
+func BenchmarkImport(b *testing.B) {
+	for _, n := range []int{0, 300} {
+		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
+			var c *catalog.Catalog
+			if n == 0 {
+				c = catalogtest.Example(b, "..")
+			} else {
+				c = catalogtest.SyntheticCatalog(b, "..", n)
+			}
+			ctx := context.Background()
+			made := b.TempDir()
+			s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, StateDir: made, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s.Up(ctx, "dev", RunOptions{}); err != nil {
+				b.Fatal(err)
+			}
+			s.Close()
+			account, err := os.ReadFile(filepath.Join(made, "cloud", "harness.json"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < b.N; i++ {
+				state := b.TempDir()
+				s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, StateDir: state, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(state, "cloud", "harness.json"), account, 0o600); err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				found, err := s.Import(ctx, "dev", ImportOptions{Yes: true, Stdout: io.Discard, Stderr: io.Discard})
+				if err != nil {
+					b.Fatal(err)
+				}
+				took := time.Since(start)
+				s.Close()
+				adopted := 0
+				for _, a := range found {
+					if a.Status != ToCreate {
+						adopted++
+					}
+				}
+				b.ReportMetric(took.Seconds(), "import-s")
+				b.ReportMetric(float64(adopted), "adopted")
+				b.ReportMetric(float64(len(found)+adopted), "provider-calls")
+			}
+		})
+	}
+}
