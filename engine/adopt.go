@@ -170,11 +170,14 @@ func (s *Session) declared(ctx context.Context, name string) ([]declared, error)
 }
 
 // probe asks the provider which candidates exist, by their lookups, and
-// returns what it answered for those that do, by URN.
+// returns what it answered for those that do, by URN. The lookups run in
+// a preview of the program itself, before it declares the stack (a
+// program declaring nothing would preview the deletion of what the state
+// holds, which protected objects refuse).
 func (s *Session) probe(ctx context.Context, name string, candidates []declared) (map[string]map[string]any, error) {
 	var mu sync.Mutex
 	found := map[string]map[string]any{}
-	program := func(pctx *pulumi.Context) error {
+	lookups := func(pctx *pulumi.Context) error {
 		for _, d := range candidates {
 			args, err := importid.Parse(d.typ, importIDOf(d))
 			if err != nil {
@@ -193,12 +196,9 @@ func (s *Session) probe(ctx context.Context, name string, candidates []declared)
 		}
 		return nil
 	}
-	ws, err := auto.NewLocalWorkspace(ctx, auto.WorkDir(s.workspace.WorkDir()), auto.Program(program),
-		auto.Pulumi(s.cli), auto.EnvVars(s.envMap()))
-	if err != nil {
-		return nil, err
-	}
-	stack, err := auto.SelectStack(ctx, name, ws)
+	s.probes.Store(name, pulumi.RunFunc(lookups))
+	defer s.probes.Delete(name)
+	stack, err := s.stack(ctx, name, true)
 	if err != nil {
 		return nil, err
 	}
@@ -206,6 +206,19 @@ func (s *Session) probe(ctx context.Context, name string, candidates []declared)
 		return nil, fmt.Errorf("looking up the objects of %s: %w", name, err)
 	}
 	return found, nil
+}
+
+// withProbes runs, before the program, the lookups Import probes a stack
+// with.
+func withProbes(prog pulumi.RunFunc, probes *sync.Map) pulumi.RunFunc {
+	return func(ctx *pulumi.Context) error {
+		if p, ok := probes.Load(ctx.Stack()); ok {
+			if err := p.(pulumi.RunFunc)(ctx); err != nil {
+				return err
+			}
+		}
+		return prog(ctx)
+	}
 }
 
 // adopt imports the existing objects into the stack's state with `pulumi
@@ -403,16 +416,6 @@ func (s *Session) importDir(name string) (string, error) {
 		return "", err
 	}
 	return dir, os.WriteFile(filepath.Join(dir, file), settings, 0o600)
-}
-
-// envMap is the workspace's environment.
-func (s *Session) envMap() map[string]string {
-	out := map[string]string{}
-	for _, kv := range s.env {
-		k, v, _ := strings.Cut(kv, "=")
-		out[k] = v
-	}
-	return out
 }
 
 // importIDOf is the provider's import ID of a declared object ("" if its

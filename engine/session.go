@@ -74,6 +74,8 @@ type Session struct {
 	checks sync.Map
 	// deployed holds the stacks known to have exported their contract.
 	deployed sync.Map
+	// probes holds, by stack, the lookups Import runs before the program.
+	probes sync.Map
 	// existing holds the stacks known to exist.
 	existing sync.Map
 	// outputs holds service stacks' outputs as read or deployed in this
@@ -159,8 +161,8 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	wsOpts := []auto.LocalWorkspaceOption{
 		auto.WorkDir(workDir),
-		auto.Program(withTransform(program.New(c, program.StrictPreview(s.isStrict), program.Guarded(s.guarded),
-			program.ReadOutputs(s.readOutputs)), opts.Transform)),
+		auto.Program(withTransform(withProbes(program.New(c, program.StrictPreview(s.isStrict), program.Guarded(s.guarded),
+			program.ReadOutputs(s.readOutputs)), &s.probes), opts.Transform)),
 		auto.Pulumi(cmd),
 		auto.EnvVars(env),
 	}
