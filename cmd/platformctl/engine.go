@@ -37,48 +37,57 @@ func interruptible() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt)
 }
 
-// runEngine runs an engine command on one stack.
-func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
-	cmd := f.command
+// withSession opens the command's session, runs fn in it and closes it;
+// Ctrl-C cancels ctx, so the engine stops cleanly.
+func withSession(c *catalog.Catalog, f options, stdout, stderr io.Writer, fn func(ctx context.Context, s *engine.Session) int) int {
 	ctx, cancel := interruptible()
 	defer cancel()
 	s, err := open(ctx, c, f, stdout, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 1
+		return exitFail
 	}
 	defer s.Close()
-	o := engine.RunOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PreviewOnly: f.previewOnly, Parallel: f.parallel, StackParallel: f.stackParallel}
-	if cmd == "preview" || cmd == "up" {
-		if o.PolicyPacks, err = policyPacks(f); err != nil {
-			fmt.Fprintln(stderr, err)
+	return fn(ctx, s)
+}
+
+// runEngine runs an engine command on one stack.
+func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
+	cmd := f.command
+	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) int {
+		var err error
+		o := engine.RunOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PreviewOnly: f.previewOnly, Parallel: f.parallel, StackParallel: f.stackParallel}
+		if cmd == "preview" || cmd == "up" {
+			if o.PolicyPacks, err = policyPacks(f); err != nil {
+				fmt.Fprintln(stderr, err)
+				return 1
+			}
+			o.PolicyPackConfigs = f.policyConfigs
+		}
+		switch cmd {
+		case "preview":
+			_, err = s.Preview(ctx, f.stack, o)
+		case "up":
+			_, err = s.Up(ctx, f.stack, o)
+		case "refresh":
+			err = s.Refresh(ctx, f.stack, o)
+		case "destroy":
+			err = s.Destroy(ctx, f.stack, o)
+		case "outputs":
+			err = printOutputs(ctx, s, f, stdout)
+		case "recover":
+			err = recoverStack(ctx, s, f, stdout)
+		case "backup":
+			err = backupStacks(ctx, s, f, stdout)
+		case "restore":
+			err = restoreStack(ctx, s, f, stdout)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "%s of %s failed: %v\n", cmd, f.stack, err)
 			return 1
 		}
-		o.PolicyPackConfigs = f.policyConfigs
-	}
-	switch cmd {
-	case "preview":
-		_, err = s.Preview(ctx, f.stack, o)
-	case "up":
-		_, err = s.Up(ctx, f.stack, o)
-	case "refresh":
-		err = s.Refresh(ctx, f.stack, o)
-	case "destroy":
-		err = s.Destroy(ctx, f.stack, o)
-	case "outputs":
-		err = printOutputs(ctx, s, f, stdout)
-	case "recover":
-		err = recoverStack(ctx, s, f, stdout)
-	case "backup":
-		err = backupStacks(ctx, s, f, stdout)
-	case "restore":
-		err = restoreStack(ctx, s, f, stdout)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "%s of %s failed: %v\n", cmd, f.stack, err)
-		return 1
-	}
-	return 0
+		return 0
+	})
 }
 
 // policyPacks are the packs a run enforces: those given, else the
@@ -273,36 +282,30 @@ func restoreStack(ctx context.Context, s *engine.Session, f options, stdout io.W
 // runImport reports, and with --yes adopts, the Harness objects of the
 // stack (every stack of an environment) that already exist.
 func runImport(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
-	ctx, cancel := interruptible()
-	defer cancel()
-	s, err := open(ctx, c, f, stdout, stderr)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
-	defer s.Close()
-	start := time.Now()
-	found, err := s.Import(ctx, f.stack, engine.ImportOptions{Yes: !f.dryRun})
-	totals := map[engine.AdoptStatus]int{}
-	for _, a := range found {
-		totals[a.Status]++
-		line := fmt.Sprintf("%-22s %s  (%s %s)", a.Status, a.URN, a.Type, a.ImportID)
-		if len(a.Fields) > 0 {
-			line += ": " + strings.Join(a.Fields, ", ")
+	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) int {
+		start := time.Now()
+		found, err := s.Import(ctx, f.stack, engine.ImportOptions{Yes: !f.dryRun})
+		totals := map[engine.AdoptStatus]int{}
+		for _, a := range found {
+			totals[a.Status]++
+			line := fmt.Sprintf("%-22s %s  (%s %s)", a.Status, a.URN, a.Type, a.ImportID)
+			if len(a.Fields) > 0 {
+				line += ": " + strings.Join(a.Fields, ", ")
+			}
+			fmt.Fprintln(stdout, line)
 		}
-		fmt.Fprintln(stdout, line)
-	}
-	fmt.Fprintf(stdout, "%s: %d adopted as declared, %d adopted with differences (the next up updates them in place), %d to create (%s)\n",
-		f.stack, totals[engine.Adopted], totals[engine.Different], totals[engine.ToCreate], time.Since(start).Round(time.Second))
-	if err != nil {
-		fmt.Fprintf(stderr, "import of %s failed: %v\n", f.stack, err)
-		return 1
-	}
-	switch {
-	case f.dryRun && totals[engine.Adopted]+totals[engine.Different] > 0:
-		fmt.Fprintf(stdout, "nothing was changed; run again with --yes to adopt them, then `platformctl preview --stack %s`\n", f.stack)
-	case !f.dryRun:
-		fmt.Fprintf(stdout, "the account was not changed; now `platformctl preview --stack %s` shows the differences as in-place updates\n", f.stack)
-	}
-	return 0
+		fmt.Fprintf(stdout, "%s: %d adopted as declared, %d adopted with differences (the next up updates them in place), %d to create (%s)\n",
+			f.stack, totals[engine.Adopted], totals[engine.Different], totals[engine.ToCreate], time.Since(start).Round(time.Second))
+		if err != nil {
+			fmt.Fprintf(stderr, "import of %s failed: %v\n", f.stack, err)
+			return 1
+		}
+		switch {
+		case f.dryRun && totals[engine.Adopted]+totals[engine.Different] > 0:
+			fmt.Fprintf(stdout, "nothing was changed; run again with --yes to adopt them, then `platformctl preview --stack %s`\n", f.stack)
+		case !f.dryRun:
+			fmt.Fprintf(stdout, "the account was not changed; now `platformctl preview --stack %s` shows the differences as in-place updates\n", f.stack)
+		}
+		return 0
+	})
 }
