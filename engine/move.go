@@ -123,62 +123,50 @@ func (s *Session) editContract(ctx context.Context, name string, services []stri
 	if err != nil {
 		return err
 	}
-	exported, err := stack.Export(ctx)
-	if err != nil {
-		return err
-	}
-	var d map[string]any
-	if err := json.Unmarshal(exported.Deployment, &d); err != nil {
-		return fmt.Errorf("reading the state of %s: %w", name, err)
-	}
-	resources, _ := d["resources"].([]any)
-	edited := false
-	for _, r := range resources {
-		r, _ := r.(map[string]any)
-		if r == nil || r["type"] != string(resource.RootStackType) {
-			continue
-		}
-		outputs, _ := r["outputs"].(map[string]any)
-		if outputs == nil {
-			if !add {
-				return nil
+	return editState(ctx, stack, func(d map[string]any) (bool, error) {
+		resources, _ := d["resources"].([]any)
+		edited := false
+		for _, r := range resources {
+			r, _ := r.(map[string]any)
+			if r == nil || r["type"] != string(resource.RootStackType) {
+				continue
 			}
-			outputs = map[string]any{}
-			r["outputs"] = outputs
-		}
-		moved := func(v any) bool { svc, _ := v.(string); return slices.Contains(services, svc) }
-		// Those moved out, then (adding) all of them at the end.
-		kept, _ := outputs[program.OutServices].([]any)
-		kept = slices.DeleteFunc(slices.Clone(kept), moved)
-		if add {
-			for _, svc := range services {
-				kept = append(kept, svc)
+			outputs, _ := r["outputs"].(map[string]any)
+			if outputs == nil {
+				if !add {
+					return false, nil
+				}
+				outputs = map[string]any{}
+				r["outputs"] = outputs
 			}
-		} else {
-			for _, key := range []string{program.OutPipelines, program.OutWebhooks} {
-				if m, ok := outputs[key].(map[string]any); ok {
-					for _, svc := range services {
-						delete(m, svc)
+			moved := func(v any) bool { svc, _ := v.(string); return slices.Contains(services, svc) }
+			// Those moved out, then (adding) all of them at the end.
+			kept, _ := outputs[program.OutServices].([]any)
+			kept = slices.DeleteFunc(slices.Clone(kept), moved)
+			if add {
+				for _, svc := range services {
+					kept = append(kept, svc)
+				}
+			} else {
+				for _, key := range []string{program.OutPipelines, program.OutWebhooks} {
+					if m, ok := outputs[key].(map[string]any); ok {
+						for _, svc := range services {
+							delete(m, svc)
+						}
 					}
 				}
+				if retired, ok := outputs[program.OutRetired].([]any); ok {
+					outputs[program.OutRetired] = slices.DeleteFunc(retired, moved)
+				}
 			}
-			if retired, ok := outputs[program.OutRetired].([]any); ok {
-				outputs[program.OutRetired] = slices.DeleteFunc(retired, moved)
+			if kept == nil {
+				kept = []any{}
 			}
+			outputs[program.OutServices] = kept
+			edited = true
 		}
-		if kept == nil {
-			kept = []any{}
-		}
-		outputs[program.OutServices] = kept
-		edited = true
-	}
-	if !edited {
-		return nil
-	}
-	if exported.Deployment, err = json.Marshal(d); err != nil {
-		return err
-	}
-	return stack.Import(ctx, exported)
+		return edited, nil
+	})
 }
 
 // stateResource is what a move needs of a resource in the state.

@@ -2,13 +2,14 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+
+	"github.com/company/harness-platform/harness/importid"
 )
 
 // Recover settles what an interrupted up left behind. The engine records a
@@ -34,68 +35,56 @@ func (s *Session) Recover(ctx context.Context, name string, o RunOptions) ([]opt
 	if err != nil {
 		return nil, err
 	}
-	exported, err := stack.Export(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var deployment map[string]any
-	if err := json.Unmarshal(exported.Deployment, &deployment); err != nil {
-		return nil, fmt.Errorf("reading the state of %s: %w", name, err)
-	}
-	ops, _ := deployment["pending_operations"].([]any)
-	resources, _ := deployment["resources"].([]any)
-	inState := map[string]bool{}
-	for _, r := range resources {
-		if r, ok := r.(map[string]any); ok {
-			inState[fmt.Sprint(r["urn"])] = true
-		}
-	}
-	var kept []any
 	var settled []optrefresh.PendingCreate
-	var unknown []string
-	for _, raw := range ops {
-		op, _ := raw.(map[string]any)
-		res, _ := op["resource"].(map[string]any)
-		if op["type"] != string(apitype.OperationTypeCreating) || res == nil {
-			kept = append(kept, raw)
-			continue
+	err = editState(ctx, stack, func(deployment map[string]any) (bool, error) {
+		ops, _ := deployment["pending_operations"].([]any)
+		resources, _ := deployment["resources"].([]any)
+		inState := map[string]bool{}
+		for _, r := range resources {
+			if r, ok := r.(map[string]any); ok {
+				inState[fmt.Sprint(r["urn"])] = true
+			}
 		}
-		urn := resource.URN(fmt.Sprint(res["urn"]))
-		if inState[string(urn)] {
-			// A later up created it: the record is stale.
-			settled = append(settled, optrefresh.PendingCreate{URN: string(urn), ID: fmt.Sprint(res["id"])})
-			continue
+		var kept []any
+		var unknown []string
+		for _, raw := range ops {
+			op, _ := raw.(map[string]any)
+			res, _ := op["resource"].(map[string]any)
+			if op["type"] != string(apitype.OperationTypeCreating) || res == nil {
+				kept = append(kept, raw)
+				continue
+			}
+			urn := resource.URN(fmt.Sprint(res["urn"]))
+			if inState[string(urn)] {
+				// A later up created it: the record is stale.
+				settled = append(settled, optrefresh.PendingCreate{URN: string(urn), ID: fmt.Sprint(res["id"])})
+				continue
+			}
+			inputs, _ := res["inputs"].(map[string]any)
+			id, ok := s.providerID(fmt.Sprint(res["type"]), urn.Name(), resource.NewPropertyMapFromMap(inputs))
+			if !ok {
+				unknown = append(unknown, string(urn))
+				kept = append(kept, raw)
+				continue
+			}
+			// Dependents of a pending create were never created, so the
+			// end of the list keeps the state's dependency order.
+			res["id"] = id
+			res["outputs"] = inputs
+			resources = append(resources, res)
+			settled = append(settled, optrefresh.PendingCreate{URN: string(urn), ID: id})
 		}
-		inputs, _ := res["inputs"].(map[string]any)
-		id, ok := s.providerID(fmt.Sprint(res["type"]), urn.Name(), resource.NewPropertyMapFromMap(inputs))
-		if !ok {
-			unknown = append(unknown, string(urn))
-			kept = append(kept, raw)
-			continue
+		if len(unknown) > 0 {
+			return false, fmt.Errorf("cannot tell the id of %d pending create(s): %s; find each object in its cloud, "+
+				"then `pulumi stack export`, move it from pending_operations to resources with its id, and `pulumi stack import`",
+				len(unknown), strings.Join(unknown, ", "))
 		}
-		// Dependents of a pending create were never created, so the
-		// end of the list keeps the state's dependency order.
-		res["id"] = id
-		res["outputs"] = inputs
-		resources = append(resources, res)
-		settled = append(settled, optrefresh.PendingCreate{URN: string(urn), ID: id})
-	}
-	if len(unknown) > 0 {
-		return nil, fmt.Errorf("cannot tell the id of %d pending create(s): %s; find each object in its cloud, "+
-			"then `pulumi stack export`, move it from pending_operations to resources with its id, and `pulumi stack import`",
-			len(unknown), strings.Join(unknown, ", "))
-	}
-	if len(settled) == 0 {
-		return nil, nil
-	}
-	deployment["pending_operations"] = kept
-	deployment["resources"] = resources
-	edited, err := json.Marshal(deployment)
-	if err != nil {
+		deployment["pending_operations"] = kept
+		deployment["resources"] = resources
+		return len(settled) > 0, nil
+	})
+	if err != nil || len(settled) == 0 {
 		return nil, err
-	}
-	if err := stack.Import(ctx, apitype.UntypedDeployment{Version: exported.Version, Deployment: edited}); err != nil {
-		return nil, fmt.Errorf("writing the settled state of %s: %w", name, err)
 	}
 	_, err = stack.Refresh(ctx,
 		optrefresh.ProgressStreams(s.opts.Stdout), optrefresh.ErrorProgressStreams(s.opts.Stderr),
@@ -103,21 +92,25 @@ func (s *Session) Recover(ctx context.Context, name string, o RunOptions) ([]opt
 	return settled, err
 }
 
-// providerID is the id the provider gives a new object with these inputs.
-// The Harness provider's id is the object's identifier (the Terraform
-// provider's read functions call d.SetId(<identifier>)); offline, the
-// simulated providers say.
+// providerID is the id the provider gives a new object with these inputs:
+// a Harness object's identifier, a delegate token's name (package
+// importid: the Terraform provider's Create calls d.SetId with them);
+// offline, the simulated providers say.
 func (s *Session) providerID(typ, name string, inputs resource.PropertyMap) (string, bool) {
 	if s.Servers != nil {
 		return s.Servers.ID(typ, name, inputs)
 	}
-	if !strings.HasPrefix(typ, "harness:") {
+	if !importid.Known(typ) {
 		return "", false
 	}
-	if v, ok := inputs["identifier"]; ok && v.IsString() && v.StringValue() != "" {
-		return v.StringValue(), true
+	strs := map[string]string{}
+	for k, v := range inputs {
+		if v.IsString() {
+			strs[string(k)] = v.StringValue()
+		}
 	}
-	return "", false
+	id := importid.ResourceID(typ, strs)
+	return id, id != ""
 }
 
 // Unlock removes the lock a killed run left on the stack (`pulumi cancel`):
