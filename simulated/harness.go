@@ -186,10 +186,6 @@ func (h harness) ImportedInputs(typ string, state resource.PropertyMap) resource
 	return out
 }
 
-// Looks reports whether the provider looks objects of typ up (a data
-// source get<Type>): every type with an import ID format.
-func (harness) Looks(typ string) bool { return importid.Known(typ) }
-
 // KeepsUnset reports whether an input the configuration leaves unset
 // keeps its value (Terraform's optional computed attributes): an adopted
 // object's value for it is no change.

@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/company/harness-platform/harness/importid"
 )
 
 // Behavior is what differs between the simulated providers.
@@ -45,8 +46,6 @@ type addressed interface {
 	// ImportedInputs are the inputs the provider reports for an
 	// imported object: its inputs as its state holds them.
 	ImportedInputs(typ string, state resource.PropertyMap) resource.PropertyMap
-	// Looks reports whether the provider has a lookup of typ.
-	Looks(typ string) bool
 }
 
 func (p *Provider) resourceID(typ, key string, props resource.PropertyMap) string {
@@ -140,10 +139,8 @@ func (p *Provider) Check(_ context.Context, req *pulumirpc.CheckRequest) (*pulum
 
 // changedKeys are the inputs whose values differ between olds and news.
 // With inputsOnly, olds are the old inputs, and an input that is gone is a
-// change; otherwise olds are the old outputs, and only inputs count.
-// changedKeys are the properties that differ between olds and news;
-// with inputsOnly, olds are inputs, and one news leaves unset is a change
-// unless keepsUnset says the provider keeps its value.
+// change unless keepsUnset says the provider keeps its value; otherwise
+// olds are the old outputs, and only inputs count.
 func changedKeys(olds, news resource.PropertyMap, inputsOnly bool, keepsUnset func(string) bool) []string {
 	keys := map[resource.PropertyKey]bool{}
 	for k := range news {
@@ -181,7 +178,7 @@ func (p *Provider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumir
 		return nil, err
 	}
 	changed := changedKeys(olds, news, inputsOnly, func(key string) bool {
-		k, ok := p.behavior.(interface{ KeepsUnset(typ, key string) bool })
+		k, ok := p.behavior.(unsetKeeper)
 		return ok && k.KeepsUnset(req.GetType(), key)
 	})
 	changed = slices.DeleteFunc(changed, func(k string) bool { return slices.Contains(req.GetIgnoreChanges(), k) })
@@ -227,8 +224,8 @@ func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pul
 			// docs.harness.io/article/7rsydu6iq2); so does this simulation,
 			// for every provider. An object an interrupted up created is
 			// taken back into the state by `platformctl recover`.
-			return nil, fmt.Errorf("%s: DUPLICATE_FIELD: an entity with identifier %q already exists in this scope; "+
-				"if an interrupted up created it, run `platformctl recover --stack STACK` (pulumi refresh --import-pending-creates URN ID)", typ, id)
+			// (The engine says what to do: adopt it, or recover.)
+			return nil, fmt.Errorf("%s: DUPLICATE_FIELD: an entity with identifier %q already exists in this scope", typ, id)
 		}
 		if err := p.cloud.Put(key, Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
 			return nil, err
@@ -316,6 +313,12 @@ func (p *Provider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pul
 	return &pulumirpc.UpdateResponse{Properties: props}, nil
 }
 
+// unsetKeeper is a Behavior whose provider keeps the value of some inputs
+// a configuration leaves unset (Terraform's optional computed ones).
+type unsetKeeper interface {
+	KeepsUnset(typ, key string) bool
+}
+
 // invoker is a Behavior that answers invokes (lookups).
 type invoker interface {
 	Invoke(token string, args resource.PropertyMap) (resource.PropertyMap, error)
@@ -345,21 +348,12 @@ func (p *Provider) Invoke(_ context.Context, req *pulumirpc.InvokeRequest) (*pul
 }
 
 // lookedUp is the resource type a lookup token reads, for an addressed
-// Behavior's types: harness:platform/getPipeline:getPipeline reads
-// harness:platform/pipeline:Pipeline (the provider's data sources).
+// Behavior's types (package importid: the provider's data sources).
 func (p *Provider) lookedUp(token string) (string, bool) {
-	a, ok := p.behavior.(addressed)
-	if !ok {
+	if _, ok := p.behavior.(addressed); !ok {
 		return "", false
 	}
-	parts := strings.Split(token, ":")
-	if len(parts) != 3 || !strings.HasPrefix(parts[2], "get") || len(parts[2]) < 4 {
-		return "", false
-	}
-	name := parts[2][len("get"):]
-	mod := parts[1][:strings.LastIndex(parts[1], "/")+1]
-	typ := parts[0] + ":" + mod + strings.ToLower(name[:1]) + name[1:] + ":" + name
-	return typ, a.Looks(typ)
+	return importid.LookedUp(token)
 }
 
 // lookup answers a lookup as the provider's data source: the object's

@@ -101,6 +101,33 @@ func Adoptable(token string) bool {
 	return ok && s.id == "identifier"
 }
 
+// Lookup is the provider's lookup (data source) of a resource type, named
+// get<Type> in the same module: harness:platform/pipeline:Pipeline is
+// looked up by harness:platform/getPipeline:getPipeline. Its arguments
+// are what Parse returns for the object's import ID.
+func Lookup(token string) string {
+	parts := strings.Split(token, ":")
+	if len(parts) != 3 {
+		return ""
+	}
+	mod := parts[1][:strings.LastIndex(parts[1], "/")+1]
+	fn := "get" + parts[2]
+	return parts[0] + ":" + mod + fn + ":" + fn
+}
+
+// LookedUp is the resource type a lookup token (Lookup) reads, if it is
+// one of a type with a known format.
+func LookedUp(lookup string) (string, bool) {
+	parts := strings.Split(lookup, ":")
+	if len(parts) != 3 || len(parts[2]) <= len("get") || !strings.HasPrefix(parts[2], "get") {
+		return "", false
+	}
+	name := parts[2][len("get"):]
+	mod := parts[1][:strings.LastIndex(parts[1], "/")+1]
+	token := parts[0] + ":" + mod + strings.ToLower(name[:1]) + name[1:] + ":" + name
+	return token, Known(token)
+}
+
 // Importer names the provider's importer for token (for messages).
 func Importer(token string) string { return schemes[token].importer }
 

@@ -111,3 +111,19 @@ func TestEveryBoundTypeHasAFormat(t *testing.T) {
 		t.Fatalf("found %d registered types in the bindings, expected every one", seen)
 	}
 }
+
+// A lookup token names its type's data source, and back.
+func TestLookup(t *testing.T) {
+	for _, token := range Types() {
+		lookup := Lookup(token)
+		if back, ok := LookedUp(lookup); !ok || back != token {
+			t.Errorf("Lookup(%s) = %s, which reads back as %q, %v", token, lookup, back, ok)
+		}
+	}
+	if got := Lookup("harness:platform/pipeline:Pipeline"); got != "harness:platform/getPipeline:getPipeline" {
+		t.Errorf("the pipeline's lookup is %s", got)
+	}
+	if _, ok := LookedUp("github:index/getTeam:getTeam"); ok {
+		t.Error("another provider's lookup read as a Harness type")
+	}
+}
