@@ -19,6 +19,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/harness/importid"
@@ -31,10 +32,10 @@ import (
 //
 //  1. a preview lists what the stack would create (type, URN, inputs);
 //  2. a probe asks the provider, for each Harness object among them,
-//     whether it exists: a preview of a program that only calls the
-//     provider's lookup (harness:platform/getPipeline, ...) with the
-//     object's scope and identifier, so nothing is registered, and an
-//     object that does not exist is an answer rather than a failure;
+//     whether it exists: a second preview, in which the program first
+//     calls the provider's lookup (harness:platform/getPipeline, ...) with
+//     each object's scope and identifier, so an object that does not
+//     exist is an answer rather than a failure;
 //  3. with yes, `pulumi import --file` reads what exists into the state by
 //     the provider's import IDs (package importid), under the URNs the
 //     program declares, with their components; nothing in the account
@@ -105,7 +106,14 @@ type declared struct {
 
 func (s *Session) importStack(ctx context.Context, name string, o ImportOptions) ([]Adoption, error) {
 	defer s.flush()
-	plan, err := s.declared(ctx, name)
+	// An import reads; it needs no upstream deployed (a service stack's
+	// platform stack may be adopted in the same run, its contract not yet
+	// exported).
+	stack, err := s.stack(ctx, name, true)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := declaredBy(ctx, stack)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +126,7 @@ func (s *Session) importStack(ctx context.Context, name string, o ImportOptions)
 	if len(candidates) == 0 {
 		return nil, nil
 	}
-	found, err := s.probe(ctx, name, candidates)
+	found, err := s.probe(ctx, stack, candidates)
 	if err != nil {
 		return nil, err
 	}
@@ -138,15 +146,11 @@ func (s *Session) importStack(ctx context.Context, name string, o ImportOptions)
 	if !o.Yes || adopting == 0 {
 		return out, nil
 	}
-	return out, s.adopt(ctx, name, plan, out, o)
+	return out, s.adopt(ctx, stack, plan, out, o)
 }
 
-// declared previews the stack and returns what it declares.
-func (s *Session) declared(ctx context.Context, name string) ([]declared, error) {
-	stack, err := s.stack(ctx, name, true)
-	if err != nil {
-		return nil, err
-	}
+// declaredBy previews the stack and returns what it declares.
+func declaredBy(ctx context.Context, stack auto.Stack) ([]declared, error) {
 	ch := make(chan events.EngineEvent)
 	var out []declared
 	done := make(chan struct{})
@@ -161,10 +165,10 @@ func (s *Session) declared(ctx context.Context, name string) ([]declared, error)
 				inputs: m.New.Inputs, create: m.Op == apitype.OpCreate})
 		}
 	}()
-	_, err = stack.Preview(ctx, optpreview.EventStreams(ch), optpreview.ProgressStreams(io.Discard), optpreview.ErrorProgressStreams(io.Discard))
+	_, err := stack.Preview(ctx, optpreview.EventStreams(ch), optpreview.ProgressStreams(io.Discard), optpreview.ErrorProgressStreams(io.Discard))
 	<-done
 	if err != nil {
-		return nil, fmt.Errorf("the preview of %s before the import failed: %w", name, err)
+		return nil, fmt.Errorf("the preview of %s before the import failed: %w", stack.Name(), err)
 	}
 	return out, nil
 }
@@ -174,8 +178,7 @@ func (s *Session) declared(ctx context.Context, name string) ([]declared, error)
 // a preview of the program itself, before it declares the stack (a
 // program declaring nothing would preview the deletion of what the state
 // holds, which protected objects refuse).
-func (s *Session) probe(ctx context.Context, name string, candidates []declared) (map[string]map[string]any, error) {
-	var mu sync.Mutex
+func (s *Session) probe(ctx context.Context, stack auto.Stack, candidates []declared) (map[string]map[string]any, error) {
 	found := map[string]map[string]any{}
 	lookups := func(pctx *pulumi.Context) error {
 		for _, d := range candidates {
@@ -184,26 +187,20 @@ func (s *Session) probe(ctx context.Context, name string, candidates []declared)
 				return err
 			}
 			var result map[string]any
-			_, err = pctx.InvokePackageRaw(lookupToken(d.typ), args, &result, "", pulumi.Version(providerVersion(d.provider)))
+			_, err = pctx.InvokePackageRaw(importid.Lookup(d.typ), args, &result, "", pulumi.Version(providerVersion(d.provider)))
 			if err != nil && !isNotFound(err) {
-				return fmt.Errorf("looking up %s (%s): %w", d.urn, lookupToken(d.typ), err)
+				return fmt.Errorf("looking up %s (%s): %w", d.urn, importid.Lookup(d.typ), err)
 			}
 			if err == nil && result["id"] != nil && result["id"] != "" {
-				mu.Lock()
 				found[d.urn] = result
-				mu.Unlock()
 			}
 		}
 		return nil
 	}
-	s.probes.Store(name, pulumi.RunFunc(lookups))
-	defer s.probes.Delete(name)
-	stack, err := s.stack(ctx, name, true)
-	if err != nil {
-		return nil, err
-	}
+	s.probes.Store(stack.Name(), pulumi.RunFunc(lookups))
+	defer s.probes.Delete(stack.Name())
 	if _, err := stack.Preview(ctx, optpreview.ProgressStreams(io.Discard), optpreview.ErrorProgressStreams(io.Discard)); err != nil {
-		return nil, fmt.Errorf("looking up the objects of %s: %w", name, err)
+		return nil, fmt.Errorf("looking up the objects of %s: %w", stack.Name(), err)
 	}
 	return found, nil
 }
@@ -227,7 +224,8 @@ func withProbes(prog pulumi.RunFunc, probes *sync.Map) pulumi.RunFunc {
 // are no cloud objects), with the provider version the program uses.
 // Nothing in the account changes: import only reads. The next preview
 // shows the differences as in-place updates.
-func (s *Session) adopt(ctx context.Context, name string, plan []declared, found []Adoption, o ImportOptions) error {
+func (s *Session) adopt(ctx context.Context, stack auto.Stack, plan []declared, found []Adoption, o ImportOptions) error {
+	name := stack.Name()
 	byURN := map[string]declared{}
 	for _, d := range plan {
 		byURN[d.urn] = d
@@ -279,13 +277,6 @@ func (s *Session) adopt(ctx context.Context, name string, plan []declared, found
 	for _, d := range unreadable {
 		add(d.parent) // its components, for the state entry below
 	}
-	// An import reads; it needs no upstream deployed (a service stack's
-	// platform stack may be adopted in the same run, its contract not yet
-	// exported).
-	stack, err := s.stack(ctx, name, true)
-	if err != nil {
-		return err
-	}
 	if err := s.backupBefore(ctx, stack, "import"); err != nil {
 		return err
 	}
@@ -307,13 +298,7 @@ func (s *Session) adopt(ctx context.Context, name string, plan []declared, found
 		return err
 	}
 	env := append(slices.Clone(s.env), "PATH="+filepath.Dir(host)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	stdout, stderr := o.Stdout, o.Stderr
-	if stdout == nil {
-		stdout = s.opts.Stdout
-	}
-	if stderr == nil {
-		stderr = s.opts.Stderr
-	}
+	stdout, stderr := RunOptions{Stdout: o.Stdout, Stderr: o.Stderr}.streams(s)
 	outText, errText, _, err := s.cli.Run(ctx, dir, nil, []io.Writer{stdout}, []io.Writer{stderr}, env,
 		"import", "--stack", name, "--file", file, "--yes", "--skip-preview", "--non-interactive",
 		"--generate-code=false", "--protect=false")
@@ -333,47 +318,32 @@ func (s *Session) adopt(ctx context.Context, name string, plan []declared, found
 // with its id and declared inputs, and a refresh targeting them reads them
 // by what the state holds, keeping what the cloud has.
 func (s *Session) adoptThroughState(ctx context.Context, stack auto.Stack, objects []declared, stdout, stderr io.Writer) error {
-	exported, err := stack.Export(ctx)
-	if err != nil {
-		return err
-	}
-	var deployment map[string]any
-	if err := json.Unmarshal(exported.Deployment, &deployment); err != nil {
-		return err
-	}
-	resources, _ := deployment["resources"].([]any)
 	var targets []string
-	for _, d := range objects {
-		provider := ""
-		for _, r := range resources {
-			r, _ := r.(map[string]any)
-			if urn, _ := r["urn"].(string); r["type"] == "pulumi:providers:"+strings.SplitN(d.typ, ":", 2)[0] &&
-				resource.URN(urn).Name() == providerName(d.provider) {
-				provider = urn + "::" + fmt.Sprint(r["id"])
+	err := editState(ctx, stack, func(deployment map[string]any) (bool, error) {
+		resources, _ := deployment["resources"].([]any)
+		for _, d := range objects {
+			provider := ""
+			for _, r := range resources {
+				r, _ := r.(map[string]any)
+				if urn, _ := r["urn"].(string); r["type"] == "pulumi:providers:"+strings.SplitN(d.typ, ":", 2)[0] &&
+					resource.URN(urn).Name() == providerName(d.provider) {
+					provider = urn + "::" + fmt.Sprint(r["id"])
+				}
 			}
-		}
-		if provider == "" {
-			return fmt.Errorf("%s: its provider %s is not in the state after the import", d.urn, d.provider)
-		}
-		inputs := map[string]string{}
-		for k, v := range d.inputs {
-			if str, ok := v.(string); ok {
-				inputs[k] = str
+			if provider == "" {
+				return false, fmt.Errorf("%s: its provider %s is not in the state after the import", d.urn, d.provider)
 			}
+			resources = append(resources, map[string]any{
+				"urn": d.urn, "custom": true, "type": d.typ, "id": importid.ResourceID(d.typ, stringInputs(d)),
+				"parent": d.parent, "provider": provider, "inputs": d.inputs, "outputs": d.inputs,
+			})
+			targets = append(targets, d.urn)
 		}
-		resources = append(resources, map[string]any{
-			"urn": d.urn, "custom": true, "type": d.typ, "id": importid.ResourceID(d.typ, inputs),
-			"parent": d.parent, "provider": provider, "inputs": d.inputs, "outputs": d.inputs,
-		})
-		targets = append(targets, d.urn)
-	}
-	deployment["resources"] = resources
-	edited, err := json.Marshal(deployment)
+		deployment["resources"] = resources
+		return true, nil
+	})
 	if err != nil {
 		return err
-	}
-	if err := stack.Import(ctx, apitype.UntypedDeployment{Version: exported.Version, Deployment: edited}); err != nil {
-		return fmt.Errorf("writing the adopted objects into %s's state: %w", stack.Name(), err)
 	}
 	_, err = stack.Refresh(ctx, optrefresh.Target(targets), optrefresh.ProgressStreams(stdout), optrefresh.ErrorProgressStreams(stderr))
 	return err
@@ -421,25 +391,20 @@ func (s *Session) importDir(name string) (string, error) {
 // importIDOf is the provider's import ID of a declared object ("" if its
 // inputs do not say).
 func importIDOf(d declared) string {
-	inputs := map[string]string{}
-	for k, v := range d.inputs {
-		if s, ok := v.(string); ok {
-			inputs[k] = s
-		}
-	}
-	id, _ := importid.Format(d.typ, inputs)
+	id, _ := importid.Format(d.typ, stringInputs(d))
 	return id
 }
 
-// lookupToken is the provider's lookup of a resource type: the data
-// source Pulumi names get<Type> in the same module
-// (harness:platform/pipeline:Pipeline -> harness:platform/getPipeline:getPipeline).
-func lookupToken(typ string) string {
-	parts := strings.Split(typ, ":")
-	mod := parts[1][:strings.LastIndex(parts[1], "/")+1]
-	name := parts[2]
-	fn := "get" + name
-	return parts[0] + ":" + mod + fn + ":" + fn
+// stringInputs are the string inputs of a declared object (identifier,
+// name and scope among them).
+func stringInputs(d declared) map[string]string {
+	out := map[string]string{}
+	for k, v := range d.inputs {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
 }
 
 // isNotFound reports whether a lookup failed because the object does not
@@ -452,19 +417,13 @@ func isNotFound(err error) bool {
 	return strings.Contains(msg, "not found") || strings.Contains(msg, "not_found")
 }
 
-// providerName is the name in a provider reference
+// providerName is the name in a provider reference, a URN and an id
 // (urn:...::pulumi:providers:harness::default_0_16_0::id).
 func providerName(ref string) string {
-	urn, _, _ := strings.Cut(ref, "::"+lastSegment(ref))
-	return resource.URN(urn).Name()
-}
-
-func lastSegment(ref string) string {
-	i := strings.LastIndex(ref, "::")
-	if i < 0 {
-		return ""
+	if i := strings.LastIndex(ref, "::"); i >= 0 {
+		ref = ref[:i]
 	}
-	return ref[i+2:]
+	return resource.URN(ref).Name()
 }
 
 // providerVersion is the version of a default provider reference
@@ -487,7 +446,7 @@ func differing(declared, state map[string]any) []string {
 		}
 	}
 	sort.Strings(out)
-	return slices.Compact(out)
+	return out
 }
 
 func isMasked(v any) bool {
@@ -495,7 +454,7 @@ func isMasked(v any) bool {
 	case string:
 		return v == "[secret]"
 	case map[string]any:
-		if _, ok := v["4dabf18193072939515e22adb298388d"]; ok {
+		if v[sig.Key] == sig.Secret {
 			return true
 		}
 		for _, e := range v {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 
 	"github.com/company/harness-platform/simulated"
 )
@@ -220,7 +221,7 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 // know yet (plugin.UnknownStringValue).
 func dependsOnNew(inputs map[string]any) bool {
 	data, _ := json.Marshal(inputs)
-	return bytes.Contains(data, []byte("04da6b54-80e4-46f7-96ec-b56ff0331ba9"))
+	return bytes.Contains(data, []byte(plugin.UnknownStringValue))
 }
 
 // urnOf is the URN under which the import report names a record.
