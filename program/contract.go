@@ -262,18 +262,11 @@ func readDownstream(ctx *pulumi.Context, c *catalog.Catalog, through OutputsRead
 }
 
 // readStacks reads the last contracts of stacks, through the caller's
-// OutputsReader if any; a stack never created or never deployed has none.
+// OutputsReader; a stack never created or never deployed has none.
 func readStacks(ctx *pulumi.Context, stacks []string, through OutputsReader) ([]*plan.Deployed, error) {
 	var out []*plan.Deployed
 	for _, stack := range stacks {
-		read := func() (map[string]any, error) { return deployedOutputs(ctx, stack) }
-		var outputs map[string]any
-		var err error
-		if through != nil {
-			outputs, err = through(stack, read)
-		} else {
-			outputs, err = read()
-		}
+		outputs, err := through(stack, func() (map[string]any, error) { return deployedOutputs(ctx, stack) })
 		if err != nil {
 			return nil, err
 		}

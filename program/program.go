@@ -25,7 +25,7 @@ import (
 // environment's platform stack (dev) or one of its service stacks
 // (dev.payments), whose settings are the environment's.
 func New(c *catalog.Catalog, opts ...Option) pulumi.RunFunc {
-	var cfg options
+	cfg := options{outputs: readDirectly}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
@@ -139,6 +139,11 @@ type options struct {
 // deployed); the reader may answer instead, with what it knows to be the
 // stack's current outputs.
 type OutputsReader func(stack string, read func() (map[string]any, error)) (map[string]any, error)
+
+// readDirectly is the OutputsReader without ReadOutputs: from the backend.
+func readDirectly(_ string, read func() (map[string]any, error)) (map[string]any, error) {
+	return read()
+}
 
 // ReadOutputs routes the program's reads of other service stacks' outputs
 // (its environment's, for moves; its upstream environment's, for
