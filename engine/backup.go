@@ -92,7 +92,7 @@ func (s *Session) backup(ctx context.Context, stack auto.Stack) (string, error) 
 	if err := os.Rename(tmp, path); err != nil {
 		return "", err
 	}
-	return path, s.prune(dir)
+	return path, s.prune(name)
 }
 
 // exportEncrypted is `pulumi stack export` with the secrets as the state
@@ -117,17 +117,16 @@ func (s *Session) Backups(name string) ([]string, error) {
 	return matches, err
 }
 
-// prune removes all but the newest keepBackups backups in dir.
-func (s *Session) prune(dir string) error {
-	matches, err := filepath.Glob(filepath.Join(dir, "*.json"))
+// prune removes all but the newest keepBackups backups of a stack.
+func (s *Session) prune(name string) error {
+	backups, err := s.Backups(name)
 	if err != nil {
 		return err
 	}
-	slices.Sort(matches)
 	var errs []error
-	for len(matches) > s.keepBackups() {
-		errs = append(errs, os.Remove(matches[0]))
-		matches = matches[1:]
+	for len(backups) > s.keepBackups() {
+		errs = append(errs, os.Remove(backups[0]))
+		backups = backups[1:]
 	}
 	return errors.Join(errs...)
 }
