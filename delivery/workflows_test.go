@@ -47,6 +47,7 @@ type workflow struct {
 		Env         map[string]string `yaml:"env"`
 		Steps       []struct {
 			Uses  string            `yaml:"uses"`
+			If    string            `yaml:"if"`
 			Run   string            `yaml:"run"`
 			Shell string            `yaml:"shell"`
 			With  map[string]any    `yaml:"with"`
@@ -117,8 +118,13 @@ func TestWorkflowContract(t *testing.T) {
 	if job.Environment != "${{ inputs.stack }}" || job.Concurrency["group"] != "stack-${{ inputs.stack }}" || job.Concurrency["cancel-in-progress"] != false {
 		t.Errorf("up-stack: environment %v concurrency %v", job.Environment, job.Concurrency)
 	}
-	pulumiAction, upRun := false, ""
+	pulumiAction, upRun, backups := false, "", false
 	for _, s := range job.Steps {
+		// The state backups up takes (README, State backups and
+		// restore), kept even when the up fails.
+		if strings.HasPrefix(s.Uses, "actions/upload-artifact@") && s.With["path"] == ".backups/" && s.If == "always()" {
+			backups = true
+		}
 		if strings.HasPrefix(s.Uses, "pulumi/actions@v6") {
 			pulumiAction = true
 			if s.With["command"] != nil || s.With["pulumi-version"] != "3.256.0" {
@@ -129,6 +135,9 @@ func TestWorkflowContract(t *testing.T) {
 	}
 	if !pulumiAction {
 		t.Error("up-stack does not install the CLI with pulumi/actions@v6")
+	}
+	if !backups {
+		t.Error("up-stack does not keep the state backups (.backups/) as an artifact, even on failure")
 	}
 	// Every stack of the environment, in dependency order.
 	// Within Harness's API budget with one key (README).
