@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -55,10 +56,16 @@ const (
 	Different AdoptStatus = "adopted, different"
 	// ToCreate: the object does not exist; up creates it.
 	ToCreate AdoptStatus = "to create"
+	// NotDeclared: the object exists in a scope the catalog declares (an
+	// organisation's project, a project's pipeline, service or
+	// environment) and the catalog does not declare it. Import lists it
+	// and leaves it alone; nothing deletes it.
+	NotDeclared AdoptStatus = "exists, not declared"
 )
 
 // Adoption is Import's finding for one object the stack declares and its
-// state does not hold.
+// state does not hold, or for one the catalog does not declare
+// (NotDeclared: no stack, no URN).
 type Adoption struct {
 	Stack    string
 	URN      string
@@ -79,22 +86,128 @@ type ImportOptions struct {
 // Import finds and (with Yes) adopts the existing objects of one stack,
 // or of every stack of an environment in dependency order. Running it
 // again finds nothing new: what it adopted is in the state.
-func (s *Session) Import(ctx context.Context, name string, o ImportOptions) ([]Adoption, error) {
+//
+// Imported as a whole, an environment's report also lists the objects
+// that exist where the catalog declares objects and that no stack of it
+// declares (NotDeclared). A single service stack declares only its share
+// of its projects' objects, so its import does not list them.
+func (s *Session) Import(ctx context.Context, name string, o ImportOptions) (ImportReport, error) {
 	waves, err := Waves(s.Catalog, name)
 	if err != nil {
-		return nil, err
+		return ImportReport{}, err
 	}
-	var out []Adoption
+	run := &importRun{declared: map[string]bool{}, listed: map[string]bool{}}
+	if _, shard, _ := s.Catalog.EnvironmentOf(name); shard == "" {
+		run.existing = map[string]Adoption{}
+	}
+	var out ImportReport
 	for _, wave := range waves {
 		for _, stack := range wave {
-			found, err := s.importStack(ctx, stack, o)
-			out = append(out, found...)
+			found, err := s.importStack(ctx, stack, o, run)
+			out.Objects = append(out.Objects, found...)
 			if err != nil {
+				out.Calls = run.calls
 				return out, err
 			}
 		}
 	}
+	out.Objects = append(out.Objects, run.undeclared()...)
+	out.Calls = run.calls
 	return out, nil
+}
+
+// ImportReport is what Import found, and the provider calls it made.
+type ImportReport struct {
+	Objects []Adoption
+	// Calls counts the provider calls: one lookup per object the stacks
+	// would create, one per page of a listing, one read per adopted
+	// object. Harness allows about 1,000 API calls a minute per key.
+	Calls int
+}
+
+// importRun is what one Import gathers across the stacks it covers: what
+// they declare, and what exists in the scopes they declare objects in.
+type importRun struct {
+	declared map[string]bool     // objectKey of every object a stack declares
+	listed   map[string]bool     // scopeKey of every listing made
+	existing map[string]Adoption // objectKey of what the listings found; nil: do not list
+	calls    int                 // provider calls made
+}
+
+// undeclared are the listed objects no stack declares, sorted.
+func (r *importRun) undeclared() []Adoption {
+	var out []Adoption
+	for k, a := range r.existing {
+		if !r.declared[k] {
+			out = append(out, a)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Type != out[j].Type {
+			return out[i].Type < out[j].Type
+		}
+		return out[i].ImportID < out[j].ImportID
+	})
+	return out
+}
+
+// objectKey names a Harness object by its type and import ID.
+func objectKey(typ, importID string) string { return typ + " " + importID }
+
+// scopes are the listings a stack's declarations call for, not yet made
+// in this run: the projects of each organisation an object is declared
+// in, and the pipelines, services and environments of each project.
+func (r *importRun) scopes(plan []declared) []listingCall {
+	if r.existing == nil {
+		return nil
+	}
+	var out []listingCall
+	add := func(scope map[string]string) {
+		for _, l := range importid.Listings() {
+			args := map[string]string{}
+			for _, k := range l.Scope {
+				if scope[k] == "" {
+					args = nil
+					break
+				}
+				args[k] = scope[k]
+			}
+			if len(args) != len(scope) {
+				continue
+			}
+			key := l.Token + " " + fmt.Sprint(args)
+			if !r.listed[key] {
+				r.listed[key] = true
+				out = append(out, listingCall{Listing: l, args: args})
+			}
+		}
+	}
+	for _, d := range plan {
+		if !importid.Known(d.typ) {
+			continue
+		}
+		in := stringInputs(d)
+		org, project := in["orgId"], in["projectId"]
+		switch d.typ {
+		case "harness:platform/organization:Organization":
+			org = in["identifier"]
+		case "harness:platform/project:Project":
+			project = in["identifier"]
+		}
+		if org != "" {
+			add(map[string]string{"orgId": org})
+		}
+		if org != "" && project != "" {
+			add(map[string]string{"orgId": org, "projectId": project})
+		}
+	}
+	return out
+}
+
+// listingCall is one listing of one scope.
+type listingCall struct {
+	importid.Listing
+	args map[string]string
 }
 
 // declared is one resource of a stack's preview.
@@ -104,7 +217,7 @@ type declared struct {
 	create                     bool
 }
 
-func (s *Session) importStack(ctx context.Context, name string, o ImportOptions) ([]Adoption, error) {
+func (s *Session) importStack(ctx context.Context, name string, o ImportOptions, run *importRun) ([]Adoption, error) {
 	defer s.flush()
 	// An import reads; it needs no upstream deployed (a service stack's
 	// platform stack may be adopted in the same run, its contract not yet
@@ -118,17 +231,33 @@ func (s *Session) importStack(ctx context.Context, name string, o ImportOptions)
 		return nil, err
 	}
 	var candidates []declared
+	version := ""
 	for _, d := range plan {
-		if d.create && importid.Known(d.typ) && strings.HasPrefix(providerName(d.provider), "default_") {
-			candidates = append(candidates, d)
+		if !importid.Known(d.typ) {
+			continue
+		}
+		run.declared[objectKey(d.typ, importIDOf(d))] = true
+		if strings.HasPrefix(providerName(d.provider), "default_") {
+			version = providerVersion(d.provider)
+			if d.create {
+				candidates = append(candidates, d)
+			}
 		}
 	}
-	if len(candidates) == 0 {
+	var lists []listingCall
+	if version != "" {
+		lists = run.scopes(plan)
+	}
+	if len(candidates) == 0 && len(lists) == 0 {
 		return nil, nil
 	}
-	found, err := s.probe(ctx, stack, candidates)
+	found, listed, pages, err := s.probe(ctx, stack, candidates, lists, version)
+	run.calls += len(candidates) + pages
 	if err != nil {
 		return nil, err
+	}
+	for _, a := range listed {
+		run.existing[objectKey(a.Type, a.ImportID)] = a
 	}
 	var out []Adoption
 	adopting := 0
@@ -146,6 +275,7 @@ func (s *Session) importStack(ctx context.Context, name string, o ImportOptions)
 	if !o.Yes || adopting == 0 {
 		return out, nil
 	}
+	run.calls += adopting
 	return out, s.adopt(ctx, stack, plan, out, o)
 }
 
@@ -178,9 +308,22 @@ func declaredBy(ctx context.Context, stack auto.Stack) ([]declared, error) {
 // a preview of the program itself, before it declares the stack (a
 // program declaring nothing would preview the deletion of what the state
 // holds, which protected objects refuse).
-func (s *Session) probe(ctx context.Context, stack auto.Stack, candidates []declared) (map[string]map[string]any, error) {
+//
+// It also makes the listings (lists) and returns what they found, and
+// how many pages they read.
+func (s *Session) probe(ctx context.Context, stack auto.Stack, candidates []declared, lists []listingCall, version string) (map[string]map[string]any, []Adoption, int, error) {
 	found := map[string]map[string]any{}
+	var listed []Adoption
+	pages := 0
 	lookups := func(pctx *pulumi.Context) error {
+		for _, l := range lists {
+			got, n, err := list(pctx, l, version)
+			pages += n
+			if err != nil {
+				return err
+			}
+			listed = append(listed, got...)
+		}
 		for _, d := range candidates {
 			args, err := importid.Parse(d.typ, importIDOf(d))
 			if err != nil {
@@ -200,9 +343,46 @@ func (s *Session) probe(ctx context.Context, stack auto.Stack, candidates []decl
 	s.probes.Store(stack.Name(), pulumi.RunFunc(lookups))
 	defer s.probes.Delete(stack.Name())
 	if _, err := stack.Preview(ctx, optpreview.ProgressStreams(io.Discard), optpreview.ErrorProgressStreams(io.Discard)); err != nil {
-		return nil, fmt.Errorf("looking up the objects of %s: %w", stack.Name(), err)
+		return nil, nil, pages, fmt.Errorf("looking up the objects of %s: %w", stack.Name(), err)
 	}
-	return found, nil
+	return found, listed, pages, nil
+}
+
+// maxPages bounds a listing's paging (100,000 objects at 100 a page).
+const maxPages = 1000
+
+// list calls one listing, page by page, and returns what exists and the
+// number of pages read.
+func list(pctx *pulumi.Context, l listingCall, version string) ([]Adoption, int, error) {
+	var out []Adoption
+	for page := 0; page < maxPages; page++ {
+		args := map[string]any{}
+		for k, v := range l.args {
+			args[k] = v
+		}
+		if l.Page != "" {
+			args[l.Page], args[l.Size] = page, l.PageSize
+		}
+		var result map[string]any
+		if _, err := pctx.InvokePackageRaw(l.Token, args, &result, "", pulumi.Version(version)); err != nil {
+			return nil, page + 1, fmt.Errorf("listing %s in %v (%s): %w", l.Field, l.args, l.Token, err)
+		}
+		items, _ := result[l.Field].([]any)
+		for _, item := range items {
+			item, _ := item.(map[string]any)
+			inputs := maps.Clone(l.args)
+			inputs["identifier"], _ = item["identifier"].(string)
+			id, err := importid.Format(l.Type, inputs)
+			if err != nil {
+				return nil, page + 1, fmt.Errorf("listing %s in %v: %w", l.Field, l.args, err)
+			}
+			out = append(out, Adoption{Type: l.Type, ImportID: id, Status: NotDeclared})
+		}
+		if l.Page == "" || len(items) < l.PageSize {
+			return out, page + 1, nil
+		}
+	}
+	return nil, maxPages, fmt.Errorf("listing %s in %v: more than %d pages", l.Field, l.args, maxPages)
 }
 
 // withProbes runs, before the program, the lookups Import probes a stack

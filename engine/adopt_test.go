@@ -62,6 +62,26 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 				}
 				existing[k] = r
 			}
+			// Made by hand and not in the catalog: a pipeline and a
+			// service in a project the catalog declares. Import lists
+			// them; nothing deletes them.
+			var undeclared []string
+			for _, k := range keys {
+				r := existing[k]
+				if r.Type != "harness:platform/pipeline:Pipeline" && r.Type != "harness:platform/service:Service" ||
+					slices.ContainsFunc(undeclared, func(u string) bool { return existing[u].Type == r.Type }) {
+					continue
+				}
+				r.Properties = maps.Clone(r.Properties)
+				r.Properties["identifier"] = "legacy_by_hand"
+				r.Properties["name"] = "legacy by hand"
+				key := strings.TrimSuffix(k, "/"+account[k].Properties["identifier"].(string)) + "/legacy_by_hand"
+				existing[key] = r
+				undeclared = append(undeclared, key)
+			}
+			if len(undeclared) != 2 {
+				t.Fatalf("made %d objects by hand, want a pipeline and a service", len(undeclared))
+			}
 			missing := map[string]bool{}
 			if partial {
 				n := 0
@@ -104,7 +124,8 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 			for _, stack := range c.StacksOf("dev") {
 				before[stack] = checkpoint(stack)
 			}
-			report, err := s.Import(ctx, "dev", ImportOptions{})
+			found, err := s.Import(ctx, "dev", ImportOptions{})
+			report := found.Objects
 			if err != nil {
 				t.Fatalf("import (report only): %v\n%s", err, s.out)
 			}
@@ -137,6 +158,23 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 			if counts[Adopted]+counts[Different] == 0 {
 				t.Fatalf("nothing found to adopt: %v", counts)
 			}
+			if lookups := counts[ToCreate] + counts[Adopted] + counts[Different]; found.Calls <= lookups {
+				t.Errorf("import counts %d provider calls, want a lookup per object (%d) and the listings' pages", found.Calls, lookups)
+			}
+			var listed []string
+			for _, a := range report {
+				if a.Status == NotDeclared {
+					listed = append(listed, a.Type+" "+a.ImportID)
+				}
+			}
+			var wantListed []string
+			for _, k := range undeclared {
+				wantListed = append(wantListed, existing[k].Type+" "+importIDOfRecord(t, existing[k]))
+			}
+			slices.Sort(wantListed)
+			if !slices.Equal(listed, wantListed) {
+				t.Errorf("import lists as not declared %v, want exactly the hand-made %v", listed, wantListed)
+			}
 
 			if _, err := s.Import(ctx, "dev", ImportOptions{Yes: true}); err != nil {
 				t.Fatalf("import --yes: %v\n%s", err, s.out)
@@ -146,8 +184,8 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 			if err != nil {
 				t.Fatalf("a second import: %v", err)
 			}
-			for _, a := range again {
-				if a.Status != ToCreate {
+			for _, a := range again.Objects {
+				if a.Status != ToCreate && a.Status != NotDeclared {
 					t.Errorf("a second import found %s %s again", a.Status, a.URN)
 				}
 			}
@@ -205,7 +243,7 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 				}
 			}
 			now := providerRecords(t, state, "harness")
-			for k := range account {
+			for _, k := range append(slices.Collect(maps.Keys(account)), undeclared...) {
 				if _, ok := now[k]; !ok {
 					t.Errorf("%s is gone after up", k)
 				}

@@ -149,15 +149,19 @@ func BenchmarkImport(b *testing.B) {
 				}
 				took := time.Since(start)
 				s.Close()
-				adopted := 0
-				for _, a := range found {
-					if a.Status != ToCreate {
+				adopted, undeclared := 0, 0
+				for _, a := range found.Objects {
+					switch a.Status {
+					case Adopted, Different:
 						adopted++
+					case NotDeclared:
+						undeclared++
 					}
 				}
 				b.ReportMetric(took.Seconds(), "import-s")
 				b.ReportMetric(float64(adopted), "adopted")
-				b.ReportMetric(float64(len(found)+adopted), "provider-calls")
+				b.ReportMetric(float64(undeclared), "not-declared")
+				b.ReportMetric(float64(found.Calls), "provider-calls")
 			}
 		})
 	}

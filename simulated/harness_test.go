@@ -276,3 +276,48 @@ func TestHarnessIDsAndImportAsTheProvider(t *testing.T) {
 		t.Error("an import by a bare identifier (not the provider's org/project/identifier) was accepted")
 	}
 }
+
+// The list data sources answer as the provider's: one scope's objects, a
+// page at a time, sorted; no id when the scope holds none.
+func TestHarnessListsAsTheProvider(t *testing.T) {
+	p := harnessProvider(t)
+	ctx := context.Background()
+	typ := "harness:platform/pipeline:Pipeline"
+	for i, scope := range [][2]string{{"default", "payments"}, {"default", "payments"}, {"default", "payments"}, {"default", "search"}, {"other", "payments"}} {
+		in := resource.NewPropertyMapFromMap(map[string]any{"identifier": "p" + string(rune('a'+i)), "orgId": scope[0], "projectId": scope[1],
+			"name": "pipeline", "yaml": "pipeline: {}\n"})
+		props, _ := marshal(in)
+		if _, err := p.Create(ctx, &pulumirpc.CreateRequest{Type: typ, Name: "p", Properties: props}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := func(args map[string]any) resource.PropertyMap {
+		t.Helper()
+		in, _ := marshal(resource.NewPropertyMapFromMap(args))
+		resp, err := p.Invoke(ctx, &pulumirpc.InvokeRequest{Tok: "harness:platform/getPipelineList:getPipelineList", Args: in})
+		if err != nil || len(resp.GetFailures()) > 0 {
+			t.Fatalf("list %v: %v %v", args, err, resp.GetFailures())
+		}
+		out, _ := unmarshal(resp.GetReturn())
+		return out
+	}
+	identifiers := func(out resource.PropertyMap) []string {
+		var ids []string
+		if v, ok := out["pipelines"]; ok {
+			for _, e := range v.ArrayValue() {
+				ids = append(ids, e.ObjectValue()["identifier"].StringValue())
+			}
+		}
+		return ids
+	}
+	if got := identifiers(list(map[string]any{"orgId": "default", "projectId": "payments", "page": 0, "limit": 2})); strings.Join(got, ",") != "pa,pb" {
+		t.Errorf("first page %v, want pa,pb", got)
+	}
+	if got := identifiers(list(map[string]any{"orgId": "default", "projectId": "payments", "page": 1, "limit": 2})); strings.Join(got, ",") != "pc" {
+		t.Errorf("second page %v, want pc", got)
+	}
+	empty := list(map[string]any{"orgId": "default", "projectId": "nothing", "page": 0, "limit": 2})
+	if got := identifiers(empty); len(got) != 0 || empty["id"].StringValue() != "" {
+		t.Errorf("an empty project lists %v with id %v, want nothing and no id", got, empty["id"])
+	}
+}

@@ -332,6 +332,8 @@ func (p *Provider) Invoke(_ context.Context, req *pulumirpc.InvokeRequest) (*pul
 	var out resource.PropertyMap
 	if typ, ok := p.lookedUp(req.GetTok()); ok {
 		out, err = p.lookup(typ, args)
+	} else if l, ok := p.listing(req.GetTok()); ok {
+		out = p.list(l, args)
 	} else if inv, ok := p.behavior.(invoker); ok {
 		out, err = inv.Invoke(req.GetTok(), args)
 	} else {
@@ -372,6 +374,67 @@ func (p *Provider) lookup(typ string, args resource.PropertyMap) (resource.Prope
 	}
 	state["id"] = resource.NewStringProperty(p.resourceID(typ, key, state))
 	return state, nil
+}
+
+// listing is the list data source a token names, for an addressed
+// Behavior's types (importid.Listings).
+func (p *Provider) listing(token string) (importid.Listing, bool) {
+	if _, ok := p.behavior.(addressed); !ok {
+		return importid.Listing{}, false
+	}
+	return importid.ListingOf(token)
+}
+
+// defaultPageSize is the Harness API's page size when a listing does not
+// page (platform_environment_list).
+const defaultPageSize = 100
+
+// list answers a listing as the provider's data source: one page of the
+// identifiers and names of the objects of its type in the scope its
+// arguments name, sorted by identifier; an empty list has no id (the data
+// source sets it to "").
+func (p *Provider) list(l importid.Listing, args resource.PropertyMap) resource.PropertyMap {
+	var items []map[string]string
+	for _, rec := range p.cloud.OfType(l.Type) {
+		inScope := true
+		for _, k := range []string{"orgId", "projectId"} {
+			want := ""
+			if slices.Contains(l.Scope, k) {
+				want = str(args, k)
+			}
+			if got, _ := rec.Properties[k].(string); got != want {
+				inScope = false
+			}
+		}
+		if inScope {
+			id, _ := rec.Properties["identifier"].(string)
+			name, _ := rec.Properties["name"].(string)
+			items = append(items, map[string]string{"identifier": id, "name": name})
+		}
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i]["identifier"] < items[j]["identifier"] })
+	page, size := 0, defaultPageSize
+	if l.Page != "" {
+		if v, ok := args[resource.PropertyKey(l.Page)]; ok && v.IsNumber() {
+			page = int(v.NumberValue())
+		}
+		if v, ok := args[resource.PropertyKey(l.Size)]; ok && v.IsNumber() {
+			size = int(v.NumberValue())
+		}
+	}
+	from, to := min(page*size, len(items)), min((page+1)*size, len(items))
+	out := args.Copy()
+	var list []resource.PropertyValue
+	for _, it := range items[from:to] {
+		list = append(list, resource.NewObjectProperty(resource.NewPropertyMapFromMap(map[string]any{
+			"identifier": it["identifier"], "name": it["name"]})))
+	}
+	out["id"] = resource.NewStringProperty("")
+	if len(list) > 0 {
+		out[resource.PropertyKey(l.Field)] = resource.NewArrayProperty(list)
+		out["id"] = resource.NewStringProperty(shortHash(l.Token + fmt.Sprint(args)))
+	}
+	return out
 }
 
 // deleteGuard is a Behavior that refuses some deletions, as the real

@@ -284,18 +284,22 @@ func restoreStack(ctx context.Context, s *engine.Session, f options, stdout io.W
 func runImport(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) int {
 		start := time.Now()
-		found, err := s.Import(ctx, f.stack, engine.ImportOptions{Yes: !f.dryRun})
+		report, err := s.Import(ctx, f.stack, engine.ImportOptions{Yes: !f.dryRun})
 		totals := map[engine.AdoptStatus]int{}
-		for _, a := range found {
+		for _, a := range report.Objects {
 			totals[a.Status]++
 			line := fmt.Sprintf("%-22s %s  (%s %s)", a.Status, a.URN, a.Type, a.ImportID)
+			if a.Status == engine.NotDeclared {
+				line = fmt.Sprintf("%-22s %s %s", a.Status, a.Type, a.ImportID)
+			}
 			if len(a.Fields) > 0 {
 				line += ": " + strings.Join(a.Fields, ", ")
 			}
 			fmt.Fprintln(stdout, line)
 		}
-		fmt.Fprintf(stdout, "%s: %d adopted as declared, %d adopted with differences (the next up updates them in place), %d to create (%s)\n",
-			f.stack, totals[engine.Adopted], totals[engine.Different], totals[engine.ToCreate], time.Since(start).Round(time.Second))
+		fmt.Fprintf(stdout, "%s: %d adopted as declared, %d adopted with differences (the next up updates them in place), %d to create, "+
+			"%d existing and not declared by the catalog (left alone; declare them in the catalog to manage them); %d provider calls in %s\n",
+			f.stack, totals[engine.Adopted], totals[engine.Different], totals[engine.ToCreate], totals[engine.NotDeclared], report.Calls, time.Since(start).Round(time.Second))
 		if err != nil {
 			fmt.Fprintf(stderr, "import of %s failed: %v\n", f.stack, err)
 			return 1
