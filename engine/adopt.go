@@ -230,31 +230,36 @@ func (s *Session) importStack(ctx context.Context, name string, o ImportOptions,
 	if err != nil {
 		return nil, err
 	}
-	var candidates []declared
-	version := ""
+	var set probeSet
 	for _, d := range plan {
 		if !importid.Known(d.typ) {
 			continue
 		}
 		run.declared[objectKey(d.typ, importIDOf(d))] = true
 		if strings.HasPrefix(providerName(d.provider), "default_") {
-			version = providerVersion(d.provider)
+			set.version = providerVersion(d.provider)
 			if d.create {
-				candidates = append(candidates, d)
+				set.lookups = append(set.lookups, d)
 			}
 		}
 	}
-	var lists []listingCall
-	if version != "" {
-		lists = run.scopes(plan)
+	if set.version != "" {
+		set.lists = run.scopes(plan)
 	}
-	if len(candidates) == 0 && len(lists) == 0 {
+	if set.github, err = githubEnvs(plan); err != nil {
+		return nil, err
+	}
+	if len(set.lookups) == 0 && len(set.lists) == 0 && len(set.github) == 0 {
 		return nil, nil
 	}
-	found, listed, pages, err := s.probe(ctx, stack, candidates, lists, version)
-	run.calls += len(candidates) + pages
+	found, listed, calls, err := s.probe(ctx, stack, set)
+	run.calls += calls
 	if err != nil {
 		return nil, err
+	}
+	candidates := set.lookups
+	for _, g := range set.github {
+		candidates = append(candidates, g.variables...)
 	}
 	for _, a := range listed {
 		run.existing[objectKey(a.Type, a.ImportID)] = a
@@ -303,34 +308,43 @@ func declaredBy(ctx context.Context, stack auto.Stack) ([]declared, error) {
 	return out, nil
 }
 
-// probe asks the provider which candidates exist, by their lookups, and
-// returns what it answered for those that do, by URN. The lookups run in
-// a preview of the program itself, before it declares the stack (a
-// program declaring nothing would preview the deletion of what the state
-// holds, which protected objects refuse).
+// probeSet is what a probe asks the providers.
+type probeSet struct {
+	lookups []declared    // Harness objects to look up
+	lists   []listingCall // Harness listings
+	version string        // of the Harness provider
+	github  []githubEnv   // GitHub environments whose variables to list
+}
+
+// probe asks the providers which of a stack's objects exist, by their
+// lookups, and returns what they answered for those that do, by URN. The
+// lookups run in a preview of the program itself, before it declares the
+// stack (a program declaring nothing would preview the deletion of what
+// the state holds, which protected objects refuse).
 //
-// It also makes the listings (lists) and returns what they found, and
-// how many pages they read.
-func (s *Session) probe(ctx context.Context, stack auto.Stack, candidates []declared, lists []listingCall, version string) (map[string]map[string]any, []Adoption, int, error) {
+// It also makes the listings and returns what they found, and the number
+// of provider calls made.
+func (s *Session) probe(ctx context.Context, stack auto.Stack, set probeSet) (map[string]map[string]any, []Adoption, int, error) {
 	found := map[string]map[string]any{}
 	var listed []Adoption
-	pages := 0
+	calls := 0
 	lookups := func(pctx *pulumi.Context) error {
-		for _, l := range lists {
-			got, n, err := list(pctx, l, version)
-			pages += n
+		for _, l := range set.lists {
+			got, n, err := list(pctx, l, set.version)
+			calls += n
 			if err != nil {
 				return err
 			}
 			listed = append(listed, got...)
 		}
-		for _, d := range candidates {
+		for _, d := range set.lookups {
 			args, err := importid.Parse(d.typ, importIDOf(d))
 			if err != nil {
 				return err
 			}
 			var result map[string]any
-			_, err = pctx.InvokePackageRaw(importid.Lookup(d.typ), args, &result, "", pulumi.Version(providerVersion(d.provider)))
+			calls++
+			_, err = pctx.InvokePackageRaw(importid.Lookup(d.typ), args, &result, "", pulumi.Version(set.version))
 			if err != nil && !isNotFound(err) {
 				return fmt.Errorf("looking up %s (%s): %w", d.urn, importid.Lookup(d.typ), err)
 			}
@@ -338,14 +352,16 @@ func (s *Session) probe(ctx context.Context, stack auto.Stack, candidates []decl
 				found[d.urn] = result
 			}
 		}
-		return nil
+		n, err := probeGitHub(pctx, set.github, found)
+		calls += n
+		return err
 	}
 	s.probes.Store(stack.Name(), pulumi.RunFunc(lookups))
 	defer s.probes.Delete(stack.Name())
 	if _, err := stack.Preview(ctx, optpreview.ProgressStreams(io.Discard), optpreview.ErrorProgressStreams(io.Discard)); err != nil {
-		return nil, nil, pages, fmt.Errorf("looking up the objects of %s: %w", stack.Name(), err)
+		return nil, nil, calls, fmt.Errorf("looking up the objects of %s: %w", stack.Name(), err)
 	}
-	return found, listed, pages, nil
+	return found, listed, calls, nil
 }
 
 // maxPages bounds a listing's paging (100,000 objects at 100 a page).
@@ -416,7 +432,7 @@ func (s *Session) adopt(ctx context.Context, stack auto.Stack, plan []declared, 
 		if a.Status != Adopted && a.Status != Different {
 			continue
 		}
-		if importid.Adoptable(a.Type) {
+		if importid.Adoptable(a.Type) || a.Type == importid.GitHubVariable {
 			ids[a.URN] = a.ImportID
 		} else {
 			unreadable = append(unreadable, byURN[a.URN])
@@ -441,9 +457,17 @@ func (s *Session) adopt(ctx context.Context, stack auto.Stack, plan []declared, 
 			return k
 		}
 		r := importSpec{Type: d.typ, Name: k, LogicalName: resource.URN(urn).Name(), Parent: add(d.parent)}
-		if id, ok := ids[urn]; ok {
+		id, imported := ids[urn]
+		switch {
+		case imported && strings.HasPrefix(providerName(d.provider), "default_"):
 			r.ID, r.Version = id, providerVersion(d.provider)
-		} else {
+		case imported:
+			// Through the program's explicit provider: in the state,
+			// or created by the import with its configuration.
+			r.ID, r.Provider = id, add(providerURN(d.provider))
+		case strings.HasPrefix(d.typ, "pulumi:providers:"):
+			r.Version, r.Inputs = versionOf(d), d.inputs
+		default:
 			r.Component = true
 		}
 		resources = append(resources, r)
@@ -545,6 +569,11 @@ type importSpec struct {
 	Parent      string `json:"parent,omitempty"`
 	Version     string `json:"version,omitempty"`
 	Component   bool   `json:"component,omitempty"`
+	// Provider names an explicit provider (in the name table or the
+	// file); a provider declared in the file has its configuration in
+	// Inputs.
+	Provider string         `json:"provider,omitempty"`
+	Inputs   map[string]any `json:"inputs,omitempty"`
 }
 
 // importDir is a directory from which `pulumi import` works on the stack:
@@ -571,7 +600,12 @@ func (s *Session) importDir(name string) (string, error) {
 // importIDOf is the provider's import ID of a declared object ("" if its
 // inputs do not say).
 func importIDOf(d declared) string {
-	id, _ := importid.Format(d.typ, stringInputs(d))
+	in := stringInputs(d)
+	if d.typ == importid.GitHubVariable {
+		id, _ := importid.GitHubVariableID(in["repository"], in["environment"], in["variableName"])
+		return id
+	}
+	id, _ := importid.Format(d.typ, in)
 	return id
 }
 
@@ -600,10 +634,15 @@ func isNotFound(err error) bool {
 // providerName is the name in a provider reference, a URN and an id
 // (urn:...::pulumi:providers:harness::default_0_16_0::id).
 func providerName(ref string) string {
+	return resource.URN(providerURN(ref)).Name()
+}
+
+// providerURN is the URN in a provider reference (urn::id).
+func providerURN(ref string) string {
 	if i := strings.LastIndex(ref, "::"); i >= 0 {
-		ref = ref[:i]
+		return ref[:i]
 	}
-	return resource.URN(ref).Name()
+	return ref
 }
 
 // providerVersion is the version of a default provider reference

@@ -15,6 +15,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 
+	"github.com/company/harness-platform/harness/importid"
 	"github.com/company/harness-platform/simulated"
 )
 
@@ -37,6 +38,18 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 	m.Close()
 	account := providerRecords(t, made, "harness")
 	keys := slices.Sorted(maps.Keys(account))
+	// The services' repositories already hold their environments'
+	// webhook variables (wired by hand, S25): GitHub refuses to create
+	// them again.
+	variables := map[string]simulated.Record{}
+	for k, r := range providerRecords(t, made, "github") {
+		if r.Type == importid.GitHubVariable {
+			variables[k] = r
+		}
+	}
+	if len(variables) == 0 {
+		t.Fatal("dev declares no GitHub environment variable")
+	}
 
 	for _, partial := range []bool{false, true} {
 		name := map[bool]string{false: "whole account", true: "partial account"}[partial]
@@ -101,12 +114,15 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 			state := t.TempDir()
 			s := open(t, state, c)
 			writeCloud(t, state, existing)
+			writeProvider(t, state, "github", variables)
 			unchanged := func(when string) {
 				t.Helper()
-				now := providerRecords(t, state, "harness")
-				for k, r := range existing {
-					if got, ok := now[k]; !ok || !reflect.DeepEqual(got.Properties, jsonRoundTrip(t, r.Properties)) {
-						t.Errorf("%s: existing object %s was changed or deleted", when, k)
+				for provider, records := range map[string]map[string]simulated.Record{"harness": existing, "github": variables} {
+					now := providerRecords(t, state, provider)
+					for k, r := range records {
+						if got, ok := now[k]; !ok || !reflect.DeepEqual(got.Properties, jsonRoundTrip(t, r.Properties)) {
+							t.Errorf("%s: existing object %s was changed or deleted", when, k)
+						}
 					}
 				}
 			}
@@ -158,6 +174,15 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 			if counts[Adopted]+counts[Different] == 0 {
 				t.Fatalf("nothing found to adopt: %v", counts)
 			}
+			adoptedVariables := 0
+			for _, a := range report {
+				if a.Type == importid.GitHubVariable && (a.Status == Adopted || a.Status == Different) {
+					adoptedVariables++
+				}
+			}
+			if adoptedVariables != len(variables) {
+				t.Errorf("import finds %d of the %d existing GitHub environment variables", adoptedVariables, len(variables))
+			}
 			if lookups := counts[ToCreate] + counts[Adopted] + counts[Different]; found.Calls <= lookups {
 				t.Errorf("import counts %d provider calls, want a lookup per object (%d) and the listings' pages", found.Calls, lookups)
 			}
@@ -201,7 +226,7 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 					continue
 				}
 				md := e.ResourcePreEvent.Metadata
-				if !strings.HasPrefix(md.Type, "harness:") {
+				if !strings.HasPrefix(md.Type, "harness:") && md.Type != importid.GitHubVariable {
 					continue
 				}
 				switch md.Op {

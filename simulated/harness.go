@@ -225,23 +225,131 @@ var computedValues = map[string]map[string]resource.PropertyValue{
 	// What the real provider (v0.16.0) returns for optional computed
 	// inputs the program leaves unset (issue: a preview against state the
 	// simulation made showed them added).
-	"harness:platform/environment:Environment":                 {"color": resource.NewStringProperty("#0063f7"), "forceDelete": falseValue},
-	"harness:platform/resourceGroup:ResourceGroup":             {"color": resource.NewStringProperty("#0063f7")},
-	"harness:platform/usergroup:Usergroup":                     {"ssoLinked": falseValue},
-	"harness:platform/service:Service":                         {"fetchResolvedYaml": falseValue, "importFromGit": falseValue, "isForceImport": falseValue, "forceDelete": falseValue},
+	"harness:platform/environment:Environment":     {"color": resource.NewStringProperty("#0063f7"), "forceDelete": falseValue},
+	"harness:platform/resourceGroup:ResourceGroup": {"color": resource.NewStringProperty("#0063f7")},
+	"harness:platform/service:Service": {"fetchResolvedYaml": falseValue, "importFromGit": falseValue, "isForceImport": falseValue, "forceDelete": falseValue,
+		// An inline service's git details (resource_service.go
+		// readGitDetails): Harness returns empty entity git details, no
+		// connector, so a Harness Code repository; the other attributes
+		// of the block are SDKv2's zero values.
+		"gitDetails": resource.NewObjectProperty(resource.PropertyMap{
+			"baseBranch": emptyString, "branch": emptyString, "commitMessage": emptyString, "connectorRef": emptyString,
+			"filePath": emptyString, "isHarnessCodeRepo": resource.NewBoolProperty(true), "isNewBranch": falseValue,
+			"lastCommitId": emptyString, "lastObjectId": emptyString, "loadFromCache": falseValue,
+			"loadFromFallbackBranch": falseValue, "repoName": emptyString, "storeType": emptyString,
+		})},
 	"harness:platform/infrastructure:Infrastructure":           {"description": resource.NewStringProperty(""), "forceDelete": falseValue},
 	"harness:platform/awsConnector:AwsConnector":               {"forceDelete": falseValue},
 	"harness:platform/githubConnector:GithubConnector":         {"forceDelete": falseValue},
 	"harness:platform/kubernetesConnector:KubernetesConnector": {"forceDelete": falseValue},
+	// Optional lists and strings left unset: a Terraform SDKv2 provider's
+	// state holds them as [] and "" (the bridge reports them so).
+	"harness:platform/usergroup:Usergroup":                     {"ssoLinked": falseValue, "notificationConfigs": emptyList},
+	"harness:platform/prometheusConnector:PrometheusConnector": {"headers": emptyList},
+	"harness:platform/secretText:SecretText":                   {"additionalMetadatas": emptyList},
 	// Who created and last changed a file, and when: the API key's user.
 	"harness:platform/fileStoreFile:FileStoreFile": {
 		"createdBies":      principal,
 		"lastModifiedBies": principal,
 		"lastModifiedAt":   resource.NewNumberProperty(1.7e12),
+		"fileContentPath":  emptyString,
 	},
 }
 
-var falseValue = resource.NewBoolProperty(false)
+var (
+	falseValue  = resource.NewBoolProperty(false)
+	emptyString = resource.NewStringProperty("")
+	emptyList   = resource.NewArrayProperty([]resource.PropertyValue{})
+)
+
+// nestedValues fills, in the nested objects an object's inputs hold, what
+// the provider's state has for their optional properties left unset (an
+// SDKv2 block keeps every attribute: lists as [], strings as ""), and
+// what Harness answers for a principal's scope. These are inputs with
+// more in them; the diff holds such zero values equal to unset, as the
+// bridged provider's does.
+func nestedValues(typ string, news resource.PropertyMap) resource.PropertyMap {
+	out := resource.PropertyMap{}
+	switch typ {
+	case "harness:platform/monitoredService:MonitoredService":
+		req, ok := objectOf(news, "request")
+		if !ok {
+			break
+		}
+		fill(req, "changeSources", emptyList)
+		fill(req, "dependencies", emptyList)
+		fill(req, "notificationRuleRefs", emptyList)
+		if v, ok := req["healthSources"]; ok && v.IsArray() {
+			var sources []resource.PropertyValue
+			for _, hs := range v.ArrayValue() {
+				if hs.IsObject() {
+					m := hs.ObjectValue().Copy()
+					fill(m, "version", emptyString)
+					hs = resource.NewObjectProperty(m)
+				}
+				sources = append(sources, hs)
+			}
+			req["healthSources"] = resource.NewArrayProperty(sources)
+		}
+		out["request"] = resource.NewObjectProperty(req)
+	case "harness:platform/githubConnector:GithubConnector":
+		creds, ok := objectOf(news, "credentials")
+		if !ok {
+			break
+		}
+		if http, ok := objectOf(creds, "http"); ok {
+			fill(http, "anonymouses", emptyList)
+			creds["http"] = resource.NewObjectProperty(http)
+			out["credentials"] = resource.NewObjectProperty(creds)
+		}
+	case "harness:platform/roleAssignments:RoleAssignments":
+		// Harness answers each principal's scope level (role_assignments.go
+		// reads principal.scope_level): the assignment's own scope.
+		v, ok := news["principals"]
+		if !ok || !v.IsArray() {
+			break
+		}
+		var principals []resource.PropertyValue
+		for _, p := range v.ArrayValue() {
+			if p.IsObject() {
+				m := p.ObjectValue().Copy()
+				fill(m, "scopeLevel", resource.NewStringProperty(scopeLevel(news)))
+				p = resource.NewObjectProperty(m)
+			}
+			principals = append(principals, p)
+		}
+		out["principals"] = resource.NewArrayProperty(principals)
+	}
+	return out
+}
+
+// scopeLevel is the Harness scope level of an object: project,
+// organization or account.
+func scopeLevel(props resource.PropertyMap) string {
+	switch {
+	case str(props, "projectId") != "":
+		return "project"
+	case str(props, "orgId") != "":
+		return "organization"
+	}
+	return "account"
+}
+
+// objectOf is a copy of the object props holds at key.
+func objectOf(props resource.PropertyMap, key resource.PropertyKey) (resource.PropertyMap, bool) {
+	v, ok := props[key]
+	if !ok || !v.IsObject() {
+		return nil, false
+	}
+	return v.ObjectValue().Copy(), true
+}
+
+// fill sets key to v where m leaves it unset.
+func fill(m resource.PropertyMap, key resource.PropertyKey, v resource.PropertyValue) {
+	if _, set := m[key]; !set {
+		m[key] = v
+	}
+}
 
 var principal = resource.NewArrayProperty([]resource.PropertyValue{resource.NewObjectProperty(resource.PropertyMap{
 	"email": resource.NewStringProperty("pulumi-automation@company.io"),
@@ -256,6 +364,9 @@ func (h harness) Computed(typ, id string, news resource.PropertyMap) resource.Pr
 		if _, set := news[resource.PropertyKey(k)]; !set {
 			out[resource.PropertyKey(k)] = v
 		}
+	}
+	for k, v := range nestedValues(typ, news) {
+		out[k] = v
 	}
 	if typ == "harness:platform/fileStoreFile:FileStoreFile" {
 		// A file's path is its folder's path and its name; the root
@@ -278,7 +389,7 @@ func (h harness) Computed(typ, id string, news resource.PropertyMap) resource.Pr
 			// The role the assignment grants, at the assignment's scope.
 			out["roleReference"] = resource.NewObjectProperty(resource.PropertyMap{
 				"identifier": resource.NewStringProperty(str(news, "roleIdentifier")),
-				"scopeLevel": resource.NewStringProperty("project"),
+				"scopeLevel": resource.NewStringProperty(scopeLevel(news)),
 			})
 		}
 	}

@@ -321,3 +321,82 @@ func TestHarnessListsAsTheProvider(t *testing.T) {
 		t.Errorf("an empty project lists %v with id %v, want nothing and no id", got, empty["id"])
 	}
 }
+
+// The state holds what the bridged provider's holds for optional nested
+// properties left unset ([] and "", a principal's scope level), and the
+// diff, like the bridged provider's, holds them equal to unset: an
+// object read back (an import, a refresh) is not changed by the next up.
+func TestHarnessNestedStateAsTheProvider(t *testing.T) {
+	p := harnessProvider(t)
+	ctx := context.Background()
+	typ := "harness:platform/monitoredService:MonitoredService"
+	in := resource.NewPropertyMapFromMap(map[string]any{"identifier": "svc_dev", "orgId": "default", "projectId": "payments",
+		"request": map[string]any{"name": "svc", "type": "Application", "serviceRef": "svc", "environmentRef": "dev",
+			"healthSources": []any{map[string]any{"identifier": "prom", "name": "prom", "type": "Prometheus", "spec": "{}"}}}})
+	props, _ := marshal(in)
+	created, err := p.Create(ctx, &pulumirpc.CreateRequest{Type: typ, Name: "svc_dev", Properties: props})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := unmarshal(created.GetProperties())
+	req := out["request"].ObjectValue()
+	for _, k := range []resource.PropertyKey{"changeSources", "dependencies", "notificationRuleRefs"} {
+		if v, ok := req[k]; !ok || !v.IsArray() || len(v.ArrayValue()) != 0 {
+			t.Errorf("request.%s is %v, want [] as the provider's state holds it", k, v)
+		}
+	}
+	if v := req["healthSources"].ArrayValue()[0].ObjectValue()["version"]; !v.IsString() || v.StringValue() != "" {
+		t.Errorf("a health source's version is %v, want \"\"", v)
+	}
+	importID := "default/payments/svc_dev"
+	imported, err := p.Read(ctx, &pulumirpc.ReadRequest{Type: typ, Id: importID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff, err := p.Diff(ctx, &pulumirpc.DiffRequest{Type: typ, Id: "svc_dev", OldInputs: imported.GetInputs(), Olds: imported.GetProperties(), News: props})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff.GetChanges() != pulumirpc.DiffResponse_DIFF_NONE {
+		t.Errorf("the imported object differs from its own declaration in %v", diff.GetDiffs())
+	}
+	edited := in.Copy()
+	r := edited["request"].ObjectValue().Copy()
+	r["dependencies"] = resource.NewArrayProperty([]resource.PropertyValue{resource.NewObjectProperty(resource.NewPropertyMapFromMap(
+		map[string]any{"monitoredServiceIdentifier": "db", "type": "Application"}))})
+	edited["request"] = resource.NewObjectProperty(r)
+	news, _ := marshal(edited)
+	diff, err = p.Diff(ctx, &pulumirpc.DiffRequest{Type: typ, Id: "svc_dev", OldInputs: imported.GetInputs(), Olds: imported.GetProperties(), News: news})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff.GetChanges() != pulumirpc.DiffResponse_DIFF_SOME {
+		t.Error("a dependency added to an object whose state holds none is no change")
+	}
+
+	rolesTyp := "harness:platform/roleAssignments:RoleAssignments"
+	ra := resource.NewPropertyMapFromMap(map[string]any{"identifier": "ra", "orgId": "default", "projectId": "payments",
+		"roleIdentifier": "_project_viewer", "resourceGroupIdentifier": "rg", "principals": []any{map[string]any{"identifier": "team", "type": "USER_GROUP"}}})
+	raProps, _ := marshal(ra)
+	created, err = p.Create(ctx, &pulumirpc.CreateRequest{Type: rolesTyp, Name: "ra", Properties: raProps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ = unmarshal(created.GetProperties())
+	if v := out["principals"].ArrayValue()[0].ObjectValue()["scopeLevel"]; !v.IsString() || v.StringValue() != "project" {
+		t.Errorf("a principal of a project's role assignment has scope level %v, want project", v)
+	}
+	// The scope level is optional and computed (constraints.json
+	// principals[].scopeLevel): a declaration leaving it unset keeps it.
+	read, err := p.Read(ctx, &pulumirpc.ReadRequest{Type: rolesTyp, Id: "default/payments/ra"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff, err = p.Diff(ctx, &pulumirpc.DiffRequest{Type: rolesTyp, Id: "ra", OldInputs: read.GetInputs(), Olds: read.GetProperties(), News: raProps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff.GetChanges() != pulumirpc.DiffResponse_DIFF_NONE {
+		t.Errorf("an imported role assignment differs from its declaration in %v", diff.GetDiffs())
+	}
+}

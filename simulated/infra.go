@@ -9,6 +9,8 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/company/harness-platform/harness/importid"
 )
 
 // infra simulates the AWS, Kubernetes and GitHub providers for the types
@@ -101,8 +103,44 @@ func missing(m resource.PropertyMap, path []string) bool {
 	return missing(v.ObjectValue(), path[1:])
 }
 
-func (infra) ID(typ, name string, _ resource.PropertyMap) string {
+// ID is where the store keeps an object, which is also its id: GitHub's
+// Actions environment variable has the provider's ID (package importid),
+// as GitHub holds one variable of a name per environment; the others
+// a generated one.
+func (infra) ID(typ, name string, news resource.PropertyMap) string {
+	if typ == importid.GitHubVariable {
+		if id, err := importid.GitHubVariableID(str(news, "repository"), str(news, "environment"), str(news, "variableName")); err == nil {
+			return id
+		}
+	}
 	return name + "-" + shortHash(typ+name)
+}
+
+// ResourceID: an object's id is its store key.
+func (infra) ResourceID(_, key string, _ resource.PropertyMap) string { return key }
+
+// KeyOf: an object's id is its store key, and an import ID is the id.
+func (infra) KeyOf(_, id string, _ resource.PropertyMap) (string, error) { return id, nil }
+
+// ImportedInputs are an imported object's state without what the
+// provider computes: the provider's importer sets the inputs it reads
+// (for a variable: repository, environment, variable name, value).
+func (b infra) ImportedInputs(typ string, state resource.PropertyMap) resource.PropertyMap {
+	out := state.Copy()
+	for k := range b.Computed(typ, "", state) {
+		delete(out, k)
+	}
+	return out
+}
+
+// Duplicate is the refusal of an object that exists: GitHub's to a POST
+// of an existing environment variable.
+func (infra) Duplicate(typ, id string, news resource.PropertyMap) error {
+	if typ == importid.GitHubVariable {
+		return fmt.Errorf("POST https://api.github.com/repos/%s/environments/%s/variables: 409 Already exists - Variable already exists []",
+			str(news, "repository"), str(news, "environment"))
+	}
+	return nil
 }
 
 // awsAccount is the simulated AWS account.
@@ -134,6 +172,15 @@ func (b infra) Computed(typ, id string, news resource.PropertyMap) resource.Prop
 			out["arn"] = resource.NewStringProperty("arn:aws:iam::" + awsAccount + ":role/" + str(news, "name"))
 		}
 		return out
+	case "github":
+		if typ == importid.GitHubVariable {
+			// Set from GitHub's answer on create and read.
+			return resource.PropertyMap{
+				"createdAt":    resource.NewStringProperty("2026-01-01 00:00:00 +0000 UTC"),
+				"updatedAt":    resource.NewStringProperty("2026-01-01 00:00:00 +0000 UTC"),
+				"repositoryId": resource.NewNumberProperty(float64(TeamID(str(news, "repository")))),
+			}
+		}
 	case "kubernetes":
 		if typ == "kubernetes:helm.sh/v3:Release" {
 			return resource.PropertyMap{"status": resource.NewObjectProperty(resource.PropertyMap{
@@ -177,6 +224,47 @@ func (b infra) Invoke(token string, args resource.PropertyMap) (resource.Propert
 	if b.provider != "github" || token != "github:index/getTeam:getTeam" {
 		return nil, fmt.Errorf("the simulated %s provider does not answer %s", b.provider, token)
 	}
+	return team(args)
+}
+
+// CloudInvoke answers the lookups that read what exists: an environment's
+// Actions variables (import's probe).
+func (b infra) CloudInvoke(token string, args resource.PropertyMap, cloud *Cloud) (resource.PropertyMap, bool, error) {
+	if b.provider != "github" || token != importid.GitHubVariables {
+		return nil, false, nil
+	}
+	repo, env := str(args, "name"), str(args, "environment")
+	if full := str(args, "fullName"); full != "" {
+		repo = full[strings.LastIndex(full, "/")+1:]
+	}
+	var variables []resource.PropertyValue
+	envExists := false
+	for _, id := range cloud.IDs() {
+		rec, _ := cloud.Get(id)
+		if rec.Properties["repository"] != repo || rec.Properties["environment"] != env {
+			continue
+		}
+		switch rec.Type {
+		case "github:index/repositoryEnvironment:RepositoryEnvironment":
+			envExists = true
+		case importid.GitHubVariable:
+			envExists = true
+			variables = append(variables, resource.NewObjectProperty(resource.NewPropertyMapFromMap(map[string]any{
+				"name": rec.Properties["variableName"], "value": rec.Properties["value"],
+				"createdAt": rec.Properties["createdAt"], "updatedAt": rec.Properties["updatedAt"]})))
+		}
+	}
+	if !envExists {
+		return nil, true, fmt.Errorf("GET https://api.github.com/repos/%s/environments/%s/variables: 404 Not Found []", repo, env)
+	}
+	out := args.Copy()
+	out["id"] = resource.NewStringProperty(repo + ":" + env)
+	out["variables"] = resource.NewArrayProperty(variables)
+	return out, true, nil
+}
+
+// team answers getTeam.
+func team(args resource.PropertyMap) (resource.PropertyMap, error) {
 	slug := str(args, "slug")
 	if slug == "" {
 		return nil, fmt.Errorf("getTeam: slug is required")

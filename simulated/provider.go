@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -139,27 +140,92 @@ func (p *Provider) Check(_ context.Context, req *pulumirpc.CheckRequest) (*pulum
 
 // changedKeys are the inputs whose values differ between olds and news.
 // With inputsOnly, olds are the old inputs, and an input that is gone is a
-// change unless keepsUnset says the provider keeps its value; otherwise
-// olds are the old outputs, and only inputs count.
+// change unless keepsUnset says the provider keeps its value or its value
+// was a zero value; otherwise olds are the old outputs, and only inputs
+// count.
+//
+// As in a bridged Terraform (SDKv2) provider's diff, a zero value ("",
+// false, 0, [], {}) equals unset: SDKv2 cannot tell them apart, and its
+// state holds every attribute of a block.
 func changedKeys(olds, news resource.PropertyMap, inputsOnly bool, keepsUnset func(string) bool) []string {
 	keys := map[resource.PropertyKey]bool{}
 	for k := range news {
 		keys[k] = true
 	}
-	for k := range olds {
-		if _, isInput := news[k]; isInput || inputsOnly && !keepsUnset(string(k)) {
+	for k, v := range olds {
+		if _, isInput := news[k]; isInput || inputsOnly && !keepsUnset(string(k)) && !isZero(v) {
 			keys[k] = true
 		}
 	}
 	var out []string
 	for k := range keys {
 		o, n := olds[k], news[k]
-		if n.ContainsUnknowns() || !o.DeepEquals(n) {
+		if n.ContainsUnknowns() || !equalUpToZero(o, n, string(k), keepsUnset) {
 			out = append(out, string(k))
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// equalUpToZero reports whether old and new values a and b (at path:
+// principals[].scopeLevel) are equal, a property of an object that one
+// side leaves unset and the other holds as a zero value counting as
+// equal, and one that the new value leaves unset counting as equal if
+// keepsUnset says the provider keeps it (an optional computed one).
+func equalUpToZero(a, b resource.PropertyValue, path string, keepsUnset func(string) bool) bool {
+	switch {
+	case a.IsObject() && b.IsObject():
+		am, bm := a.ObjectValue(), b.ObjectValue()
+		for k, v := range am {
+			at := path + "." + string(k)
+			if w, ok := bm[k]; ok && !equalUpToZero(v, w, at, keepsUnset) || !ok && !isZero(v) && !keepsUnset(at) {
+				return false
+			}
+		}
+		for k, w := range bm {
+			if _, ok := am[k]; !ok && !isZero(w) {
+				return false
+			}
+		}
+		return true
+	case a.IsArray() && b.IsArray():
+		av, bv := a.ArrayValue(), b.ArrayValue()
+		if len(av) != len(bv) {
+			return false
+		}
+		for i := range av {
+			if !equalUpToZero(av[i], bv[i], path+"[]", keepsUnset) {
+				return false
+			}
+		}
+		return true
+	}
+	return a.DeepEquals(b)
+}
+
+// isZero reports whether v is null or a zero value.
+func isZero(v resource.PropertyValue) bool {
+	switch {
+	case v.IsNull():
+		return true
+	case v.IsString():
+		return v.StringValue() == ""
+	case v.IsBool():
+		return !v.BoolValue()
+	case v.IsNumber():
+		return v.NumberValue() == 0
+	case v.IsArray():
+		return len(v.ArrayValue()) == 0
+	case v.IsObject():
+		for _, e := range v.ObjectValue() {
+			if !isZero(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func (p *Provider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
@@ -200,7 +266,7 @@ func (p *Provider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumir
 func (p *Provider) outputs(typ, id string, news resource.PropertyMap, preview bool) resource.PropertyMap {
 	out := news.Copy()
 	for k, v := range p.behavior.Computed(typ, id, news) {
-		if preview {
+		if _, input := news[k]; preview && !input {
 			v = resource.MakeComputed(resource.NewStringProperty(""))
 		}
 		out[k] = v
@@ -219,6 +285,11 @@ func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pul
 	out := p.outputs(typ, key, news, req.GetPreview())
 	if !req.GetPreview() {
 		if _, ok := p.cloud.Get(key); ok {
+			if d, ok := p.behavior.(duplicateRefuser); ok {
+				if err := d.Duplicate(typ, id, news); err != nil {
+					return nil, err
+				}
+			}
 			// Harness refuses a second entity of one type with one
 			// identifier in one scope ("Entity name and Id rules",
 			// docs.harness.io/article/7rsydu6iq2); so does this simulation,
@@ -324,20 +395,26 @@ type invoker interface {
 	Invoke(token string, args resource.PropertyMap) (resource.PropertyMap, error)
 }
 
+// cloudInvoker is a Behavior that answers some invokes from what the
+// cloud holds; answered is false for the others.
+type cloudInvoker interface {
+	CloudInvoke(token string, args resource.PropertyMap, cloud *Cloud) (out resource.PropertyMap, answered bool, err error)
+}
+
+// duplicateRefuser is a Behavior whose service words its refusal of an
+// object that exists (nil: the default, Harness's).
+type duplicateRefuser interface {
+	Duplicate(typ, id string, news resource.PropertyMap) error
+}
+
 func (p *Provider) Invoke(_ context.Context, req *pulumirpc.InvokeRequest) (*pulumirpc.InvokeResponse, error) {
 	args, err := unmarshal(req.GetArgs())
 	if err != nil {
 		return nil, err
 	}
-	var out resource.PropertyMap
-	if typ, ok := p.lookedUp(req.GetTok()); ok {
-		out, err = p.lookup(typ, args)
-	} else if l, ok := p.listing(req.GetTok()); ok {
-		out = p.list(l, args)
-	} else if inv, ok := p.behavior.(invoker); ok {
-		out, err = inv.Invoke(req.GetTok(), args)
-	} else {
-		return nil, fmt.Errorf("the simulated %s provider answers no invoke (%s)", p.name, req.GetTok())
+	out, err := p.answer(req.GetTok(), args)
+	if errors.Is(err, errNoInvoke) {
+		return nil, err
 	}
 	if err != nil {
 		return &pulumirpc.InvokeResponse{Failures: []*pulumirpc.CheckFailure{{Reason: err.Error()}}}, nil
@@ -347,6 +424,28 @@ func (p *Provider) Invoke(_ context.Context, req *pulumirpc.InvokeRequest) (*pul
 		return nil, err
 	}
 	return &pulumirpc.InvokeResponse{Return: ret}, nil
+}
+
+var errNoInvoke = errors.New("no such invoke")
+
+// answer answers an invoke: from the cloud, as a provider's lookup or
+// listing, or as the Behavior's own.
+func (p *Provider) answer(token string, args resource.PropertyMap) (resource.PropertyMap, error) {
+	if c, ok := p.behavior.(cloudInvoker); ok {
+		if out, answered, err := c.CloudInvoke(token, args, p.cloud); answered {
+			return out, err
+		}
+	}
+	if typ, ok := p.lookedUp(token); ok {
+		return p.lookup(typ, args)
+	}
+	if l, ok := p.listing(token); ok {
+		return p.list(l, args), nil
+	}
+	if inv, ok := p.behavior.(invoker); ok {
+		return inv.Invoke(token, args)
+	}
+	return nil, fmt.Errorf("the simulated %s provider answers no invoke (%s): %w", p.name, token, errNoInvoke)
 }
 
 // lookedUp is the resource type a lookup token reads, for an addressed
