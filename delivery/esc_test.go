@@ -1,0 +1,183 @@
+package delivery
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/esc"
+	"github.com/pulumi/esc/eval"
+	"github.com/pulumi/esc/schema"
+)
+
+// The ESC environments as ESC itself reads them: parsed, checked and
+// evaluated by the ESC module (github.com/pulumi/esc, the evaluator the
+// ESC service and CLI run), with the providers they open standing in
+// with the shapes ESC documents: aws-login's OIDC inputs and its secret
+// credentials, aws-secrets' inputs and its secret values
+// (https://www.pulumi.com/docs/esc/integrations/dynamic-login-credentials/aws-login/,
+// .../dynamic-secrets/aws-secrets/). Every credential an environment
+// hands out (environment variables, Pulumi config) must come out
+// secret, and none may be written in the file.
+func TestESCEvaluates(t *testing.T) {
+	files, _ := filepath.Glob("../esc/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no ESC environment in ../esc")
+	}
+	ctx := context.Background()
+	execContext, err := esc.NewExecContext(map[string]esc.Value{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range files {
+		name := escName(file)
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decl, diags, err := eval.LoadYAMLBytes(file, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diags.HasErrors() {
+			t.Errorf("%s: ESC refuses it: %v", file, diags)
+			continue
+		}
+		if _, diags := eval.CheckEnvironment(ctx, name, decl, nil, standInProviders{}, escFiles{}, execContext, false); diags.HasErrors() {
+			t.Errorf("%s: ESC's check refuses it: %v", file, diags)
+			continue
+		}
+		env, diags := eval.EvalEnvironment(ctx, name, decl, nil, standInProviders{}, escFiles{}, execContext)
+		if diags.HasErrors() {
+			t.Errorf("%s: ESC cannot open it: %v", file, diags)
+			continue
+		}
+		for _, top := range []string{"environmentVariables", "pulumiConfig"} {
+			v, ok := env.Properties[top]
+			if !ok {
+				continue
+			}
+			for key, value := range v.Value.(map[string]esc.Value) {
+				if credential(key) && !value.Secret {
+					t.Errorf("%s: %s.%s comes out in plain text; take it from a secret (aws-login, aws-secrets)", file, top, key)
+				}
+			}
+		}
+		if strings.Contains(string(data), "AKIA") || strings.Contains(string(data), "ghp_") {
+			t.Errorf("%s holds a key", file)
+		}
+		if !strings.Contains(string(data), "fn::open::aws-login:") || !strings.Contains(string(data), "oidc:") {
+			t.Errorf("%s: AWS is not reached by OIDC login", file)
+		}
+	}
+}
+
+// credential reports whether an environment variable or config key names
+// a credential.
+func credential(key string) bool {
+	k := strings.ToLower(key)
+	for _, w := range []string{"token", "password", "apikey", "api_key", "secret", "access_key"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// escName is the environment a file defines: esc/harness-platform-dev.yaml
+// is harness-platform/dev.
+func escName(file string) string {
+	base := strings.TrimSuffix(filepath.Base(file), ".yaml")
+	i := strings.LastIndex(base, "-")
+	return base[:i] + "/" + base[i+1:]
+}
+
+// escFiles serves the environments an environment imports from esc/.
+type escFiles struct{}
+
+func (escFiles) LoadEnvironment(_ context.Context, name string) ([]byte, eval.Decrypter, error) {
+	data, err := os.ReadFile(filepath.Join("..", "esc", strings.ReplaceAll(name, "/", "-")+".yaml"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("environment %q is not in esc/: %w", name, err)
+	}
+	return data, nil, nil
+}
+
+// standInProviders are aws-login and aws-secrets with their documented
+// inputs and outputs; they answer stand-in values, secret as the real
+// ones are.
+type standInProviders struct{}
+
+func (standInProviders) LoadProvider(_ context.Context, name string) (esc.Provider, error) {
+	switch name {
+	case "aws-login":
+		return awsLogin{}, nil
+	case "aws-secrets":
+		return awsSecrets{}, nil
+	}
+	return nil, fmt.Errorf("unknown provider %q", name)
+}
+
+func (standInProviders) LoadRotator(_ context.Context, name string) (esc.Rotator, error) {
+	return nil, fmt.Errorf("unknown rotator %q", name)
+}
+
+type awsLogin struct{}
+
+func (awsLogin) Schema() (*schema.Schema, *schema.Schema) {
+	oidc := schema.Object().Properties(schema.BuilderMap{
+		"roleArn":     schema.String(),
+		"sessionName": schema.String(),
+		"duration":    schema.String(),
+		"policyArns":  schema.Array().Items(schema.String()),
+	}).Required("roleArn", "sessionName")
+	inputs := schema.Object().Properties(schema.BuilderMap{"oidc": oidc}).Required("oidc").Schema()
+	credential := schema.String().Schema()
+	credential.Secret = true
+	outputs := schema.Object().Properties(schema.SchemaMap{
+		"accessKeyId": credential, "secretAccessKey": credential, "sessionToken": credential,
+	}).Schema()
+	return inputs, outputs
+}
+
+func (awsLogin) Open(_ context.Context, _ map[string]esc.Value, _ esc.EnvExecContext) (esc.Value, error) {
+	return esc.NewValue(map[string]esc.Value{
+		"accessKeyId":     esc.NewSecret("ASIA-STAND-IN"),
+		"secretAccessKey": esc.NewSecret("stand-in"),
+		"sessionToken":    esc.NewSecret("stand-in"),
+	}), nil
+}
+
+type awsSecrets struct{}
+
+func (awsSecrets) Schema() (*schema.Schema, *schema.Schema) {
+	get := schema.Record(schema.BuilderMap{}).AdditionalProperties(schema.Object().Properties(schema.BuilderMap{
+		"secretId":     schema.String(),
+		"versionId":    schema.String(),
+		"versionStage": schema.String(),
+	}).Required("secretId"))
+	inputs := schema.Object().Properties(schema.BuilderMap{
+		"region": schema.String(),
+		"login":  schema.Always(),
+		"get":    get,
+	}).Required("region", "login", "get").Schema()
+	return inputs, schema.Always()
+}
+
+func (awsSecrets) Open(_ context.Context, inputs map[string]esc.Value, _ esc.EnvExecContext) (esc.Value, error) {
+	get, _ := inputs["get"].Value.(map[string]esc.Value)
+	names := make([]string, 0, len(get))
+	for k := range get {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := map[string]esc.Value{}
+	for _, k := range names {
+		out[k] = esc.NewSecret("stand-in value of " + k)
+	}
+	return esc.NewValue(out), nil
+}
