@@ -158,15 +158,21 @@ func buildGitHub(p *Plan, c *catalog.Catalog, st *catalog.Stack) {
 const HarnessURL = "https://app.harness.io"
 
 // PipelineURL is a pipeline's page in the form the Harness CI/CD plugin
-// for Backstage parses (developer.harness.io, IDP scorecards, Harness data
-// source: .../ng/account/<account>/home/orgs/<org>/projects/<project>/pipelines/<id>).
+// for Backstage parses: harness-ci-cd's useProjectSlugFromEntity matches
+// '(.*)/account/:accountId/:module/orgs/:orgId/projects/:projectId/pipelines/:pipelineId/(.*)'
+// (path-to-regexp), so a segment after the pipeline's identifier is
+// needed; the page is its executions (.../pipelines/<id>/executions), and
+// the URL is also the form IDP scorecards' Harness data source splits
+// (developer.harness.io, "Harness" data source: from under Projects).
 func PipelineURL(account string, s Scope, id string) string {
-	return fmt.Sprintf("%s/ng/account/%s/home/orgs/%s/projects/%s/pipelines/%s", HarnessURL, account, s.OrgID, s.ProjectID, id)
+	return fmt.Sprintf("%s/ng/account/%s/home/orgs/%s/projects/%s/pipelines/%s/executions", HarnessURL, account, s.OrgID, s.ProjectID, id)
 }
 
-// ServiceURL is a service's page in the same form (.../services/<id>).
+// ServiceURL is a service's page in the same form: the plugin matches
+// '.../services/:serviceId/(.*)', and Harness's service page has no
+// segment after the identifier, so the URL ends with '/'.
 func ServiceURL(account string, s Scope, id string) string {
-	return fmt.Sprintf("%s/ng/account/%s/home/orgs/%s/projects/%s/services/%s", HarnessURL, account, s.OrgID, s.ProjectID, id)
+	return fmt.Sprintf("%s/ng/account/%s/home/orgs/%s/projects/%s/services/%s/", HarnessURL, account, s.OrgID, s.ProjectID, id)
 }
 
 // Content is the catalog-info.yaml of the service in account: the Harness

@@ -22,12 +22,29 @@ const (
 	tGHFile     = "github:index/repositoryFile:RepositoryFile"
 )
 
-// The URL forms the Harness CI/CD plugin for Backstage parses
-// (developer.harness.io, IDP scorecards' Harness data source).
-var (
-	pipelineURL = regexp.MustCompile(`^https://app\.harness\.io/ng/account/[^/]+/home/orgs/[^/]+/projects/[^/]+/pipelines/[A-Za-z_][A-Za-z0-9_]*$`)
-	serviceURL  = regexp.MustCompile(`^https://app\.harness\.io/ng/account/[^/]+/home/orgs/[^/]+/projects/[^/]+/services/[A-Za-z_][A-Za-z0-9_]*$`)
-)
+// pluginMatch parses a URL as the Harness CI/CD plugin for Backstage
+// (harness/backstage-plugins, plugins/harness-ci-cd,
+// hooks/useProjectSlugEntity.tsx) does: path-to-regexp's match of
+// '(.*)/account/:accountId/<module>/orgs/:orgId/projects/:projectId/<kind>/:id/(.*)',
+// the <module> part chosen by whether the URL holds /module/ or /all/
+// (here compiled as path-to-regexp compiles it: a parameter is
+// [^/#?]+?, case-insensitive, an optional trailing delimiter).
+func pluginMatch(url, kind string) (map[string]string, bool) {
+	module := `([^/#?]+?)`
+	switch {
+	case strings.Contains(url, "/module/"):
+		module = `module/([^/#?]+?)`
+	case strings.Contains(url, "/all/"):
+		module = `all()`
+	}
+	param := `([^/#?]+?)`
+	re := regexp.MustCompile(`(?i)^(.*)/account/` + param + `/` + module + `/orgs/` + param + `/projects/` + param + `/` + kind + `/` + param + `/(.*)[/#?]?$`)
+	m := re.FindStringSubmatch(url)
+	if m == nil {
+		return nil, false
+	}
+	return map[string]string{"accountId": m[2], "orgId": m[4], "projectId": m[5], "id": m[6]}, true
+}
 
 func TestGitHubRepositorySettings(t *testing.T) {
 	c := example(t)
@@ -173,14 +190,18 @@ func TestCatalogInfo(t *testing.T) {
 			t.Errorf("%s: %d pipeline lines, %d links, %d environments", s.Name, len(lines), len(doc.Metadata.Links), len(s.Environments))
 		}
 		for _, l := range lines {
-			label, url, _ := strings.Cut(l, ": ")
-			if label == "" || !pipelineURL.MatchString(url) || !strings.Contains(url, "/account/"+mocktest.TestAccount+"/") {
-				t.Errorf("%s: pipeline line %q", s.Name, l)
+			// The plugin splits each line at its first ':'.
+			label, url, _ := strings.Cut(l, ":")
+			url = strings.TrimSpace(url)
+			params, ok := pluginMatch(url, "pipelines")
+			if strings.TrimSpace(label) == "" || !ok || params["accountId"] != mocktest.TestAccount || params["id"] == "" {
+				t.Errorf("%s: pipeline line %q is not what the Harness plugin parses (%v)", s.Name, l, params)
 			}
 		}
 		svc := strings.TrimSpace(doc.Metadata.Annotations["harness.io/services"])
-		if label, url, _ := strings.Cut(svc, ": "); label != s.Name || !serviceURL.MatchString(url) {
-			t.Errorf("%s: service line %q", s.Name, svc)
+		label, url, _ := strings.Cut(svc, ":")
+		if params, ok := pluginMatch(strings.TrimSpace(url), "services"); label != s.Name || !ok || params["id"] == "" {
+			t.Errorf("%s: service line %q is not what the Harness plugin parses", s.Name, svc)
 		}
 	}
 }
