@@ -5,7 +5,9 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,22 +57,25 @@ func manifests(t *testing.T, path string) []manifest {
 }
 
 // The operator's Stacks form the chain (preview of dev on the preview
-// branch; dev and staging on main; production on release; each waiting for
-// its upstream), refresh before updates, never destroy on removal, take
-// their credentials from ESC; the service account is bound to
-// system:auth-delegator only; the Applications apply them in sync waves.
+// branch; dev on main; staging and production pinned to a promoted commit,
+// production's one staging has run; each waiting for its upstream),
+// refresh before updates, never destroy on removal, take their
+// credentials from ESC; the service account is bound to
+// system:auth-delegator only; the root Application applies the
+// Applications in sync waves, which retry and create their namespace.
 func TestGitOps(t *testing.T) {
 	type want struct {
 		stack, branch, prereq string
-		preview               bool
+		pinned, preview       bool
 		wave                  string
 	}
 	wants := map[string]want{
-		"preview":    {"company/harness-platform/dev", "preview", "", true, "1"},
-		"dev":        {"company/harness-platform/dev", "main", "", false, "2"},
-		"staging":    {"company/harness-platform/staging", "main", "harness-platform-dev", false, "3"},
-		"production": {"company/harness-platform/production", "release", "harness-platform-staging", false, "4"},
+		"preview":    {"company/harness-platform/dev", "preview", "", false, true, "1"},
+		"dev":        {"company/harness-platform/dev", "main", "", false, false, "2"},
+		"staging":    {"company/harness-platform/staging", "", "harness-platform-dev", true, false, "3"},
+		"production": {"company/harness-platform/production", "", "harness-platform-staging", true, false, "4"},
 	}
+	commits := map[string]string{}
 	for dir, w := range wants {
 		ms := manifests(t, filepath.Join("../deploy/argocd/stacks", dir, "stack.yaml"))
 		if len(ms) != 1 || ms[0].Kind != "Stack" || ms[0].APIVersion != "pulumi.com/v1" {
@@ -78,7 +83,10 @@ func TestGitOps(t *testing.T) {
 		}
 		s := ms[0].Spec
 		preview, _ := s["preview"].(bool)
-		if s["stack"] != w.stack || s["branch"] != w.branch || preview != w.preview || s["refresh"] != true ||
+		branch, _ := s["branch"].(string)
+		commit, _ := s["commit"].(string)
+		commits[dir] = commit
+		if s["stack"] != w.stack || branch != w.branch || (commit != "") != w.pinned || preview != w.preview || s["refresh"] != true ||
 			s["destroyOnFinalize"] != false || s["serviceAccountName"] != "harness-platform" || ms[0].Metadata.Annotations["argocd.argoproj.io/sync-wave"] != w.wave {
 			t.Errorf("%s: spec %v, annotations %v", dir, s, ms[0].Metadata.Annotations)
 		}
@@ -97,6 +105,17 @@ func TestGitOps(t *testing.T) {
 			}
 		}
 	}
+	// Staging runs a commit of main; production one staging was pinned to.
+	if out, err := exec.Command("git", "merge-base", "--is-ancestor", commits["staging"], "HEAD").CombinedOutput(); err != nil {
+		t.Errorf("staging's commit %s is not on this branch's history (a full clone is needed): %v %s", commits["staging"], err, out)
+	}
+	history, err := exec.Command("git", "log", "-p", "--format=", "--", "../deploy/argocd/stacks/staging/stack.yaml").Output()
+	if err != nil {
+		t.Fatalf("reading staging's promotions from git: %v", err)
+	}
+	if !strings.Contains(string(history), "+  commit: "+commits["production"]+"\n") && commits["production"] != commits["staging"] {
+		t.Errorf("production's commit %s is none staging has been pinned to: promote to staging first", commits["production"])
+	}
 	for _, m := range manifests(t, "../deploy/argocd/rbac.yaml") {
 		if m.Kind == "ClusterRoleBinding" || m.Kind == "RoleBinding" {
 			if m.RoleRef.Name != "system:auth-delegator" || len(m.Subjects) != 1 || m.Subjects[0].Name != "harness-platform" {
@@ -114,10 +133,25 @@ func TestGitOps(t *testing.T) {
 		}
 		name := strings.TrimPrefix(m.Metadata.Name, "harness-platform-")
 		waves[name] = m.Metadata.Annotations["argocd.argoproj.io/sync-wave"]
-		_, automated := m.Spec["syncPolicy"].(map[string]any)
+		policy, _ := m.Spec["syncPolicy"].(map[string]any)
+		_, automated := policy["automated"].(map[string]any)
 		if automated == (name == "production") {
 			t.Errorf("application %s: automated sync %v (production is synced by hand)", name, automated)
 		}
+		options, _ := policy["syncOptions"].([]any)
+		retry, _ := policy["retry"].(map[string]any)
+		if !slices.Contains(options, any("CreateNamespace=true")) || retry["limit"] == nil {
+			t.Errorf("application %s: sync options %v, retry %v: want CreateNamespace=true and a retry", name, options, retry)
+		}
+	}
+	root := manifests(t, "../deploy/argocd/root.yaml")
+	if len(root) != 1 || root[0].Kind != "Application" {
+		t.Fatal("root.yaml: want the root Application")
+	}
+	source, _ := root[0].Spec["source"].(map[string]any)
+	directory, _ := source["directory"].(map[string]any)
+	if source["path"] != "deploy/argocd" || directory["include"] != "applications.yaml" {
+		t.Errorf("the root Application syncs %v, want deploy/argocd/applications.yaml", source)
 	}
 	if got := strings.Join([]string{waves["rbac"], waves["preview"], waves["dev"], waves["staging"], waves["production"]}, ","); got != "0,1,2,3,4" {
 		t.Errorf("sync waves rbac, preview, dev, staging, production: %s", got)
