@@ -348,12 +348,23 @@ func TestLifecycle(t *testing.T) {
 			if err == nil {
 				t.Fatal("drift check passed with an edited pipeline")
 			}
+			if !OnlyDrift(err) {
+				t.Errorf("drift is reported as a failure to check: %v", err)
+			}
 			if !strings.Contains(s.out.String(), "payment_service_prod") {
 				t.Errorf("drift output does not name the pipeline:\n%s", s.out)
 			}
 		}
 		if !bytes.Equal(before, stateFile(t, s.state, "production")) {
 			t.Error("the drift check changed the state file")
+		}
+		// A check that cannot run (here the cloud cannot be read, as
+		// with an expired credential) is a failure, not drift.
+		if err := os.WriteFile(filepath.Join(s.state, "cloud", "harness.json"), []byte("not JSON"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Refresh(ctx, "production", check); err == nil || OnlyDrift(err) {
+			t.Errorf("a check that could not read the cloud: %v, want a failure that is not drift", err)
 		}
 		recs[id] = orig
 		writeCloud(t, s.state, recs)

@@ -3,9 +3,13 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -55,6 +59,11 @@ type RunOptions struct {
 	// StackParallel is how many stacks of an environment run at once
 	// (default DefaultStackParallel).
 	StackParallel int
+	// PlanDir holds update plans, one per stack (<stack>.plan.json): a
+	// preview saves them there (pulumi preview --save-plan), an up
+	// applies exactly them (pulumi up --plan), so an up approved from a
+	// preview does what that preview showed, or fails.
+	PlanDir string
 
 	previewed bool   // Up: every stack was previewed (strictly) already
 	target    string // preview only this resource (Up's guard check)
@@ -154,6 +163,12 @@ func (s *Session) previewStack(ctx context.Context, name string, o RunOptions) (
 	}
 	if o.ExpectNoChanges {
 		opts = append(opts, optpreview.ExpectNoChanges())
+	}
+	if o.PlanDir != "" && o.target == "" {
+		if err := os.MkdirAll(o.PlanDir, 0o700); err != nil {
+			return auto.PreviewResult{}, err
+		}
+		opts = append(opts, optpreview.Plan(planFile(o.PlanDir, name)))
 	}
 	return stack.Preview(ctx, opts...)
 }
@@ -257,6 +272,13 @@ func (s *Session) upStack(ctx context.Context, name string, o RunOptions) (auto.
 	if o.ExpectNoChanges {
 		opts = append(opts, optup.ExpectNoChanges())
 	}
+	if o.PlanDir != "" {
+		file := planFile(o.PlanDir, name)
+		if _, err := os.Stat(file); err != nil {
+			return auto.UpResult{}, fmt.Errorf("no update plan for %s in %s: make it with `platformctl preview --stack %s --save-plan %s`: %w", name, o.PlanDir, name, o.PlanDir, err)
+		}
+		opts = append(opts, optup.Plan(file))
+	}
 	r, err := stack.Up(ctx, opts...)
 	if err != nil {
 		r.Outputs = nil // what a failed update left: read it again
@@ -298,15 +320,60 @@ func (s *Session) refreshStack(ctx context.Context, name string, o RunOptions) e
 	if o.Diff {
 		opts = append(opts, optrefresh.Diff())
 	}
+	if o.PreviewOnly {
+		// The drift check: the refresh preview's own answer (what it
+		// would change) tells drift from a failure to run it.
+		res, err := stack.PreviewRefresh(ctx, opts...)
+		if err != nil {
+			return err
+		}
+		if changed := changes(res.ChangeSummary); o.ExpectNoChanges && len(changed) > 0 {
+			return fmt.Errorf("%w in %s: the cloud differs from the state (%s)", ErrDrift, name, strings.Join(changed, ", "))
+		}
+		return nil
+	}
 	if o.ExpectNoChanges {
 		opts = append(opts, optrefresh.ExpectNoChanges())
 	}
-	if o.PreviewOnly {
-		_, err = stack.PreviewRefresh(ctx, opts...)
-	} else {
-		_, err = stack.Refresh(ctx, opts...)
-	}
+	_, err = stack.Refresh(ctx, opts...)
 	return err
+}
+
+// ErrDrift is the drift check's finding: it ran, and the cloud differs
+// from the state. Any other error of a check is a failure to run it.
+var ErrDrift = errors.New("drift")
+
+// OnlyDrift reports whether err is drift and nothing else: every error it
+// joins is ErrDrift (a check of several stacks may find drift in one and
+// fail to run in another, which is a failure).
+func OnlyDrift(err error) bool {
+	switch u := err.(type) {
+	case nil:
+		return false
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if !OnlyDrift(e) {
+				return false
+			}
+		}
+		return len(u.Unwrap()) > 0
+	case interface{ Unwrap() error }:
+		return OnlyDrift(u.Unwrap())
+	}
+	return err == ErrDrift
+}
+
+// changes are the operations of a change summary other than same, as
+// "update: 2".
+func changes(summary map[apitype.OpType]int) []string {
+	var out []string
+	for op, n := range summary {
+		if op != apitype.OpSame && n > 0 {
+			out = append(out, fmt.Sprintf("%s: %d", op, n))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Destroy removes the stack's resources. It previews first and refuses
@@ -387,3 +454,6 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(b)
 }
+
+// planFile is a stack's update plan in dir.
+func planFile(dir, stack string) string { return filepath.Join(dir, stack+".plan.json") }

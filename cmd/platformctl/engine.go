@@ -56,7 +56,8 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 	cmd := f.command
 	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) int {
 		var err error
-		o := engine.RunOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PreviewOnly: f.previewOnly, Parallel: f.parallel, StackParallel: f.stackParallel}
+		o := engine.RunOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PreviewOnly: f.previewOnly, Parallel: f.parallel, StackParallel: f.stackParallel,
+			PlanDir: f.planDir}
 		if cmd == "preview" || cmd == "up" {
 			if o.PolicyPacks, err = policyPacks(f); err != nil {
 				fmt.Fprintln(stderr, err)
@@ -82,11 +83,15 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		case "restore":
 			err = restoreStack(ctx, s, f, stdout)
 		}
+		if cmd == "refresh" && engine.OnlyDrift(err) {
+			fmt.Fprintf(stderr, "drift in %s: %v\n", f.stack, err)
+			return exitDrift
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s of %s failed: %v\n", cmd, f.stack, err)
-			return 1
+			return exitFail
 		}
-		return 0
+		return exitOK
 	})
 }
 

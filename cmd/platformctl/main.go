@@ -37,11 +37,14 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// Exit codes: 0 done, 1 the work failed, 2 the command line is wrong.
+// Exit codes: 0 done, 1 the work failed, 2 the command line is wrong, 3
+// the drift check (refresh --preview-only --expect-no-changes) ran and
+// found drift.
 const (
 	exitOK    = 0
 	exitFail  = 1
 	exitUsage = 2
+	exitDrift = 3
 )
 
 // options are the values of every flag; each command declares the ones it
@@ -51,6 +54,7 @@ type options struct {
 	dir, stack, service, state string
 	offline, diff, yes         bool
 	expectNoChanges            bool
+	planDir                    string // preview --save-plan, up --plan
 	previewOnly, json, unlock  bool
 	parallel, stackParallel    int
 	policyPacks                multiFlag
@@ -150,15 +154,19 @@ var commands = []command{
 			}
 			return exitOK
 		}},
-	{name: "preview", synopsis: "--stack STACK [--offline] [--state DIR] [--diff] [--expect-no-changes] [--policy-pack PATH]... [--policy-pack-config FILE]... [--no-policy]",
+	{name: "preview", synopsis: "--stack STACK [--offline] [--state DIR] [--diff] [--expect-no-changes] [--save-plan DIR] [--policy-pack PATH]... [--policy-pack-config FILE]... [--no-policy]",
 		summary: "show what up would change",
-		flags:   updateFlags,
-		run:     runEngine},
-	{name: "up", synopsis: "--stack STACK --yes [--offline] [--state DIR] [--diff] [--policy-pack PATH]... [--policy-pack-config FILE]... [--no-policy]",
+		flags: func(fs *flag.FlagSet, o *options) {
+			updateFlags(fs, o)
+			fs.StringVar(&o.planDir, "save-plan", "", "save each stack's update plan in DIR, for up --plan")
+		},
+		run: runEngine},
+	{name: "up", synopsis: "--stack STACK --yes [--offline] [--state DIR] [--diff] [--plan DIR] [--policy-pack PATH]... [--policy-pack-config FILE]... [--no-policy]",
 		summary: "apply the stack",
 		flags: func(fs *flag.FlagSet, o *options) {
 			updateFlags(fs, o)
 			yesFlag(fs, o)
+			fs.StringVar(&o.planDir, "plan", "", "apply exactly the update plans preview --save-plan saved in DIR")
 		},
 		run: runEngine},
 	{name: "refresh", synopsis: "--stack STACK [--offline] [--state DIR] [--preview-only] [--expect-no-changes] [--diff]",
