@@ -88,19 +88,21 @@ func credential(key string) bool {
 	return false
 }
 
+// escProject is the ESC project of the environments in esc/.
+const escProject = "harness-platform"
+
 // escName is the environment a file defines: esc/harness-platform-dev.yaml
-// is harness-platform/dev.
+// is harness-platform/dev, esc/harness-platform-dev-preview.yaml
+// harness-platform/dev-preview.
 func escName(file string) string {
-	base := strings.TrimSuffix(filepath.Base(file), ".yaml")
-	i := strings.LastIndex(base, "-")
-	return base[:i] + "/" + base[i+1:]
+	return escProject + "/" + strings.TrimPrefix(strings.TrimSuffix(filepath.Base(file), ".yaml"), escProject+"-")
 }
 
 // escFiles serves the environments an environment imports from esc/.
 type escFiles struct{}
 
 func (escFiles) LoadEnvironment(_ context.Context, name string) ([]byte, eval.Decrypter, error) {
-	data, err := os.ReadFile(filepath.Join("..", "esc", strings.ReplaceAll(name, "/", "-")+".yaml"))
+	data, err := os.ReadFile(filepath.Join("..", "esc", strings.Replace(name, "/", "-", 1)+".yaml"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("environment %q is not in esc/: %w", name, err)
 	}

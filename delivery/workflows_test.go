@@ -8,6 +8,8 @@ import (
 
 	"github.com/rhysd/actionlint"
 	"gopkg.in/yaml.v3"
+
+	"github.com/company/harness-platform/plan"
 )
 
 const workflows = "../.github/workflows"
@@ -75,7 +77,7 @@ func load(t *testing.T, name string) (workflow, string) {
 // issue per stack; OIDC and secrets, never cloud keys; one run per stack
 // at a time; --parallel capped.
 func TestWorkflowContract(t *testing.T) {
-	preview, previewText := load(t, "preview.yml")
+	preview, _ := load(t, "preview.yml")
 	if _, ok := preview.On["pull_request"]; !ok || preview.Permissions["id-token"] != "write" || preview.Permissions["pull-requests"] != "write" {
 		t.Errorf("preview: triggers %v permissions %v", preview.On, preview.Permissions)
 	}
@@ -103,15 +105,27 @@ func TestWorkflowContract(t *testing.T) {
 	if _, ok := up.On["push"]; !ok {
 		t.Errorf("up: triggers %v", up.On)
 	}
-	chain := []struct{ job, needs string }{{"dev", ""}, {"staging", "dev"}, {"production", "staging"}}
+	// Production applies the plans of a preview made after staging's up,
+	// which its reviewers saw before approving.
+	chain := []struct{ job, needs, uses, stack string }{
+		{"dev", "", "up-stack.yml", "dev"}, {"staging", "dev", "up-stack.yml", "staging"},
+		{"plan-production", "staging", "plan-stack.yml", "production"}, {"production", "plan-production", "up-stack.yml", "production"},
+	}
 	for _, c := range chain {
 		j, ok := up.Jobs[c.job]
-		if !ok || j.Uses != "./.github/workflows/up-stack.yml" || j.With["stack"] != c.job {
+		if !ok || j.Uses != "./.github/workflows/"+c.uses || j.With["stack"] != c.stack {
 			t.Errorf("up: job %s: %+v", c.job, j)
 		}
 		if got, _ := j.Needs.(string); got != c.needs {
 			t.Errorf("up: %s needs %q, want %q", c.job, got, c.needs)
 		}
+	}
+	if up.Jobs["production"].With["plan"] != true {
+		t.Error("up: production does not apply the saved plans")
+	}
+	planJob, planText := load(t, "plan-stack.yml")
+	if planJob.Jobs["plan"].Environment != nil || !strings.Contains(planText, "--save-plan plans") || !strings.Contains(planText, "name: plans-${{ inputs.stack }}-${{ github.run_id }}") {
+		t.Error("plan-stack: want a preview saving its plans as this run's artifact, outside the protected environment")
 	}
 	stackJob, _ := load(t, "up-stack.yml")
 	job := stackJob.Jobs["up"]
@@ -141,7 +155,7 @@ func TestWorkflowContract(t *testing.T) {
 	}
 	// Every stack of the environment, in dependency order.
 	// Within Harness's API budget with one key (README).
-	for _, want := range []string{"platformctl up --stack \"$STACK\" --yes", "--policy-pack", "--parallel 2 --stack-parallel 2"} {
+	for _, want := range []string{"platformctl up --stack \"$STACK\" --yes", "--policy-pack", "--parallel 2 --stack-parallel 2", "plan=(--plan plans)"} {
 		if !strings.Contains(upRun, want) {
 			t.Errorf("up-stack does not run %q", want)
 		}
@@ -157,22 +171,82 @@ func TestWorkflowContract(t *testing.T) {
 	if drift.Permissions["issues"] != "write" || drift.Jobs["drift"].Concurrency["group"] != "stack-${{ matrix.stack }}" {
 		t.Errorf("drift: permissions %v concurrency %v", drift.Permissions, drift.Jobs["drift"].Concurrency)
 	}
-	for _, want := range []string{"--preview-only --expect-no-changes", "issues.create", "state: 'closed'", "labels: ['drift']"} {
+	for _, want := range []string{"--preview-only --expect-no-changes", "issues.create", "state: 'closed'", "labels: ['drift']",
+		// drift (platformctl exits 3) told from a failure to check
+		"3) result=drift", "if: steps.check.outputs.result == 'drift' || steps.check.outputs.result == 'clean'",
+		"if: steps.check.outputs.result == 'failed'"} {
 		if !strings.Contains(driftText, want) {
 			t.Errorf("drift does not %q", want)
 		}
 	}
-	// No long-lived cloud keys anywhere; the Pulumi token and passphrase
-	// come from secrets.
-	for _, name := range []string{"preview.yml", "up.yml", "up-stack.yml", "drift.yml"} {
+	// Credentials from one place: Pulumi Cloud by OIDC (no stored token),
+	// every other credential from the stack's ESC environment, which the
+	// repository's esc/ defines; no repository secret, no cloud key.
+	for _, name := range []string{"preview.yml", "up.yml", "up-stack.yml", "plan-stack.yml", "drift.yml"} {
 		_, text := load(t, name)
-		for _, bad := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "aws-secret-access-key"} {
+		for _, bad := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "aws-secret-access-key", "secrets.", "configure-aws-credentials"} {
 			if strings.Contains(text, bad) {
-				t.Errorf("%s uses %s: use OIDC (role-to-assume)", name, bad)
+				t.Errorf("%s uses %s: credentials come from ESC (and Pulumi Cloud by OIDC)", name, bad)
 			}
 		}
 	}
-	if !strings.Contains(previewText, "PULUMI_ACCESS_TOKEN: ${{ secrets.PULUMI_ACCESS_TOKEN }}") || !strings.Contains(previewText, "role-to-assume") {
-		t.Error("preview: the Pulumi token must come from secrets and AWS by OIDC")
+	for name, opens := range map[string]string{
+		"preview.yml":    `pulumi env run "company/harness-platform/${stack%%.*}-preview" -- \`,
+		"up-stack.yml":   "environment: company/harness-platform/${{ inputs.stack }}",
+		"plan-stack.yml": "environment: company/harness-platform/${{ inputs.stack }}-preview",
+		"drift.yml":      "environment: company/harness-platform/${{ matrix.stack }}",
+	} {
+		_, text := load(t, name)
+		if !strings.Contains(text, "uses: pulumi/auth-actions@v1") || !strings.Contains(text, opens) {
+			t.Errorf("%s: want Pulumi Cloud by OIDC (pulumi/auth-actions) and the stack's ESC environment (%s)", name, opens)
+		}
+	}
+	for _, env := range []string{"dev", "staging", "production"} {
+		for _, file := range []string{"harness-platform-" + env + ".yaml", "harness-platform-" + env + "-preview.yaml"} {
+			if _, err := os.Stat(filepath.Join("..", "esc", file)); err != nil {
+				t.Errorf("the workflows open an ESC environment esc/ does not define: %v", err)
+			}
+		}
+	}
+}
+
+// The reusable workflow service repositories call after a build posts the
+// payload the trigger reads, to the URL and with the key the stack wrote
+// into the caller's GitHub environment (names from package plan, so the
+// two cannot drift apart).
+func TestDeployToHarnessWorkflow(t *testing.T) {
+	w, text := load(t, "deploy-to-harness.yml")
+	call, ok := w.On["workflow_call"].(map[string]any)
+	if !ok {
+		t.Fatal("deploy-to-harness is not a reusable workflow (on: workflow_call)")
+	}
+	inputs, _ := call["inputs"].(map[string]any)
+	for _, name := range []string{"environment", plan.PayloadServiceName, plan.PayloadImageTag, plan.PayloadTargetRegion} {
+		in, _ := inputs[name].(map[string]any)
+		if in["required"] != true {
+			t.Errorf("input %s is not required", name)
+		}
+	}
+	if v, _ := inputs["webhook_variable"].(map[string]any); v["default"] != plan.WebhookVariable {
+		t.Errorf("the webhook variable defaults to %v, want %s", v["default"], plan.WebhookVariable)
+	}
+	job := w.Jobs["start"]
+	if job.Environment != "${{ inputs.environment }}" || len(w.Permissions) != 0 {
+		t.Errorf("the job runs in environment %v with permissions %v: want the caller's environment, no token permissions", job.Environment, w.Permissions)
+	}
+	step := job.Steps[0]
+	for _, want := range []string{
+		"{" + plan.PayloadServiceName + ": $s, " + plan.PayloadImageTag + ": $t, " + plan.PayloadTargetRegion + ": $r}",
+		`X-Api-Key: $HARNESS_API_KEY`, "curl -fsS",
+	} {
+		if !strings.Contains(step.Run, want) {
+			t.Errorf("the step does not %q", want)
+		}
+	}
+	if step.Env["HARNESS_API_KEY"] != "${{ secrets."+plan.APIKeySecret+" }}" {
+		t.Errorf("the key comes from %q, want the environment secret %s", step.Env["HARNESS_API_KEY"], plan.APIKeySecret)
+	}
+	if !strings.Contains(text, "uses: company/harness-platform/.github/workflows/deploy-to-harness.yml@main") {
+		t.Error("the workflow does not show the lines a service repository adds")
 	}
 }
