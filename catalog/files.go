@@ -107,6 +107,7 @@ type stackDoc struct {
 	Delegate         *delegateDoc     `yaml:"harness-platform:delegate" desc:"The Harness delegate installed in every cluster of the stack."`
 	Kubeconfigs      *secretDoc       `yaml:"harness-platform:kubeconfigs" desc:"Kubeconfigs of kind existing regions, a JSON object by region name (a secret)."`
 	WebhookAPIKey    *secretDoc       `yaml:"harness-platform:webhookApiKey" desc:"A Harness API key services' builds send with webhooks, for accounts that require authorised webhooks (a secret)."`
+	Runner           *runnerDoc       `yaml:"harness-platform:runner" desc:"Where this stack's CI jobs run: the self-hosted runners' labels and the addresses they reach the clusters' API from; needed where a region is kind eks."`
 
 	name    string   // from the file name
 	file    string   // relative to the project directory
@@ -152,6 +153,12 @@ type clusterDoc struct {
 	PublicEndpoint    bool         `yaml:"publicEndpoint" desc:"Expose the API server publicly (default false: private endpoint only)."`
 	PublicAccessCidrs []string     `yaml:"publicAccessCidrs" desc:"Networks allowed to reach a public endpoint; required with publicEndpoint, never 0.0.0.0/0."`
 	NodeGroup         nodeGroupDoc `yaml:"nodeGroup" required:"true" desc:"The managed node group in the private subnets."`
+}
+
+type runnerDoc struct {
+	At          yamlstrict.At
+	Labels      []string `yaml:"labels" required:"true" desc:"The GitHub Actions runs-on labels of the runners that preview, update and check this stack, e.g. [self-hosted, harness-platform]."`
+	EgressCidrs []string `yaml:"egressCidrs" required:"true" desc:"The public addresses those runners reach the EKS API from (their NAT), e.g. 198.51.100.0/28; each cluster's publicAccessCidrs must cover them."`
 }
 
 type nodeGroupDoc struct {

@@ -128,6 +128,9 @@ type Stack struct {
 	Cluster *Cluster
 	// Delegate configures the delegate of every cluster.
 	Delegate Delegate
+	// Runner is where the stack's CI jobs run; set where a region is
+	// kind eks.
+	Runner *Runner
 	// Imports are the Pulumi ESC environments the stack file imports;
 	// their values reach the program as config (Catalog.WithConfig).
 	Imports []string
@@ -165,6 +168,13 @@ type Cluster struct {
 	PublicEndpoint    bool
 	PublicAccessCidrs []string
 	NodeGroup         NodeGroup
+}
+
+// Runner is the self-hosted CI runners that run a stack: the labels its
+// jobs ask for, and the public addresses they reach the EKS API from.
+type Runner struct {
+	Labels      []string
+	EgressCidrs []string
 }
 
 // NodeGroup is a managed node group's size and machines.

@@ -92,6 +92,9 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 			NodeGroup:         NodeGroup{InstanceType: n.InstanceType, MinSize: n.MinSize, DesiredSize: n.DesiredSize, MaxSize: n.MaxSize},
 		}
 	}
+	if r := d.Runner; r != nil {
+		st.Runner = &Runner{Labels: slices.Clone(r.Labels), EgressCidrs: slices.Clone(r.EgressCidrs)}
+	}
 	if dd := d.Delegate; dd != nil {
 		st.Delegate = Delegate{
 			ChartRepository: orDefault(dd.ChartRepository, DefaultDelegateChartRepo),

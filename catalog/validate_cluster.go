@@ -49,6 +49,9 @@ func (v *validator) checkInfrastructure(st *stackDoc) {
 	if c := st.Cluster; c != nil {
 		v.checkCluster(c)
 	}
+	if eks {
+		v.checkRunner(st)
+	}
 	if st.Delegate == nil {
 		if st.At.Pos().Line > 0 {
 			v.at(st.At.Pos(), "add "+Namespace+":delegate with chartVersion and image", "stack %q has no %s:delegate: every cluster needs one", st.name, Namespace)
@@ -116,6 +119,56 @@ func (v *validator) checkDelegate(d *delegateDoc) {
 	for _, u := range []struct{ key, val string }{{"chartRepository", d.ChartRepository}, {"managerEndpoint", d.ManagerEndpoint}} {
 		if u.val != "" && !strings.HasPrefix(u.val, "https://") {
 			v.at(d.At.Field(u.key), "use an https URL", "delegate %s %q is not an https URL", u.key, u.val)
+		}
+	}
+}
+
+// checkRunner checks that the stack's CI runners can reach its clusters'
+// API: the Kubernetes and Helm resources (delegates, namespaces, role
+// bindings) are created and read through it, from wherever the preview,
+// up and drift jobs run. The stacks' regions are separate VPCs, so a
+// runner inside one cannot reach another's private endpoint: the runners
+// reach every cluster's public endpoint, limited to their addresses
+// (publicAccessCidrs covering egressCidrs); the nodes and the delegate
+// use the private endpoint.
+func (v *validator) checkRunner(st *stackDoc) {
+	r := st.Runner
+	if r == nil {
+		v.at(st.At.Pos(), "add "+Namespace+":runner with the labels and egressCidrs of the self-hosted runners that run this stack (README, Where the jobs run)",
+			"stack %q declares EKS clusters but no %s:runner: nothing says its CI jobs can reach their API", st.name, Namespace)
+		return
+	}
+	var egress []netip.Prefix
+	for i, cidr := range r.EgressCidrs {
+		p, err := netip.ParsePrefix(cidr)
+		switch {
+		case err != nil || !p.Addr().Is4():
+			v.at(r.At.Item("egressCidrs", i), "write an IPv4 network such as 198.51.100.0/28", "runner egressCidrs %q is not an IPv4 CIDR", cidr)
+		case p.Bits() == 0 || p.Masked() != p:
+			v.at(r.At.Item("egressCidrs", i), "write the runners' NAT network, masked, e.g. 198.51.100.0/28", "runner egressCidrs %q is not a network of the runners' addresses", cidr)
+		default:
+			egress = append(egress, p)
+		}
+	}
+	c := st.Cluster
+	if c == nil || len(egress) == 0 {
+		return
+	}
+	if !c.PublicEndpoint {
+		v.at(r.At.Field("egressCidrs"), "set "+Namespace+":cluster publicEndpoint: true with publicAccessCidrs covering the runners' egressCidrs",
+			"the runners cannot reach the clusters of stack %q: their API endpoint is private, and the runners run outside the regions' VPCs", st.name)
+		return
+	}
+	for i, e := range egress {
+		covered := false
+		for _, cidr := range c.PublicAccessCidrs {
+			if p, err := netip.ParsePrefix(cidr); err == nil && p.Bits() <= e.Bits() && p.Contains(e.Addr()) {
+				covered = true
+			}
+		}
+		if !covered {
+			v.at(r.At.Item("egressCidrs", i), fmt.Sprintf("add %s to %s:cluster publicAccessCidrs", e, Namespace),
+				"the runners' address %s cannot reach the clusters' API: publicAccessCidrs %v does not cover it", e, c.PublicAccessCidrs)
 		}
 	}
 }

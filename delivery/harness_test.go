@@ -57,7 +57,7 @@ func TestHarnessPipeline(t *testing.T) {
 		}
 		for _, step := range st.Spec.Execution.Steps {
 			cmd, _ := step.Step.Spec["command"].(string)
-			if step.Step.Type == "Run" && (!strings.Contains(cmd, `esc open "company/harness-platform/`) || !strings.Contains(cmd, "--policy-pack")) {
+			if step.Step.Type == "Run" && (!strings.Contains(cmd, `esc open "company/harness-platform/`) || !strings.Contains(cmd, "--policy-pack") || !strings.Contains(cmd, "--policy-pack-config policy/config.json")) {
 				t.Errorf("stage %s: a Run step without ESC or the policy pack:\n%s", st.Identifier, cmd)
 			}
 			if strings.Contains(cmd, "AWS_SECRET_ACCESS_KEY") {

@@ -1,14 +1,18 @@
 package delivery
 
 import (
+	"encoding/json"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rhysd/actionlint"
 	"gopkg.in/yaml.v3"
 
+	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/plan"
 )
 
@@ -22,7 +26,7 @@ func TestActionlint(t *testing.T) {
 		t.Fatalf("only %d workflows in %s", len(files), workflows)
 	}
 	var out strings.Builder
-	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{})
+	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{ConfigFile: "../.github/actionlint.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,6 +45,7 @@ type workflow struct {
 	Env         map[string]string `yaml:"env"`
 	Concurrency map[string]any    `yaml:"concurrency"`
 	Jobs        map[string]struct {
+		RunsOn      any               `yaml:"runs-on"`
 		Needs       any               `yaml:"needs"`
 		Uses        string            `yaml:"uses"`
 		With        map[string]any    `yaml:"with"`
@@ -88,7 +93,7 @@ func TestWorkflowContract(t *testing.T) {
 			t.Errorf("preview: a step pipes into tee without shell: bash (no pipefail)")
 		}
 	}
-	for _, want := range []string{"--policy-pack", "--parallel 8", "--event-log", "platformctl summary"} {
+	for _, want := range []string{"--policy-pack", "--policy-pack-config policy/config.json", "--parallel 8", "--event-log", "platformctl summary"} {
 		if !strings.Contains(run, want) {
 			t.Errorf("preview does not run %q", want)
 		}
@@ -248,5 +253,70 @@ func TestDeployToHarnessWorkflow(t *testing.T) {
 	}
 	if !strings.Contains(text, "uses: company/harness-platform/.github/workflows/deploy-to-harness.yml@main") {
 		t.Error("the workflow does not show the lines a service repository adds")
+	}
+}
+
+// Every job that previews, updates or checks stacks runs on the runners
+// the stack files name (harness-platform:runner), which validate holds to
+// reach every cluster's API: derived from the stack files, not written
+// twice.
+func TestJobsRunWhereTheStacksReach(t *testing.T) {
+	c := catalogtest.Example(t, "..")
+	for file, job := range map[string]string{"preview.yml": "preview", "up-stack.yml": "up", "plan-stack.yml": "plan", "drift.yml": "drift"} {
+		w, _ := load(t, file)
+		for _, env := range c.Chain {
+			labels, _ := w.Jobs[job].RunsOn.([]any)
+			if r := c.Stacks[env].Runner; r == nil || !slices.Equal(labels, toAny(r.Labels)) {
+				t.Errorf("%s: job %s runs on %v; stack %s's runners are %v", file, job, w.Jobs[job].RunsOn, env, r)
+			}
+		}
+	}
+}
+
+func toAny(s []string) []any {
+	out := make([]any, len(s))
+	for i, e := range s {
+		out[i] = e
+	}
+	return out
+}
+
+// The organisation's policy config (policy/config.json, which every run
+// of the project's pack uses) lets each stack's clusters open their public
+// endpoint to its runners and to nothing wider: otherwise the pack would
+// refuse the very stacks the runners must reach.
+func TestPolicyConfigAllowsTheRunners(t *testing.T) {
+	c := catalogtest.Example(t, "..")
+	data, err := os.ReadFile("../policy/config.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var config struct {
+		EKS struct {
+			AllowedPublicCidrs []string `json:"allowedPublicCidrs"`
+		} `json:"eks-cluster-hardened"`
+	}
+	if err := json.Unmarshal(data, &config); err != nil {
+		t.Fatal(err)
+	}
+	within := func(cidr string) bool {
+		p, err := netip.ParsePrefix(cidr)
+		for _, a := range config.EKS.AllowedPublicCidrs {
+			if ap, aerr := netip.ParsePrefix(a); err == nil && aerr == nil && ap.Bits() <= p.Bits() && ap.Contains(p.Addr()) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, env := range c.Chain {
+		st := c.Stacks[env]
+		if st.Cluster == nil || !st.Cluster.PublicEndpoint {
+			continue
+		}
+		for _, cidr := range st.Cluster.PublicAccessCidrs {
+			if !within(cidr) {
+				t.Errorf("stack %s opens its clusters to %s, which policy/config.json does not allow (%v)", env, cidr, config.EKS.AllowedPublicCidrs)
+			}
+		}
 	}
 }

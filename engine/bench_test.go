@@ -106,8 +106,8 @@ func BenchmarkUp(b *testing.B) {
 // objects of dev made by an up in another state, at the example catalog
 // and at 300 services: the time of `platformctl import --stack dev --yes`
 // and the provider calls it makes (a lookup per object the stacks would
-// create, a read per object adopted; Harness allows about 1,000 API
-// calls a minute per key).
+// create, a page per listing of what exists, a read per object adopted;
+// Harness allows about 1,000 API calls a minute per key).
 //
 //	go test -run '^$' -bench BenchmarkImport -benchtime 1x ./engine
 func BenchmarkImport(b *testing.B) {

@@ -17,6 +17,25 @@ const PolicyPackPackage = "./policy/cmd/harness-platform-policy"
 // PolicyPackBinary is the file name of the built pack.
 const PolicyPackBinary = "harness-platform-policy"
 
+// PolicyConfigFile is the organisation's config of the project's pack
+// (--policy-pack-config), relative to the project directory: the networks
+// a cluster's public endpoint may open to (the CI runners' NAT, see
+// harness-platform:runner), thresholds. Runs of the project's pack use it
+// unless given another.
+const PolicyConfigFile = "policy/config.json"
+
+// PolicyConfig is the path of the project's policy config.
+func PolicyConfig(projectDir string) (string, error) {
+	path, err := filepath.Abs(filepath.Join(projectDir, PolicyConfigFile))
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("the project's policy config: %w", err)
+	}
+	return path, nil
+}
+
 // BuildPolicyPack builds the project's policy pack once and caches it
 // beside the CLI, under a key of its sources: the Go and embedded files of
 // every package of this module the analyzer imports, and go.mod and

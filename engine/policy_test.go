@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,7 +42,11 @@ func TestPolicyPack(t *testing.T) {
 	c := example(t)
 	state := t.TempDir()
 	s := open(t, state, c)
-	withPack := RunOptions{PolicyPacks: []string{pack}}
+	config, err := PolicyConfig("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withPack := RunOptions{PolicyPacks: []string{pack}, PolicyPackConfigs: []string{config}}
 	for _, stack := range []string{"dev", "staging"} {
 		if _, err := s.Up(ctx, stack, withPack); err != nil {
 			t.Fatalf("up %s with the policy pack: %v\n%s", stack, err, s.out)
@@ -84,7 +89,14 @@ func TestPolicyPack(t *testing.T) {
 
 	t.Run("approvals below the organisation's threshold", func(t *testing.T) {
 		cfg := filepath.Join(t.TempDir(), "policy.json")
-		if err := os.WriteFile(cfg, []byte(`{"production-pipeline-gates": {"minApprovers": 2}}`), 0o600); err != nil {
+		// The project's config, with the organisation's threshold raised.
+		var project map[string]any
+		if data, err := os.ReadFile(config); err != nil || json.Unmarshal(data, &project) != nil {
+			t.Fatalf("reading %s: %v", config, err)
+		}
+		project["production-pipeline-gates"] = map[string]any{"minApprovers": 2}
+		data, _ := json.Marshal(project)
+		if err := os.WriteFile(cfg, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		o := RunOptions{PolicyPacks: []string{pack}, PolicyPackConfigs: []string{cfg}}

@@ -24,6 +24,10 @@ func TestPreviewSummaryAtScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	config, err := PolicyConfig("..")
+	if err != nil {
+		t.Fatal(err)
+	}
 	stacks := c.StacksOf("dev")
 	if len(stacks) < 10 {
 		t.Fatalf("a 1,000-service dev in %d stacks", len(stacks))
@@ -31,7 +35,7 @@ func TestPreviewSummaryAtScale(t *testing.T) {
 	stack := stacks[1]
 	s := open(t, t.TempDir(), c)
 	var log bytes.Buffer
-	res, err := s.Preview(context.Background(), stack, RunOptions{PolicyPacks: []string{pack}, EventLog: &log})
+	res, err := s.Preview(context.Background(), stack, RunOptions{PolicyPacks: []string{pack}, PolicyPackConfigs: []string{config}, EventLog: &log})
 	if err != nil {
 		t.Fatalf("preview: %v\n%s", err, s.out)
 	}

@@ -63,7 +63,8 @@ func TestClusters(t *testing.T) {
 			r := st.Regions[i]
 			e := cl.EKS
 			if e == nil || e.VPC.CIDR != r.NetworkCIDR || e.AWSRegion != r.AWSRegion || e.RoleArn != st.AWS.RoleArn ||
-				e.KubernetesVersion != st.Cluster.KubernetesVersion || e.PublicEndpoint || len(e.LogTypes) != 5 {
+				e.KubernetesVersion != st.Cluster.KubernetesVersion || e.PublicEndpoint != st.Cluster.PublicEndpoint ||
+				!slices.Equal(e.PublicAccessCidrs, st.Cluster.PublicAccessCidrs) || len(e.LogTypes) != 5 {
 				t.Errorf("%s/%s: cluster %+v", stack, r.Name, e)
 			}
 			prefix, _ := netip.ParsePrefix(r.NetworkCIDR)

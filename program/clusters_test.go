@@ -128,9 +128,13 @@ func TestClustersAndDelegates(t *testing.T) {
 			if value(e, "encryptionConfig.provider.keyArn").StringValue() == "" {
 				t.Errorf("%s: %s has no KMS key", stack, e.Name)
 			}
-			if !value(e, "vpcConfig.endpointPrivateAccess").BoolValue() || value(e, "vpcConfig.endpointPublicAccess").BoolValue() {
-				t.Errorf("%s: %s endpoint access: private %v public %v, want private only", stack, e.Name,
-					value(e, "vpcConfig.endpointPrivateAccess"), value(e, "vpcConfig.endpointPublicAccess"))
+			// Private for the nodes; public only to the stack's CI
+			// runners (harness-platform:runner).
+			runner := c.Stacks[stack].Runner
+			if !value(e, "vpcConfig.endpointPrivateAccess").BoolValue() || !value(e, "vpcConfig.endpointPublicAccess").BoolValue() ||
+				!slices.Equal(propertyStrings(value(e, "vpcConfig.publicAccessCidrs")), runner.EgressCidrs) {
+				t.Errorf("%s: %s endpoint access: private %v public %v from %v, want private, and public from the runners' %v only", stack, e.Name,
+					value(e, "vpcConfig.endpointPrivateAccess"), value(e, "vpcConfig.endpointPublicAccess"), value(e, "vpcConfig.publicAccessCidrs"), runner.EgressCidrs)
 			}
 			if got := len(value(e, "vpcConfig.subnetIds").ArrayValue()); got != 2 {
 				t.Errorf("%s: %s runs in %d subnets, want the 2 private ones", stack, e.Name, got)

@@ -59,11 +59,10 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		o := engine.RunOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PreviewOnly: f.previewOnly, Parallel: f.parallel, StackParallel: f.stackParallel,
 			PlanDir: f.planDir}
 		if cmd == "preview" || cmd == "up" {
-			if o.PolicyPacks, err = policyPacks(f); err != nil {
+			if o.PolicyPacks, o.PolicyPackConfigs, err = policyPacks(f); err != nil {
 				fmt.Fprintln(stderr, err)
 				return 1
 			}
-			o.PolicyPackConfigs = f.policyConfigs
 		}
 		switch cmd {
 		case "preview":
@@ -95,20 +94,29 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 	})
 }
 
-// policyPacks are the packs a run enforces: those given, else the
-// project's own (built once and cached), unless --no-policy.
-func policyPacks(f options) ([]string, error) {
+// policyPacks are the packs a run enforces and their config: those
+// given, else the project's own (built once and cached) with the
+// project's config unless another is given; none with --no-policy.
+func policyPacks(f options) (packs, configs []string, err error) {
 	if f.noPolicy {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if len(f.policyPacks) > 0 {
-		return f.policyPacks, nil
+		return f.policyPacks, f.policyConfigs, nil
 	}
 	pack, err := engine.BuildPolicyPack(f.dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return []string{pack}, nil
+	configs = f.policyConfigs
+	if len(configs) == 0 {
+		config, err := engine.PolicyConfig(f.dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		configs = []string{config}
+	}
+	return []string{pack}, configs, nil
 }
 
 func printOutputs(ctx context.Context, s *engine.Session, f options, stdout io.Writer) error {
@@ -164,12 +172,12 @@ func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		}
 		return true
 	}
-	packs, err := policyPacks(f)
+	packs, configs, err := policyPacks(f)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	o := engine.RunOptions{Parallel: f.parallel, StackParallel: f.stackParallel, PolicyPacks: packs}
+	o := engine.RunOptions{Parallel: f.parallel, StackParallel: f.stackParallel, PolicyPacks: packs, PolicyPackConfigs: configs}
 	check := o
 	check.ExpectNoChanges, check.PreviewOnly = true, true
 	ok := step("up", func(env string) error { _, err := s.Up(ctx, env, o); return err }) &&
