@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -317,6 +318,43 @@ func TestPolicyConfigAllowsTheRunners(t *testing.T) {
 			if !within(cidr) {
 				t.Errorf("stack %s opens its clusters to %s, which policy/config.json does not allow (%v)", env, cidr, config.EKS.AllowedPublicCidrs)
 			}
+		}
+	}
+}
+
+// Every job that runs Pulumi checks first: after its credentials (Pulumi
+// Cloud by OIDC, the stack's ESC environment) and before the first step
+// that previews, updates or refreshes, a step runs `platformctl
+// preflight` on the same stack.
+func TestPreflightFirst(t *testing.T) {
+	runsPulumi := regexp.MustCompile(`(platformctl"?|pulumi) (preview|up|refresh) `)
+	for file, job := range map[string]string{"preview.yml": "preview", "up-stack.yml": "up", "plan-stack.yml": "plan", "drift.yml": "drift"} {
+		w, _ := load(t, file)
+		steps := w.Jobs[job].Steps
+		preflight, first, auth, esc := -1, -1, -1, -1
+		for i, s := range steps {
+			switch {
+			case strings.HasPrefix(s.Uses, "pulumi/auth-actions@"):
+				auth = i
+			case strings.HasPrefix(s.Uses, "pulumi/esc-action@") || strings.Contains(s.Run, "pulumi env run"):
+				if esc < 0 {
+					esc = i
+				}
+			}
+			if strings.Contains(s.Run, "platformctl preflight --stack") && preflight < 0 {
+				preflight = i
+			}
+			if runsPulumi.MatchString(s.Run) && first < 0 {
+				first = i
+			}
+		}
+		switch {
+		case first < 0:
+			t.Errorf("%s: job %s runs no Pulumi operation", file, job)
+		case preflight < 0 || preflight > first:
+			t.Errorf("%s: job %s runs Pulumi (step %d) before any preflight (step %d)", file, job, first, preflight)
+		case auth < 0 || auth > preflight || esc < 0 || esc > preflight:
+			t.Errorf("%s: job %s's preflight (step %d) runs before its credentials (OIDC step %d, ESC step %d)", file, job, preflight, auth, esc)
 		}
 	}
 }

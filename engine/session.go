@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,10 @@ type Options struct {
 	// (default DefaultKeepBackups).
 	BackupDir   string
 	KeepBackups int
+	// Reach is who calls the simulated services offline, and from where
+	// (the runner's network given to the simulation); default: the
+	// catalog's runners, with every credential in place (DefaultReach).
+	Reach *simulated.Reach
 	// Transform, when set, rewrites every resource the program registers
 	// (tests: what a faulty generator would register, for the policy
 	// pack to refuse).
@@ -144,6 +149,11 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		if s.Servers, err = simulated.Start(state, shared); err != nil {
 			return nil, err
 		}
+		reach := DefaultReach(c)
+		if opts.Reach != nil {
+			reach = *opts.Reach
+		}
+		s.Servers.SetReach(reach)
 		passphrase := opts.Passphrase
 		if passphrase == "" {
 			passphrase = DefaultPassphrase
@@ -183,6 +193,20 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	s.project = string(project.Name)
 	return s, nil
+}
+
+// DefaultReach is an offline run's: from the first address of the first
+// runner network the stack files name (harness-platform:runner), with a
+// GitHub credential, a valid Harness key and every role assumable.
+func DefaultReach(c *catalog.Catalog) simulated.Reach {
+	for _, env := range c.Chain {
+		if r := c.Stacks[env].Runner; r != nil && len(r.EgressCidrs) > 0 {
+			if p, err := netip.ParsePrefix(r.EgressCidrs[0]); err == nil {
+				return simulated.Reach{Runner: p.Addr()}
+			}
+		}
+	}
+	return simulated.Reach{}
 }
 
 // verdict is the guards' verdict on a stack under check, once reached.

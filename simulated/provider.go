@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
@@ -72,6 +73,8 @@ type Provider struct {
 	cloud         *Cloud
 	behavior      Behavior
 	hooks         *hooks
+	reach         *atomic.Pointer[Reach]
+	aws           *Cloud // the simulated AWS, where a cluster's endpoint access is (Kubernetes only)
 }
 
 var opts = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepOutputValues: false, SkipNulls: true}
@@ -110,8 +113,11 @@ func (p *Provider) DiffConfig(context.Context, *pulumirpc.DiffRequest) (*pulumir
 
 // Configure starts an engine operation: the cloud is read again so that
 // out-of-band edits are seen.
-func (p *Provider) Configure(context.Context, *pulumirpc.ConfigureRequest) (*pulumirpc.ConfigureResponse, error) {
+func (p *Provider) Configure(_ context.Context, req *pulumirpc.ConfigureRequest) (*pulumirpc.ConfigureResponse, error) {
 	if err := p.cloud.Reload(); err != nil {
+		return nil, err
+	}
+	if err := p.configureRefusal(req); err != nil {
 		return nil, err
 	}
 	return &pulumirpc.ConfigureResponse{AcceptSecrets: true, SupportsPreview: true, AcceptResources: true}, nil
@@ -275,6 +281,10 @@ func (p *Provider) outputs(typ, id string, news resource.PropertyMap, preview bo
 }
 
 func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pulumirpc.CreateResponse, error) {
+	// A preview asks the service nothing.
+	if err := p.refused(); err != nil && !req.GetPreview() {
+		return nil, err
+	}
 	news, err := unmarshal(req.GetProperties())
 	if err != nil {
 		return nil, err
@@ -313,6 +323,9 @@ func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pul
 }
 
 func (p *Provider) Read(_ context.Context, req *pulumirpc.ReadRequest) (*pulumirpc.ReadResponse, error) {
+	if err := p.refused(); err != nil {
+		return nil, err
+	}
 	known, err := unmarshal(req.GetProperties())
 	if err != nil {
 		return nil, err
@@ -355,6 +368,10 @@ func (p *Provider) Read(_ context.Context, req *pulumirpc.ReadRequest) (*pulumir
 }
 
 func (p *Provider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pulumirpc.UpdateResponse, error) {
+	// A preview asks the service nothing.
+	if err := p.refused(); err != nil && !req.GetPreview() {
+		return nil, err
+	}
 	news, err := unmarshal(req.GetNews())
 	if err != nil {
 		return nil, err
@@ -408,6 +425,9 @@ type duplicateRefuser interface {
 }
 
 func (p *Provider) Invoke(_ context.Context, req *pulumirpc.InvokeRequest) (*pulumirpc.InvokeResponse, error) {
+	if err := p.refused(); err != nil {
+		return nil, err
+	}
 	args, err := unmarshal(req.GetArgs())
 	if err != nil {
 		return nil, err
@@ -427,6 +447,15 @@ func (p *Provider) Invoke(_ context.Context, req *pulumirpc.InvokeRequest) (*pul
 }
 
 var errNoInvoke = errors.New("no such invoke")
+
+// refused is the service's refusal of every call, given who calls it
+// (Reach); nil for a provider without one.
+func (p *Provider) refused() error {
+	if p.reach == nil {
+		return nil
+	}
+	return refusal(p.name, loadReach(p.reach))
+}
 
 // answer answers an invoke: from the cloud, as a provider's lookup or
 // listing, or as the Behavior's own.
@@ -543,6 +572,9 @@ type deleteGuard interface {
 }
 
 func (p *Provider) Delete(_ context.Context, req *pulumirpc.DeleteRequest) (*emptypb.Empty, error) {
+	if err := p.refused(); err != nil {
+		return nil, err
+	}
 	olds, err := unmarshal(req.GetProperties())
 	if err != nil {
 		return nil, err

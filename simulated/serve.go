@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 
@@ -31,6 +32,9 @@ type Servers struct {
 	clouds    map[string]*Cloud
 	behaviors map[string]Behavior
 	hooks     *hooks
+	// reach is who calls the services, and from where (SetReach).
+	reach      atomic.Pointer[Reach]
+	kubernetes *Provider
 }
 
 // hooks let tests act at a precise point of an operation.
@@ -79,12 +83,16 @@ func Start(stateDir, shared string) (*Servers, error) {
 		return nil, fmt.Errorf("the simulated Harness provider checks inputs against the provider's facts and constraints: %w", err)
 	}
 	s := &Servers{ports: map[string]int{}, clouds: map[string]*Cloud{}, behaviors: map[string]Behavior{}, hooks: &hooks{}}
-	for _, name := range []string{"harness", "kubernetes", "aws", "github"} {
+	names := []string{"harness", "kubernetes", "aws", "github"}
+	for _, name := range names {
 		cloud, err := OpenCloud(filepath.Join(stateDir, "cloud"), name)
 		if err != nil {
-			s.Stop()
 			return nil, err
 		}
+		s.clouds[name] = cloud
+	}
+	for _, name := range names {
+		cloud := s.clouds[name]
 		var behavior Behavior = infra{provider: name}
 		if name == "harness" {
 			behavior = harness{facts: facts, constraints: constraints}
@@ -95,12 +103,17 @@ func Start(stateDir, shared string) (*Servers, error) {
 			return nil, err
 		}
 		srv := grpc.NewServer(grpc.MaxRecvMsgSize(256 << 20))
-		pulumirpc.RegisterResourceProviderServer(srv, &Provider{name: name, version: Versions[name], cloud: cloud, behavior: behavior, hooks: s.hooks})
+		p := &Provider{name: name, version: Versions[name], cloud: cloud, behavior: behavior, hooks: s.hooks, reach: &s.reach}
+		if name == "kubernetes" {
+			// A cluster's API answers by the endpoint access the
+			// simulated AWS gave the cluster.
+			p.aws, s.kubernetes = s.clouds["aws"], p
+		}
+		pulumirpc.RegisterResourceProviderServer(srv, p)
 		s.behaviors[name] = behavior
 		go func() { _ = srv.Serve(lis) }()
 		s.servers = append(s.servers, srv)
 		s.ports[name] = lis.Addr().(*net.TCPAddr).Port
-		s.clouds[name] = cloud
 	}
 	return s, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -14,10 +15,22 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/engine"
+	"github.com/company/harness-platform/simulated"
 )
 
 func open(ctx context.Context, c *catalog.Catalog, f options, stdout, stderr io.Writer) (*engine.Session, error) {
+	var reach *simulated.Reach
+	if f.runner != "" {
+		addr, err := netip.ParseAddr(f.runner)
+		if err != nil {
+			return nil, fmt.Errorf("--runner-address %q: %v; write the runner's address, e.g. 198.51.100.1", f.runner, err)
+		}
+		r := engine.DefaultReach(c)
+		r.Runner = addr
+		reach = &r
+	}
 	return engine.Open(ctx, engine.Options{
+		Reach:            reach,
 		ProjectDir:       f.dir,
 		Offline:          f.offline,
 		StateDir:         f.state,
@@ -324,5 +337,26 @@ func runImport(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "the account was not changed; now `platformctl preview --stack %s` shows the differences as in-place updates\n", f.stack)
 		}
 		return 0
+	})
+}
+
+// runPreflight checks every credential and endpoint the stack's
+// operations use, and prints every problem with its fix.
+func runPreflight(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
+	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) int {
+		problems, err := s.Preflight(ctx, f.stack)
+		if err != nil {
+			fmt.Fprintf(stderr, "preflight of %s failed: %v\n", f.stack, err)
+			return exitFail
+		}
+		for _, p := range problems {
+			fmt.Fprintf(stderr, "preflight: %v\n", p)
+		}
+		if len(problems) > 0 {
+			fmt.Fprintf(stderr, "preflight of %s: %d problem(s); nothing was run\n", f.stack, len(problems))
+			return exitFail
+		}
+		fmt.Fprintf(stdout, "preflight of %s: the backend, the Harness key, the GitHub credential, the AWS roles and the deployed clusters' API answer\n", f.stack)
+		return exitOK
 	})
 }

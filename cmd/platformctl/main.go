@@ -64,6 +64,7 @@ type options struct {
 	max                        int
 	backupDir, from            string
 	keepBackups                int
+	runner                     string // offline: the simulated runner's address
 }
 
 type multiFlag []string
@@ -102,6 +103,7 @@ func engineFlags(fs *flag.FlagSet, o *options) {
 	runFlags(fs, o)
 	stackFlag(fs, o)
 	fs.BoolVar(&o.offline, "offline", false, "use a local file:// backend and the simulated cloud")
+	fs.StringVar(&o.runner, "runner-address", "", "offline: the address the simulated services see the run come from (default: the first of the stack files' runner networks)")
 }
 
 // updateFlags are the flags of preview and up.
@@ -200,6 +202,10 @@ var commands = []command{
 		summary: "adopt the Harness objects a stack declares that already exist (made outside Pulumi) into its state, unchanged; without --yes only report: adopted, adopted but different (the fields), to create",
 		flags:   changeFlags,
 		run:     runImport},
+	{name: "preflight", synopsis: "--stack STACK [--offline] [--state DIR] [--runner-address ADDR]",
+		summary: "before a preview, up or refresh: check every credential and endpoint the stack uses (backend and locks, Harness key, GitHub credential on every owner, AWS roles, each cluster's API); every problem at once, with its fix",
+		flags:   engineFlags,
+		run:     runPreflight},
 	{name: "backup", synopsis: "--stack STACK [--offline] [--state DIR] [--backup-dir DIR]",
 		summary: "export the state of the stack (every stack of an environment) to a backup file, secrets encrypted; up and destroy do it first",
 		flags:   engineFlags,

@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/company/harness-platform/preflight"
+	"github.com/company/harness-platform/program"
+	"github.com/company/harness-platform/simulated"
+)
+
+// Preflight checks every credential and endpoint the stacks of env (an
+// environment, or the environment of one stack) use, before a real
+// preview, up or refresh: the backend and the stacks' locks, then
+// preflight.Run's checks (the Harness key, the GitHub credential on every
+// owner, the AWS roles, each deployed cluster's API). Offline the
+// simulated services answer, as they answer the operation's calls. It
+// returns every problem at once; none means the operation may run.
+func (s *Session) Preflight(ctx context.Context, env string) ([]preflight.Problem, error) {
+	st, _, err := s.Catalog.EnvironmentOf(env)
+	if err != nil {
+		return nil, err
+	}
+	var problems []preflight.Problem
+	existing, err := s.existingStacks(ctx)
+	if err != nil {
+		// Nothing else can be read without the backend.
+		return []preflight.Problem{{Check: "the Pulumi backend", Err: err,
+			Fix: "log in to the backend (Pulumi Cloud: PULUMI_ACCESS_TOKEN from pulumi/auth-actions' OIDC exchange; a DIY backend: PULUMI_BACKEND_URL and its cloud credentials)"}}, nil
+	}
+	for _, name := range s.Catalog.StacksOf(st.Name) {
+		if lock := s.lockOf(name); lock != "" {
+			problems = append(problems, preflight.Problem{Check: "the lock of stack " + name, Err: fmt.Errorf("held by %s", lock),
+				Fix: "wait for that run to end; if it was killed, `platformctl recover --stack " + name + " --unlock`"})
+		}
+	}
+	kubeconfigs := map[string]string{}
+	if _, ok := existing[st.Name]; ok {
+		outs, err := s.Outputs(ctx, st.Name)
+		if err != nil {
+			return nil, err
+		}
+		if k, ok := outs[program.OutKubeconfigs].Value.(map[string]any); ok {
+			for region, v := range k {
+				if v, ok := v.(string); ok {
+					kubeconfigs[region] = v
+				}
+			}
+		}
+	}
+	req, err := preflight.Require(s.Catalog, s.account(), st.Name, kubeconfigs)
+	if err != nil {
+		return nil, err
+	}
+	var svc preflight.Services = preflight.Live{}
+	if s.Servers != nil {
+		svc = s.Servers
+	}
+	return append(problems, preflight.Run(ctx, svc, req)...), nil
+}
+
+// account is the Harness account the provider is configured with.
+func (s *Session) account() string {
+	if s.opts.Offline {
+		return simulated.Account
+	}
+	return os.Getenv("HARNESS_ACCOUNT_ID")
+}
+
+// lockOf describes the lock a DIY backend holds on stack ("" if none,
+// or for a backend that is not a directory: Pulumi Cloud refuses a
+// concurrent update itself).
+func (s *Session) lockOf(stack string) string {
+	dir := ""
+	if s.opts.Offline {
+		dir = filepath.Join(s.opts.StateDir, "backend")
+	} else if u, err := url.Parse(os.Getenv("PULUMI_BACKEND_URL")); err == nil && u.Scheme == "file" {
+		dir = u.Path
+	}
+	if dir == "" {
+		return ""
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, ".pulumi", "locks", "organization", s.project, stack, "*.json"))
+	sort.Strings(files)
+	var holders []string
+	for _, f := range files {
+		var l struct {
+			Pid       int    `json:"pid"`
+			Username  string `json:"username"`
+			Hostname  string `json:"hostname"`
+			Timestamp string `json:"timestamp"`
+		}
+		data, err := os.ReadFile(f)
+		if err != nil || json.Unmarshal(data, &l) != nil {
+			holders = append(holders, filepath.Base(f))
+			continue
+		}
+		holders = append(holders, fmt.Sprintf("%s@%s (pid %d) since %s", l.Username, l.Hostname, l.Pid, l.Timestamp))
+	}
+	return strings.Join(holders, ", ")
+}

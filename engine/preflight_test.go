@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"context"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/company/harness-platform/preflight"
+	"github.com/company/harness-platform/simulated"
+)
+
+// Preflight against the simulated services: with everything in place it
+// passes and the preview runs; each refusal the real services make (no
+// GitHub credential, a Harness key refused, an AWS role that cannot be
+// assumed, a cluster API that does not answer from the runner's network,
+// a stack locked by another run) is reported, all at once, with its fix;
+// and the operation itself meets the same refusals from the simulated
+// providers, so a preflight that passes is one the run agrees with.
+func TestPreflight(t *testing.T) {
+	ctx := context.Background()
+	c := example(t)
+	state := t.TempDir()
+	s := open(t, state, c)
+	if problems, err := s.Preflight(ctx, "dev"); err != nil || len(problems) > 0 {
+		t.Fatalf("preflight before the first up: %v %v", problems, err)
+	}
+	if _, err := s.Up(ctx, "dev", RunOptions{}); err != nil {
+		t.Fatalf("up: %v\n%s", err, s.out)
+	}
+	if problems, err := s.Preflight(ctx, "dev"); err != nil || len(problems) > 0 {
+		t.Fatalf("preflight with everything in place: %v %v", problems, err)
+	}
+	if _, err := s.Preview(ctx, "dev", RunOptions{ExpectNoChanges: true}); err != nil {
+		t.Fatalf("preview after a passing preflight: %v\n%s", err, s.out)
+	}
+
+	// Everything refused at once.
+	dev := c.Stacks["dev"]
+	outside := netip.MustParseAddr("192.0.2.10")
+	s.Servers.SetReach(simulated.Reach{Runner: outside, NoGitHubCredential: true, InvalidHarnessKey: true, Roles: []string{"arn:aws:iam::111111111111:role/another"}})
+	lockDir := filepath.Join(state, "backend", ".pulumi", "locks", "organization", "harness-platform", "dev")
+	if err := os.MkdirAll(lockDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	lock := filepath.Join(lockDir, "0123.json")
+	if err := os.WriteFile(lock, []byte(`{"pid":4242,"username":"runner","hostname":"ci-7","timestamp":"2026-11-25T10:00:00Z"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	problems, err := s.Preflight(ctx, "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := problemsText(problems)
+	want := []string{
+		"the lock of stack dev: held by runner@ci-7 (pid 4242) since 2026-11-25T10:00:00Z; wait for that run to end; if it was killed, `platformctl recover --stack dev --unlock`",
+		"Harness API key for account " + simulated.Account + `: 401 Unauthorized: {"status":"ERROR","code":"INVALID_TOKEN"`,
+		"GitHub credential for owner company (accounts, ",
+		"401 Requires authentication []; give the GitHub provider a token (GITHUB_TOKEN, from ESC harness-platform/ci)",
+		"AWS role " + dev.AWS.RoleArn + " in eu-west-1: operation error STS: AssumeRole, https response error StatusCode: 403",
+		"cluster API of dev/euw1: Get \"https://",
+		"cluster API of dev/euw2: Get \"https://",
+		"i/o timeout (the cluster's API does not answer from 192.0.2.10",
+		"run the job on the stack's runners (harness-platform:runner labels)",
+	}
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("preflight does not report %q:\n%s", w, text)
+		}
+	}
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
+	}
+
+	// The operation meets each refusal alone, as preflight said.
+	for _, c := range []struct {
+		name  string
+		reach simulated.Reach
+		want  string
+	}{
+		{"no GitHub credential", simulated.Reach{Runner: DefaultReach(c).Runner, NoGitHubCredential: true}, "401 Requires authentication"},
+		{"runner outside the clusters' networks", simulated.Reach{Runner: outside}, "i/o timeout (the cluster's API does not answer from 192.0.2.10"},
+		{"role not assumable", simulated.Reach{Runner: DefaultReach(c).Runner, Roles: []string{}}, "is not authorized to perform: sts:AssumeRole on resource: " + dev.AWS.RoleArn},
+	} {
+		s.Servers.SetReach(c.reach)
+		problems, err := s.Preflight(ctx, "dev")
+		if err != nil || !strings.Contains(problemsText(problems), c.want) {
+			t.Errorf("%s: preflight reports %s %v, want %q", c.name, problemsText(problems), err, c.want)
+		}
+		s.out.Reset()
+		if _, err := s.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(s.out.String(), c.want) {
+			t.Errorf("%s: the preview passed or failed otherwise (%v), want %q:\n%s", c.name, err, c.want, s.out)
+		}
+	}
+}
+
+func problemsText(problems []preflight.Problem) string {
+	var b strings.Builder
+	for _, p := range problems {
+		b.WriteString(p.Error() + "\n")
+	}
+	return b.String()
+}

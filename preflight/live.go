@@ -1,0 +1,181 @@
+package preflight
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"gopkg.in/yaml.v3"
+)
+
+// Live asks the real services, with the credentials the providers read
+// from the environment: HARNESS_PLATFORM_API_KEY (and HARNESS_ENDPOINT),
+// GITHUB_TOKEN (and GITHUB_API_URL), the AWS SDK's default chain (what
+// ESC's OIDC login exports).
+type Live struct {
+	Client *http.Client
+}
+
+func (l Live) client() *http.Client {
+	if l.Client != nil {
+		return l.Client
+	}
+	return &http.Client{Timeout: 15 * time.Second}
+}
+
+func env(key, fallback string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return fallback
+}
+
+// get does a GET and returns the status and body.
+func (l Live) get(ctx context.Context, u string, header http.Header) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header = header
+	resp, err := l.client().Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	var body strings.Builder
+	buf := make([]byte, 64<<10)
+	n, _ := resp.Body.Read(buf)
+	body.Write(buf[:n])
+	return resp.StatusCode, []byte(body.String()), nil
+}
+
+// Harness reads the organisation with the key, as the provider's first
+// call does (Harness API: GET /ng/api/organizations/{identifier}).
+func (l Live) Harness(ctx context.Context, account, org string) error {
+	key := os.Getenv("HARNESS_PLATFORM_API_KEY")
+	if key == "" {
+		return errors.New("HARNESS_PLATFORM_API_KEY is not set")
+	}
+	base := strings.TrimSuffix(env("HARNESS_ENDPOINT", "https://app.harness.io/gateway"), "/")
+	u := fmt.Sprintf("%s/ng/api/organizations/%s?accountIdentifier=%s", base, url.PathEscape(org), url.QueryEscape(account))
+	status, body, err := l.get(ctx, u, http.Header{"x-api-key": {key}})
+	if err != nil {
+		return err
+	}
+	if status != http.StatusOK {
+		return fmt.Errorf("GET %s: %d %s", u, status, strings.TrimSpace(string(body)))
+	}
+	return nil
+}
+
+// GitHub reads each repository with the token: 401 is a bad credential,
+// 404 a repository the credential cannot see, and a read permission
+// without admin one that cannot write environments or branch protection.
+func (l Live) GitHub(ctx context.Context, owner string, repos []string) error {
+	token := os.Getenv("GITHUB_TOKEN")
+	if token == "" {
+		return errors.New("GITHUB_TOKEN is not set: the provider would call GitHub anonymously, which GitHub answers 401 Requires authentication")
+	}
+	base := strings.TrimSuffix(env("GITHUB_API_URL", "https://api.github.com"), "/")
+	h := http.Header{"Authorization": {"Bearer " + token}, "Accept": {"application/vnd.github+json"}}
+	var errs []error
+	for _, repo := range repos {
+		u := fmt.Sprintf("%s/repos/%s/%s", base, url.PathEscape(owner), url.PathEscape(repo))
+		status, body, err := l.get(ctx, u, h)
+		if err != nil {
+			return err
+		}
+		if status != http.StatusOK {
+			errs = append(errs, fmt.Errorf("GET %s: %d", u, status))
+			if status == http.StatusUnauthorized {
+				break
+			}
+			continue
+		}
+		var r struct {
+			Permissions *struct{ Admin bool } `json:"permissions"`
+		}
+		if json.Unmarshal(body, &r) == nil && r.Permissions != nil && !r.Permissions.Admin {
+			errs = append(errs, fmt.Errorf("%s/%s: the credential may not administer it", owner, repo))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// AssumeRole assumes the role with the default credential chain, as the
+// AWS provider's assumeRole does.
+func (l Live) AssumeRole(ctx context.Context, role, region string) error {
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(region))
+	if err != nil {
+		return err
+	}
+	_, err = sts.NewFromConfig(cfg).AssumeRole(ctx, &sts.AssumeRoleInput{RoleArn: aws.String(role), RoleSessionName: aws.String("harness-platform-preflight"), DurationSeconds: aws.Int32(900)})
+	return err
+}
+
+// Cluster asks the API server for its version over TLS with the
+// kubeconfig's CA: any HTTP answer (401 included: the token is the
+// Kubernetes provider's business) means it is reachable from here.
+func (l Live) Cluster(ctx context.Context, _ string, kubeconfig string) error {
+	server, ca, err := Server(kubeconfig)
+	if err != nil {
+		return err
+	}
+	pool := x509.NewCertPool()
+	if ca != nil {
+		pool.AppendCertsFromPEM(ca)
+	}
+	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
+	_, _, err = Live{Client: c}.get(ctx, strings.TrimSuffix(server, "/")+"/version", http.Header{})
+	return err
+}
+
+// Server is the API server URL and CA of a kubeconfig's current context.
+func Server(kubeconfig string) (server string, ca []byte, err error) {
+	var cfg struct {
+		Current  string `yaml:"current-context"`
+		Contexts []struct {
+			Name    string
+			Context struct{ Cluster string }
+		}
+		Clusters []struct {
+			Name    string
+			Cluster struct {
+				Server string
+				CA     string `yaml:"certificate-authority-data"`
+			}
+		}
+	}
+	if err := yaml.Unmarshal([]byte(kubeconfig), &cfg); err != nil {
+		return "", nil, fmt.Errorf("reading the kubeconfig: %w", err)
+	}
+	cluster := ""
+	for _, c := range cfg.Contexts {
+		if c.Name == cfg.Current {
+			cluster = c.Context.Cluster
+		}
+	}
+	for _, c := range cfg.Clusters {
+		if c.Name == cluster || (cluster == "" && len(cfg.Clusters) == 1) {
+			if c.Cluster.CA != "" {
+				if ca, err = base64.StdEncoding.DecodeString(c.Cluster.CA); err != nil {
+					return "", nil, fmt.Errorf("the kubeconfig's certificate-authority-data: %w", err)
+				}
+			}
+			return c.Cluster.Server, ca, nil
+		}
+	}
+	return "", nil, errors.New("the kubeconfig names no cluster for its current context")
+}

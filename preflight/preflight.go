@@ -1,0 +1,152 @@
+// Package preflight checks, before a real preview, up or refresh, that
+// every credential and endpoint a stack's operation will use answers: the
+// Harness API key for the account, the GitHub credential and its
+// permissions on every owner the catalog names, the AWS role each region
+// assumes, and each deployed cluster's API from where the operation runs.
+// It reports every problem at once, each with its fix, so that a run never
+// fails halfway on the first one.
+//
+// Services says how a check is answered: Live asks the real services; the
+// offline simulation (package simulated) answers as its simulated
+// providers behave, refusing what they refuse.
+package preflight
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/plan"
+)
+
+// Services answer the checks. Each returns nil when the target answers as
+// the stack's operation needs, else what it answered.
+type Services interface {
+	// Harness: the API key is valid for the account and reads the org.
+	Harness(ctx context.Context, account, org string) error
+	// GitHub: a credential is configured and may administer the
+	// repositories (environments, variables, branch protection, files)
+	// and read the owner's teams.
+	GitHub(ctx context.Context, owner string, repos []string) error
+	// AssumeRole: the operation's AWS identity may assume role in region.
+	AssumeRole(ctx context.Context, role, region string) error
+	// Cluster: the API server of the kubeconfig answers from here.
+	Cluster(ctx context.Context, region, kubeconfig string) error
+}
+
+// Requirements are what one environment's stacks use.
+type Requirements struct {
+	// Environment is the environment's (platform) stack name.
+	Environment string
+	Account     string
+	Org         string
+	// GitHub maps each owner to the repositories the stacks write.
+	GitHub map[string][]string
+	Roles  []Role
+	// Clusters are the environment's deployed clusters (a cluster not
+	// created yet is reached by the up that creates it; validate checks
+	// that its runners may reach it).
+	Clusters []Cluster
+}
+
+// Role is an AWS role a region's provider assumes.
+type Role struct{ Arn, Region string }
+
+// Cluster is a deployed cluster's kubeconfig.
+type Cluster struct{ Region, Kubeconfig string }
+
+// Require lists what env's stacks use, from the catalog and their plans;
+// kubeconfigs maps regions to the deployed clusters' kubeconfigs (the
+// platform stack's outputs), empty before the first up.
+func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]string) (Requirements, error) {
+	st, _, err := c.EnvironmentOf(env)
+	if err != nil {
+		return Requirements{}, err
+	}
+	r := Requirements{Environment: st.Name, Account: account, GitHub: map[string][]string{}}
+	for _, name := range c.StacksOf(st.Name) {
+		p, err := plan.Build(c, name)
+		if err != nil {
+			return Requirements{}, err
+		}
+		r.Org = p.Scope.OrgID
+		if g := p.GitHub; g != nil {
+			add := func(owner, repo string) {
+				if !slices.Contains(r.GitHub[owner], repo) {
+					r.GitHub[owner] = append(r.GitHub[owner], repo)
+				}
+			}
+			if g.Repository != nil {
+				add(g.Repository.Owner, g.Repository.Name)
+			}
+			for _, e := range g.Environments {
+				add(e.Owner, e.Repo)
+			}
+			for _, ci := range g.CatalogInfo {
+				add(ci.Owner, ci.Repo)
+			}
+		}
+	}
+	for _, repos := range r.GitHub {
+		sort.Strings(repos)
+	}
+	for _, reg := range st.Regions {
+		if reg.Kind == catalog.RegionEKS && st.AWS != nil {
+			r.Roles = append(r.Roles, Role{Arn: st.AWS.RoleArn, Region: reg.AWSRegion})
+		}
+		if k := kubeconfigs[reg.Name]; k != "" {
+			r.Clusters = append(r.Clusters, Cluster{Region: reg.Name, Kubeconfig: k})
+		}
+	}
+	return r, nil
+}
+
+// Problem is a check that failed.
+type Problem struct {
+	// Check names what was checked, e.g. "GitHub credential for owner company".
+	Check string
+	Err   error
+	// Fix says what to do.
+	Fix string
+}
+
+func (p Problem) Error() string { return fmt.Sprintf("%s: %v; %s", p.Check, p.Err, p.Fix) }
+
+// Run runs every check of r and returns every problem, in a stable order.
+func Run(ctx context.Context, svc Services, r Requirements) []Problem {
+	var out []Problem
+	fail := func(check string, err error, fix string) {
+		if err != nil {
+			out = append(out, Problem{Check: check, Err: err, Fix: fix})
+		}
+	}
+	fail(fmt.Sprintf("Harness API key for account %s", r.Account), svc.Harness(ctx, r.Account, r.Org),
+		"put a valid API key of that account, with view access to organisation "+r.Org+", in ESC (harness-platform/ci: harness.apiKey, read as HARNESS_PLATFORM_API_KEY)")
+	owners := make([]string, 0, len(r.GitHub))
+	for o := range r.GitHub {
+		owners = append(owners, o)
+	}
+	sort.Strings(owners)
+	for _, o := range owners {
+		fail(fmt.Sprintf("GitHub credential for owner %s (%s)", o, strings.Join(r.GitHub[o], ", ")), svc.GitHub(ctx, o, r.GitHub[o]),
+			"give the GitHub provider a token (GITHUB_TOKEN, from ESC harness-platform/ci) of the platform's GitHub App installed on "+o+
+				", with administration, environments, variables, secrets and contents write on these repositories and members read on the organisation")
+	}
+	seen := map[Role]bool{}
+	for _, role := range r.Roles {
+		if seen[role] {
+			continue
+		}
+		seen[role] = true
+		fail(fmt.Sprintf("AWS role %s in %s", role.Arn, role.Region), svc.AssumeRole(ctx, role.Arn, role.Region),
+			"let the CI identity (ESC's OIDC login) assume it: add it to the role's trust policy, or fix harness-platform:aws.roleArn in Pulumi."+r.Environment+".yaml")
+	}
+	for _, cl := range r.Clusters {
+		fail(fmt.Sprintf("cluster API of %s/%s", r.Environment, cl.Region), svc.Cluster(ctx, cl.Region, cl.Kubeconfig),
+			"run the job on the stack's runners (harness-platform:runner labels), whose egressCidrs the cluster's publicAccessCidrs cover (README, Where the jobs run)")
+	}
+	return out
+}

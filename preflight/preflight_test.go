@@ -1,0 +1,172 @@
+package preflight
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/company/harness-platform/internal/catalogtest"
+)
+
+// What dev's stacks use: the foundation repository and every service
+// repository by owner, the deployer role in each EKS region, and only the
+// clusters already deployed.
+func TestRequire(t *testing.T) {
+	c := catalogtest.Example(t, "..")
+	r, err := Require(c, "acct", "dev", map[string]string{"euw1": "kubeconfig of euw1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	repos := r.GitHub["company"]
+	if r.Org != "default" || len(r.GitHub) != 1 || len(repos) < 10 || !contains(repos, "harness-platform") || !contains(repos, "payment-service") {
+		t.Errorf("org %q, GitHub %v", r.Org, r.GitHub)
+	}
+	if len(r.Roles) != 2 || r.Roles[0] != (Role{Arn: c.Stacks["dev"].AWS.RoleArn, Region: "eu-west-1"}) || r.Roles[1].Region != "eu-west-2" {
+		t.Errorf("roles %v", r.Roles)
+	}
+	if len(r.Clusters) != 1 || r.Clusters[0] != (Cluster{Region: "euw1", Kubeconfig: "kubeconfig of euw1"}) {
+		t.Errorf("clusters %v", r.Clusters)
+	}
+	// A service stack's name checks its whole environment.
+	shard := c.StacksOf("staging")[1]
+	if rs, err := Require(c, "acct", shard, nil); err != nil || rs.Environment != "staging" || len(rs.Clusters) != 0 {
+		t.Errorf("%s: %+v %v", shard, rs, err)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Run asks every check and reports every failure with its fix.
+func TestRunReportsEveryProblem(t *testing.T) {
+	r := Requirements{Environment: "dev", Account: "acct", Org: "default", GitHub: map[string][]string{"a": {"x"}, "b": {"y"}},
+		Roles: []Role{{"arn:r", "eu-west-1"}, {"arn:r", "eu-west-1"}}, Clusters: []Cluster{{"euw1", "k"}}}
+	problems := Run(context.Background(), failing{}, r)
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.Check)
+	}
+	want := "Harness API key for account acct|GitHub credential for owner a (x)|GitHub credential for owner b (y)|AWS role arn:r in eu-west-1|cluster API of dev/euw1"
+	if strings.Join(got, "|") != want {
+		t.Errorf("checks %q, want %q", strings.Join(got, "|"), want)
+	}
+	for _, p := range problems {
+		if p.Fix == "" || !strings.Contains(p.Error(), "refused") {
+			t.Errorf("%v: no fix or no cause", p)
+		}
+	}
+	if problems := Run(context.Background(), failing{ok: true}, r); len(problems) != 0 {
+		t.Errorf("problems with every check passing: %v", problems)
+	}
+}
+
+type failing struct{ ok bool }
+
+func (f failing) err() error {
+	if f.ok {
+		return nil
+	}
+	return errors.New("refused")
+}
+func (f failing) Harness(context.Context, string, string) error    { return f.err() }
+func (f failing) GitHub(context.Context, string, []string) error   { return f.err() }
+func (f failing) AssumeRole(context.Context, string, string) error { return f.err() }
+func (f failing) Cluster(context.Context, string, string) error    { return f.err() }
+
+// Live asks Harness and GitHub as the providers do, with the credentials
+// from the environment, and reads a refusal as one.
+func TestLiveHarnessAndGitHub(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/ng/api/organizations/default" && r.URL.Query().Get("accountIdentifier") == "acct":
+			if r.Header.Get("x-api-key") != "good" {
+				w.WriteHeader(http.StatusUnauthorized)
+				fmt.Fprint(w, `{"code":"INVALID_TOKEN"}`)
+				return
+			}
+			fmt.Fprint(w, `{"status":"SUCCESS"}`)
+		case strings.HasPrefix(r.URL.Path, "/repos/"):
+			if r.Header.Get("Authorization") != "Bearer ghs_good" {
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+			switch r.URL.Path {
+			case "/repos/company/admin":
+				fmt.Fprint(w, `{"permissions":{"admin":true}}`)
+			case "/repos/company/readonly":
+				fmt.Fprint(w, `{"permissions":{"admin":false}}`)
+			default:
+				w.WriteHeader(http.StatusNotFound)
+			}
+		default:
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+	defer srv.Close()
+	t.Setenv("HARNESS_ENDPOINT", srv.URL)
+	t.Setenv("GITHUB_API_URL", srv.URL)
+	ctx := context.Background()
+	l := Live{}
+
+	t.Setenv("HARNESS_PLATFORM_API_KEY", "good")
+	if err := l.Harness(ctx, "acct", "default"); err != nil {
+		t.Errorf("a good key: %v", err)
+	}
+	t.Setenv("HARNESS_PLATFORM_API_KEY", "bad")
+	if err := l.Harness(ctx, "acct", "default"); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("a bad key: %v", err)
+	}
+	t.Setenv("HARNESS_PLATFORM_API_KEY", "")
+	if err := l.Harness(ctx, "acct", "default"); err == nil || !strings.Contains(err.Error(), "HARNESS_PLATFORM_API_KEY is not set") {
+		t.Errorf("no key: %v", err)
+	}
+
+	t.Setenv("GITHUB_TOKEN", "ghs_good")
+	if err := l.GitHub(ctx, "company", []string{"admin"}); err != nil {
+		t.Errorf("an admin token: %v", err)
+	}
+	err := l.GitHub(ctx, "company", []string{"admin", "readonly", "missing"})
+	if err == nil || !strings.Contains(err.Error(), "company/readonly: the credential may not administer it") || !strings.Contains(err.Error(), "/repos/company/missing: 404") {
+		t.Errorf("a read-only and a missing repository: %v", err)
+	}
+	t.Setenv("GITHUB_TOKEN", "ghs_bad")
+	if err := l.GitHub(ctx, "company", []string{"admin", "readonly"}); err == nil || !strings.Contains(err.Error(), "401") || strings.Contains(err.Error(), "readonly") {
+		t.Errorf("a bad token (one 401 is enough): %v", err)
+	}
+	t.Setenv("GITHUB_TOKEN", "")
+	if err := l.GitHub(ctx, "company", []string{"admin"}); err == nil || !strings.Contains(err.Error(), "GITHUB_TOKEN is not set") {
+		t.Errorf("no token: %v", err)
+	}
+}
+
+// A cluster's API answers (any HTTP status) over TLS with the
+// kubeconfig's CA; a server that does not answer is reported.
+func TestLiveCluster(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized) // no token: still reachable
+	}))
+	ca := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}))
+	kubeconfig := func(server string) string {
+		return fmt.Sprintf(`{"apiVersion":"v1","kind":"Config","current-context":"c","clusters":[{"name":"c","cluster":{"server":%q,"certificate-authority-data":%q}}],"contexts":[{"name":"c","context":{"cluster":"c","user":"c"}}]}`, server, ca)
+	}
+	if err := (Live{}).Cluster(context.Background(), "euw1", kubeconfig(srv.URL)); err != nil {
+		t.Errorf("a reachable API: %v", err)
+	}
+	url := srv.URL
+	srv.Close()
+	if err := (Live{}).Cluster(context.Background(), "euw1", kubeconfig(url)); err == nil {
+		t.Error("a closed API server answered")
+	}
+}

@@ -1,0 +1,222 @@
+package simulated
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"gopkg.in/yaml.v3"
+)
+
+// Reach is who calls the simulated services, and from where: what the
+// real services check before they answer. The simulated providers refuse
+// as the real ones do when a credential is missing or an endpoint is out
+// of reach, and the Servers answer preflight's checks (preflight.Services)
+// from the same model, so a preflight that passes offline means the
+// operation's calls are accepted.
+type Reach struct {
+	// Runner is the address the operations run from (a runner's NAT
+	// address); the zero Addr reaches every cluster.
+	Runner netip.Addr
+	// NoGitHubCredential: the GitHub provider has no token (GITHUB_TOKEN
+	// unset), so GitHub answers 401.
+	NoGitHubCredential bool
+	// InvalidHarnessKey: Harness refuses the API key.
+	InvalidHarnessKey bool
+	// Roles are the AWS roles the operation's identity may assume; nil
+	// means any.
+	Roles []string
+}
+
+// SetReach sets who calls the simulated services, and from where.
+func (s *Servers) SetReach(r Reach) { s.reach.Store(&r) }
+
+func loadReach(p *atomic.Pointer[Reach]) Reach {
+	if r := p.Load(); r != nil {
+		return *r
+	}
+	return Reach{}
+}
+
+// The refusals, worded as the real services and providers word them.
+
+func githubUnauthorized(what string) error {
+	return fmt.Errorf("%s: 401 Requires authentication []", what)
+}
+
+func harnessUnauthorized() error {
+	return fmt.Errorf(`401 Unauthorized: {"status":"ERROR","code":"INVALID_TOKEN","message":"Token is not valid."}`)
+}
+
+func assumeRoleDenied(role string) error {
+	return fmt.Errorf("operation error STS: AssumeRole, https response error StatusCode: 403, api error AccessDenied: "+
+		"User: arn:aws:sts::%s:assumed-role/harness-platform-ci/runner is not authorized to perform: sts:AssumeRole on resource: %s", awsAccount, role)
+}
+
+// refusal is the simulated service's refusal of any call of provider,
+// given who calls it.
+func refusal(provider string, r Reach) error {
+	switch {
+	case provider == "github" && r.NoGitHubCredential:
+		return githubUnauthorized("GET https://api.github.com/user")
+	case provider == "harness" && r.InvalidHarnessKey:
+		return harnessUnauthorized()
+	}
+	return nil
+}
+
+// configureRefusal is what a provider's configuration meets before any
+// call: the AWS provider assumes its role; the Kubernetes provider's
+// cluster must answer from the runner.
+func (p *Provider) configureRefusal(req *pulumirpc.ConfigureRequest) error {
+	r := loadReach(p.reach)
+	args, err := plugin.UnmarshalProperties(req.GetArgs(), plugin.MarshalOptions{KeepUnknowns: true, SkipNulls: true})
+	if err != nil {
+		return err
+	}
+	switch p.name {
+	case "aws":
+		role := ""
+		if v, ok := args["assumeRole"]; ok && v.IsObject() {
+			if arn, ok := v.ObjectValue()["roleArn"]; ok && arn.IsString() {
+				role = arn.StringValue()
+			}
+		} else if v, ok := req.GetVariables()["aws:config:assumeRole"]; ok {
+			var ar struct {
+				RoleArn string `json:"roleArn"`
+			}
+			_ = json.Unmarshal([]byte(v), &ar)
+			role = ar.RoleArn
+		}
+		if role != "" && r.Roles != nil && !slices.Contains(r.Roles, role) {
+			return assumeRoleDenied(role)
+		}
+	case "kubernetes":
+		v, ok := args["kubeconfig"]
+		if !ok || !v.IsString() {
+			return nil // unknown in a preview: the cluster is not created yet
+		}
+		return p.clusterRefusal(v.StringValue(), r)
+	}
+	return nil
+}
+
+// clusterRefusal is the error of a call to the kubeconfig's API server
+// from the runner, or nil when it answers. An EKS endpoint answers from
+// inside the cluster's VPC when its private endpoint is on, and from the
+// addresses of publicAccessCidrs (EKS's default: 0.0.0.0/0) when its
+// public one is on; a server the simulated AWS did not make (a kind
+// existing cluster) is not modelled, and answers.
+func (p *Provider) clusterRefusal(kubeconfig string, r Reach) error {
+	if !r.Runner.IsValid() || p.aws == nil {
+		return nil
+	}
+	server := kubeconfigServer(kubeconfig)
+	if server == "" {
+		return nil
+	}
+	if err := p.aws.Reload(); err != nil {
+		return err
+	}
+	for _, c := range p.aws.OfType("aws:eks/cluster:Cluster") {
+		if c.Properties["endpoint"] != server {
+			continue
+		}
+		vpc, _ := c.Properties["vpcConfig"].(map[string]any)
+		private, _ := vpc["endpointPrivateAccess"].(bool)
+		public := true
+		if v, ok := vpc["endpointPublicAccess"].(bool); ok {
+			public = v
+		}
+		if private && p.inVPC(vpc, r.Runner) {
+			return nil
+		}
+		if public {
+			cidrs := []string{"0.0.0.0/0"}
+			if list, ok := vpc["publicAccessCidrs"].([]any); ok && len(list) > 0 {
+				cidrs = nil
+				for _, e := range list {
+					cidrs = append(cidrs, fmt.Sprint(e))
+				}
+			}
+			for _, cidr := range cidrs {
+				if pfx, err := netip.ParsePrefix(cidr); err == nil && pfx.Contains(r.Runner) {
+					return nil
+				}
+			}
+		}
+		return fmt.Errorf("Get %q: dial tcp %s:443: i/o timeout (the cluster's API does not answer from %s: private endpoint %v, public endpoint %v)",
+			strings.TrimSuffix(server, "/")+"/version", strings.TrimPrefix(server, "https://"), r.Runner, private, public)
+	}
+	return nil
+}
+
+// inVPC reports whether addr is inside the VPC of the cluster's subnets.
+func (p *Provider) inVPC(vpcConfig map[string]any, addr netip.Addr) bool {
+	subnets, _ := vpcConfig["subnetIds"].([]any)
+	for _, id := range subnets {
+		subnet, ok := p.aws.Get(fmt.Sprint(id))
+		if !ok {
+			continue
+		}
+		vpc, ok := p.aws.Get(fmt.Sprint(subnet.Properties["vpcId"]))
+		if !ok {
+			continue
+		}
+		if pfx, err := netip.ParsePrefix(fmt.Sprint(vpc.Properties["cidrBlock"])); err == nil && pfx.Contains(addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// kubeconfigServer is the server of a kubeconfig's (first) cluster.
+func kubeconfigServer(kubeconfig string) string {
+	var cfg struct {
+		Clusters []struct {
+			Cluster struct{ Server string }
+		}
+	}
+	if yaml.Unmarshal([]byte(kubeconfig), &cfg) != nil || len(cfg.Clusters) == 0 {
+		return ""
+	}
+	return cfg.Clusters[0].Cluster.Server
+}
+
+// The Servers answer preflight's checks (preflight.Services) as the
+// simulated services would answer the operation's calls.
+
+// Harness: the key, and the simulated account.
+func (s *Servers) Harness(_ context.Context, account, _ string) error {
+	if loadReach(&s.reach).InvalidHarnessKey || account != Account {
+		return harnessUnauthorized()
+	}
+	return nil
+}
+
+// GitHub: a credential.
+func (s *Servers) GitHub(_ context.Context, owner string, repos []string) error {
+	if loadReach(&s.reach).NoGitHubCredential {
+		return githubUnauthorized(fmt.Sprintf("GET https://api.github.com/repos/%s/%s", owner, repos[0]))
+	}
+	return nil
+}
+
+// AssumeRole: a role the identity may assume.
+func (s *Servers) AssumeRole(_ context.Context, role, _ string) error {
+	if r := loadReach(&s.reach); r.Roles != nil && !slices.Contains(r.Roles, role) {
+		return assumeRoleDenied(role)
+	}
+	return nil
+}
+
+// Cluster: the API server answers from the runner.
+func (s *Servers) Cluster(_ context.Context, _ string, kubeconfig string) error {
+	return s.kubernetes.clusterRefusal(kubeconfig, loadReach(&s.reach))
+}
