@@ -12,7 +12,7 @@ import (
 // valid stack file; a malformed import is reported where it is.
 func TestStackFileWithESCImports(t *testing.T) {
 	for _, form := range []string{"environment:\n  - platform/production\n  - platform/shared\n", "environment:\n  imports:\n    - platform/production\n    - platform/shared\n"} {
-		files := exampleFiles(t)
+		files := withoutESCImport(t, exampleFiles(t), "production")
 		files["Pulumi.production.yaml"] = append([]byte(form), files["Pulumi.production.yaml"]...)
 		c, err := Parse(files)
 		if err != nil {
@@ -22,12 +22,24 @@ func TestStackFileWithESCImports(t *testing.T) {
 			t.Errorf("%q: imports %q", form, got)
 		}
 	}
-	files := exampleFiles(t)
+	files := withoutESCImport(t, exampleFiles(t), "production")
 	files["Pulumi.production.yaml"] = append([]byte("environment: platform/production\n"), files["Pulumi.production.yaml"]...)
 	_, err := Parse(files)
 	if err == nil || !strings.Contains(err.Error(), "Pulumi.production.yaml:1:14: environment must be a list of ESC environment names") {
 		t.Fatalf("want the malformed import reported at its position, got %v", err)
 	}
+}
+
+// withoutESCImport removes the stack file's own ESC import.
+func withoutESCImport(t *testing.T, files map[string][]byte, stack string) map[string][]byte {
+	t.Helper()
+	name := "Pulumi." + stack + ".yaml"
+	own := "environment:\n  - harness-platform/" + stack + "\n"
+	if !strings.Contains(string(files[name]), own) {
+		t.Fatalf("%s does not import its ESC environment", name)
+	}
+	files[name] = []byte(strings.Replace(string(files[name]), own, "", 1))
+	return files
 }
 
 // Settings given through Pulumi config replace the file's; values equal to

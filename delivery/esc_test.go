@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -12,6 +13,8 @@ import (
 	"github.com/pulumi/esc"
 	"github.com/pulumi/esc/eval"
 	"github.com/pulumi/esc/schema"
+
+	"github.com/company/harness-platform/internal/catalogtest"
 )
 
 // The ESC environments as ESC itself reads them: parsed, checked and
@@ -182,4 +185,27 @@ func (awsSecrets) Open(_ context.Context, inputs map[string]esc.Value, _ esc.Env
 		out[k] = esc.NewSecret("stand-in value of " + k)
 	}
 	return esc.NewValue(out), nil
+}
+
+// Every stack file imports its ESC environment, which esc/ defines, so
+// the CLI run by hand or by CI reads the same values; pull requests'
+// previews replace it with the environment's read-only one (the
+// workflows open the same environments: TestWorkflowContract).
+func TestStackFilesImportTheirESCEnvironment(t *testing.T) {
+	c := catalogtest.Example(t, "..")
+	_, preview := load(t, "preview.yml")
+	for _, env := range c.Chain {
+		want := "harness-platform/" + env
+		if !slices.Contains(c.Stacks[env].Imports, want) {
+			t.Errorf("Pulumi.%s.yaml imports %v, want %s", env, c.Stacks[env].Imports, want)
+		}
+		for _, file := range []string{"../esc/harness-platform-" + env + ".yaml", "../esc/harness-platform-" + env + "-preview.yaml"} {
+			if _, err := os.Stat(file); err != nil {
+				t.Errorf("stack %s: %v", env, err)
+			}
+		}
+	}
+	if !strings.Contains(preview, `--override-env "harness-platform/$env=harness-platform/$env-preview"`) {
+		t.Error("pull requests' previews read the deployer's ESC environment the stack file imports")
+	}
 }

@@ -197,7 +197,7 @@ func TestWorkflowContract(t *testing.T) {
 		}
 	}
 	for name, opens := range map[string]string{
-		"preview.yml":    `pulumi env run "company/harness-platform/${stack%%.*}-preview" -- \`,
+		"preview.yml":    `pulumi env run "company/harness-platform/$env-preview" -- \`,
 		"up-stack.yml":   "environment: company/harness-platform/${{ inputs.stack }}",
 		"plan-stack.yml": "environment: company/harness-platform/${{ inputs.stack }}-preview",
 		"drift.yml":      "environment: company/harness-platform/${{ matrix.stack }}",

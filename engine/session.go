@@ -313,6 +313,10 @@ func (s *Session) copyProject(workDir string) error {
 		if settings == nil {
 			settings = map[string]any{}
 		}
+		// The stack's ESC environment: a DIY backend refuses a stack
+		// that imports one ("does not support environments"), and
+		// offline the simulated services stand in for what it holds.
+		delete(settings, "environment")
 		// The simulated account, where the provider and the program read
 		// it: the program runs inline, in this process, so an environment
 		// variable given to the CLI would not reach it.
