@@ -67,8 +67,10 @@ func TestFoundation(t *testing.T) {
 		"harness:platform/usergroup:Usergroup":             len(c.Teams),
 		"harness:platform/roleAssignments:RoleAssignments": len(c.Teams),
 		"harness:platform/secretText:SecretText":           2, // GitHub token, registry password
-		"harness:platform/githubConnector:GithubConnector": 1,
+		"harness:platform/githubConnector:GithubConnector": 2, // manifests, this repository (the CI pipeline's codebase)
 		"harness:platform/dockerConnector:DockerConnector": 1,
+		"harness:platform/pipeline:Pipeline":               1, // the CI pipeline that runs this program
+		"harness:platform/triggers:Triggers":               2, // its pull request and push triggers
 	}
 	for typ, w := range want {
 		if n[typ] != w {
@@ -86,11 +88,40 @@ func TestFoundation(t *testing.T) {
 			t.Errorf("%s %s protect=%v, want %v", r.Type, r.Name, r.Protect, protect)
 		}
 	}
+	// The CI pipeline is registered as planned, its triggers target it,
+	// and both wait for this repository's connector.
+	ci := p.Foundation.CI
+	pipelines := rec.OfType("harness:platform/pipeline:Pipeline")
+	if len(pipelines) != 1 || pipelines[0].Inputs["yaml"].StringValue() != ci.Pipeline.YAML || pipelines[0].Inputs["identifier"].StringValue() != ci.Pipeline.Identifier {
+		t.Errorf("CI pipeline registered as %+v", pipelines)
+	} else if !dependsOn(pipelines[0].Dependencies, ci.Connector.Identifier) {
+		t.Errorf("the CI pipeline does not wait for its codebase's connector: %v", pipelines[0].Dependencies)
+	}
+	planned := map[string]string{}
+	for _, tr := range ci.Triggers {
+		planned[tr.Identifier] = tr.YAML
+	}
+	for _, tr := range rec.OfType("harness:platform/triggers:Triggers") {
+		if tr.Inputs["targetId"].StringValue() != ci.Pipeline.Identifier || tr.Inputs["yaml"].StringValue() != planned[tr.Name] ||
+			!dependsOn(tr.Dependencies, ci.Pipeline.Identifier) {
+			t.Errorf("trigger %s: target %v, depends on %v", tr.Name, tr.Inputs["targetId"], tr.Dependencies)
+		}
+	}
 	p.Foundation.Organization = &plan.Organization{Identifier: "default", Name: "default"}
 	rec = run(t, "dev", foundation(p))
 	if orgs := rec.OfType("harness:platform/organization:Organization"); len(orgs) != 1 || !orgs[0].Protect {
 		t.Errorf("org.create: organizations %+v", orgs)
 	}
+}
+
+// dependsOn reports whether deps holds the URN of a resource named name.
+func dependsOn(deps []string, name string) bool {
+	for _, d := range deps {
+		if strings.HasSuffix(d, "::"+name) {
+			return true
+		}
+	}
+	return false
 }
 
 // What an object needs becomes its DependsOn: the connector needs the

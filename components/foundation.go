@@ -22,7 +22,9 @@ type FoundationArgs struct {
 
 // Foundation is what every environment shares: the project (and the org if
 // asked), a user group and role assignment per team, the GitHub connector
-// and its token, and the Docker registry connector (and its password);
+// and its token, the Docker registry connector (and its password), and the
+// Harness CI pipeline that runs this program, with its repository's
+// connector and its triggers;
 // the catalog's Harness services are in the root environment's service
 // stacks (DeclareCatalogServices). The project,
 // org, connector and secret are protected: deleting a Harness project
@@ -154,27 +156,31 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 	if err := secretText(fp.GithubToken, args.GithubToken); err != nil {
 		return nil, err
 	}
-	g := fp.GithubConnector
-	gh, err := platform.NewGithubConnector(ctx, g.Identifier, &platform.GithubConnectorArgs{
-		Identifier:     pulumi.String(g.Identifier),
-		Name:           pulumi.String(g.Name),
-		Description:    pulumi.String(g.Description),
-		OrgId:          org,
-		ProjectId:      proj,
-		ConnectionType: pulumi.String(g.ConnectionType),
-		Url:            pulumi.String(g.URL),
-		Credentials: &platform.GithubConnectorCredentialsArgs{Http: &platform.GithubConnectorCredentialsHttpArgs{
-			Username: pulumi.String(g.Username),
-			TokenRef: pulumi.String(g.TokenRef),
-		}},
-		ApiAuthentication: &platform.GithubConnectorApiAuthenticationArgs{TokenRef: pulumi.String(g.TokenRef)},
-		ExecuteOnDelegate: pulumi.Bool(g.ExecuteOnDelegate),
-		Tags:              stringArray(g.Tags),
-	}, protected(g.Needs)...)
-	if err != nil {
+	githubConnector := func(g plan.GithubConnector) error {
+		gh, err := platform.NewGithubConnector(ctx, g.Identifier, &platform.GithubConnectorArgs{
+			Identifier:     pulumi.String(g.Identifier),
+			Name:           pulumi.String(g.Name),
+			Description:    pulumi.String(g.Description),
+			OrgId:          org,
+			ProjectId:      proj,
+			ConnectionType: pulumi.String(g.ConnectionType),
+			Url:            pulumi.String(g.URL),
+			Credentials: &platform.GithubConnectorCredentialsArgs{Http: &platform.GithubConnectorCredentialsHttpArgs{
+				Username: pulumi.String(g.Username),
+				TokenRef: pulumi.String(g.TokenRef),
+			}},
+			ApiAuthentication: &platform.GithubConnectorApiAuthenticationArgs{TokenRef: pulumi.String(g.TokenRef)},
+			ExecuteOnDelegate: pulumi.Bool(g.ExecuteOnDelegate),
+			Tags:              stringArray(g.Tags),
+		}, protected(g.Needs)...)
+		if err == nil {
+			res.add(plan.KindGithubConnector, g.Identifier, gh)
+		}
+		return err
+	}
+	if err := githubConnector(fp.GithubConnector); err != nil {
 		return nil, err
 	}
-	res.add(plan.KindGithubConnector, g.Identifier, gh)
 	if s := fp.RegistryPassword; s != nil {
 		if err := secretText(*s, args.RegistryPassword); err != nil {
 			return nil, err
@@ -204,5 +210,37 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 		return nil, err
 	}
 	res.add(plan.KindDockerConnector, d.Identifier, registry)
+	if ci := fp.CI; ci != nil {
+		if err := githubConnector(ci.Connector); err != nil {
+			return nil, err
+		}
+		pp := ci.Pipeline
+		p, err := platform.NewPipeline(ctx, pp.Identifier, &platform.PipelineArgs{
+			Identifier:  pulumi.String(pp.Identifier),
+			Name:        pulumi.String(pp.Name),
+			Description: pulumi.String(pp.Description),
+			OrgId:       org,
+			ProjectId:   proj,
+			Tags:        stringArray(pp.Tags),
+			Yaml:        pulumi.String(pp.YAML),
+		}, child(pp.Needs)...)
+		if err != nil {
+			return nil, err
+		}
+		res.add(plan.KindPipeline, pp.Identifier, p)
+		for _, tp := range ci.Triggers {
+			if _, err := platform.NewTriggers(ctx, tp.Identifier, &platform.TriggersArgs{
+				Identifier: pulumi.String(tp.Identifier),
+				Name:       pulumi.String(tp.Name),
+				OrgId:      org,
+				ProjectId:  proj,
+				TargetId:   pulumi.String(tp.TargetID),
+				Tags:       stringArray(tp.Tags),
+				Yaml:       pulumi.String(tp.YAML),
+			}, child(tp.Needs)...); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return f, ctx.RegisterResourceOutputs(f, pulumi.Map{})
 }

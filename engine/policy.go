@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/company/harness-platform/plan"
 )
 
 // PolicyPackPackage is the analyzer binary of the project's CrossGuard pack.
@@ -22,7 +24,7 @@ const PolicyPackBinary = "harness-platform-policy"
 // a cluster's public endpoint may open to (the CI runners' NAT, see
 // harness-platform:runner), thresholds. Runs of the project's pack use it
 // unless given another.
-const PolicyConfigFile = "policy/config.json"
+const PolicyConfigFile = plan.PolicyConfigFile
 
 // PolicyConfig is the path of the project's policy config.
 func PolicyConfig(projectDir string) (string, error) {

@@ -55,7 +55,9 @@ func Build(c *catalog.Catalog, stack string) (*Plan, error) {
 	}
 	switch {
 	case st.OwnsFoundation() && p.IsPlatform():
-		p.Foundation = buildFoundation(c, st.Foundation, p.Scope)
+		if p.Foundation, err = buildFoundation(c, st.Foundation, p.Scope); err != nil {
+			return nil, err
+		}
 	case st.OwnsFoundation():
 		if p.CatalogServices, err = buildServices(c, st.Foundation, p.Scope, shard); err != nil {
 			return nil, err
@@ -79,7 +81,7 @@ func managedTags(extra map[string]string) []string {
 	return TagList(tags)
 }
 
-func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) *Foundation {
+func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*Foundation, error) {
 	tags := managedTags(nil)
 	out := &Foundation{
 		Project: Project{Identifier: f.Project.Identifier, Name: f.Project.Name, Description: f.Project.Description, Tags: tags},
@@ -162,7 +164,14 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) *Fo
 		out.Registry.PasswordRef = RegistryPasswordID
 		out.Registry.Needs = []Ref{{KindProject, scope.ProjectID}, {KindSecret, RegistryPasswordID}}
 	}
-	return out
+	if f.Repository != "" {
+		ci, err := buildCI(c, f, scope, GithubTokenSecretID)
+		if err != nil {
+			return nil, err
+		}
+		out.CI = ci
+	}
+	return out, nil
 }
 
 // buildServices is the Harness service and Values file of every catalog

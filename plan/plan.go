@@ -107,6 +107,8 @@ type Foundation struct {
 	// RegistryPassword is set when the registry has a username.
 	RegistryPassword *SecretText
 	Registry         DockerConnector
+	// CI is set when the catalog names this program's repository.
+	CI *CI
 }
 
 // Organization is a Harness organization.

@@ -17,13 +17,19 @@ type Document struct {
 
 // Documents lists every YAML document the plan declares, in declaration
 // order: services and their Values files (root environment's service
-// stacks), infrastructures (platform stacks), then each deployment's
-// pipeline and trigger.
+// stacks), the CI pipeline and its triggers (foundation), infrastructures
+// (platform stacks), then each deployment's pipeline and trigger.
 func (p *Plan) Documents() []Document {
 	var out []Document
 	for _, s := range p.CatalogServices {
 		out = append(out, Document{KindService, s.Identifier, s.Name, s.YAML})
 		out = append(out, Document{KindFile, s.Values.Identifier, s.Name, s.Values.Content})
+	}
+	if f := p.Foundation; f != nil && f.CI != nil {
+		out = append(out, Document{KindPipeline, f.CI.Pipeline.Identifier, "", f.CI.Pipeline.YAML})
+		for _, t := range f.CI.Triggers {
+			out = append(out, Document{KindTrigger, t.Identifier, "", t.YAML})
+		}
 	}
 	if p.IsPlatform() {
 		for _, c := range p.Clusters {

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/components"
 	"github.com/company/harness-platform/harness/document"
 	"github.com/company/harness-platform/ident"
 	"github.com/company/harness-platform/internal/catalogtest"
@@ -196,9 +197,11 @@ func TestFoundationOnlyInDev(t *testing.T) {
 	if rc := reg[0].Inputs["credentials"].ObjectValue(); rc["username"].StringValue() != "harness-bot" || rc["passwordRef"].StringValue() != "docker_registry_password" {
 		t.Errorf("registry credentials: %v", rc)
 	}
+	// The manifests repository's connector, and this repository's (the
+	// CI pipeline's codebase).
 	gh := dev.OfType(tGithub)
-	if len(gh) != 1 || str(gh[0], "url") != "https://github.com/company/platform-next" {
-		t.Fatalf("github connector: %+v", gh)
+	if len(gh) != 2 || str(gh[0], "url") != "https://github.com/company/platform-next" || str(gh[1], "url") != "https://github.com/company/harness-platform" {
+		t.Fatalf("github connectors: %+v", gh)
 	}
 	creds := gh[0].Inputs["credentials"].ObjectValue()["http"].ObjectValue()
 	if creds["tokenRef"].StringValue() != "github_manifests_token" {
@@ -291,7 +294,17 @@ func TestPipelinesPerEnvironment(t *testing.T) {
 	for _, stack := range c.Chain {
 		st := c.Stacks[stack]
 		rec := mustRun(t, c, stack)
-		pipes, triggers := rec.OfType(tPipeline), rec.OfType(tTrigger)
+		// The services' pipelines (the foundation's CI pipeline aside).
+		deployments := func(typ string) []mocktest.Registered {
+			var out []mocktest.Registered
+			for _, r := range rec.OfType(typ) {
+				if !strings.Contains(r.Parent, components.FoundationType) {
+					out = append(out, r)
+				}
+			}
+			return out
+		}
+		pipes, triggers := deployments(tPipeline), deployments(tTrigger)
 		var want []catalog.Service
 		for _, s := range c.Services {
 			if s.EnabledIn(stack) {

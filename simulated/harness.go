@@ -9,6 +9,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/harness/importid"
 	"github.com/company/harness-platform/internal/conformance"
@@ -393,12 +394,32 @@ func (h harness) Computed(typ, id string, news resource.PropertyMap) resource.Pr
 			})
 		}
 	}
-	if typ == "harness:platform/triggers:Triggers" {
+	if typ == "harness:platform/triggers:Triggers" && triggerSource(str(news, "yaml")) != "Custom" {
+		// A Git provider's trigger: Harness receives the provider's
+		// webhooks for the whole account at one URL, and matches them to
+		// triggers by repository and event.
+		out["webhookUrl"] = resource.NewStringProperty("https://app.harness.io/gateway/ng/api/webhook?accountIdentifier=" + Account)
+	} else if typ == "harness:platform/triggers:Triggers" {
 		out["webhookUrl"] = resource.NewStringProperty(fmt.Sprintf(
 			"https://app.harness.io/gateway/pipeline/api/webhook/custom/v3?accountIdentifier=%s&orgIdentifier=%s&projectIdentifier=%s&pipelineIdentifier=%s&triggerIdentifier=%s",
 			Account, str(news, "orgId"), str(news, "projectId"), str(news, "targetId"), str(news, "identifier")))
 	}
 	return out
+}
+
+// triggerSource is a trigger's webhook source type: Custom, Github, ...
+func triggerSource(y string) string {
+	var doc struct {
+		Trigger struct {
+			Source struct {
+				Spec struct {
+					Type string `yaml:"type"`
+				} `yaml:"spec"`
+			} `yaml:"source"`
+		} `yaml:"trigger"`
+	}
+	_ = yaml.Unmarshal([]byte(y), &doc)
+	return doc.Trigger.Source.Spec.Type
 }
 
 // CheckDelete refuses, as Harness does, to delete a service that a

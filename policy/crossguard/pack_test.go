@@ -142,6 +142,22 @@ func TestNoScriptSteps(t *testing.T) {
 	}
 	expect(t, "shell script", validate(t, "no-script-steps", res(t, pipelineType, map[string]any{"yaml": script}), nil),
 		"step canary_delete is a ShellScript step")
+	// The pipeline that runs this program: its Run steps are in CI
+	// stages, which deploy nothing; the same step in any other stage is
+	// refused.
+	c := catalogtest.Example(t, "../..")
+	p, err := plan.Build(c, c.Chain[0])
+	if err != nil || p.Foundation.CI == nil {
+		t.Fatalf("the foundation's CI pipeline: %v", err)
+	}
+	ci := p.Foundation.CI.Pipeline.YAML
+	expect(t, "CI stages", validate(t, "no-script-steps", res(t, pipelineType, map[string]any{"yaml": ci}), nil))
+	custom := strings.Replace(ci, "type: CI", "type: Custom", 1)
+	if custom == ci {
+		t.Fatal("edit target not found")
+	}
+	expect(t, "a Run step outside a CI stage", validate(t, "no-script-steps", res(t, pipelineType, map[string]any{"yaml": custom}), nil),
+		"stage preview: step preview is a Run step")
 }
 
 func TestDelegateCredentials(t *testing.T) {

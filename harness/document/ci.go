@@ -1,0 +1,179 @@
+package document
+
+// CIDocument is a pipeline of CI and Approval stages: the pipeline that
+// runs this program (seed 000), cloning its repository through the
+// pipeline's codebase.
+type CIDocument struct {
+	Pipeline CIPipeline `yaml:"pipeline"`
+}
+
+// CIPipeline is the top-level CI pipeline.
+type CIPipeline struct {
+	Name              string            `yaml:"name"`
+	Identifier        string            `yaml:"identifier"`
+	ProjectIdentifier string            `yaml:"projectIdentifier"`
+	OrgIdentifier     string            `yaml:"orgIdentifier"`
+	Description       string            `yaml:"description,omitempty"`
+	Tags              map[string]string `yaml:"tags"`
+	Properties        CIProperties      `yaml:"properties"`
+	Stages            []CIStageElement  `yaml:"stages"`
+}
+
+// CIProperties hold the pipeline's codebase.
+type CIProperties struct {
+	CI CIProperty `yaml:"ci"`
+}
+
+// CIProperty is the ci property of a pipeline.
+type CIProperty struct {
+	Codebase Codebase `yaml:"codebase"`
+}
+
+// Codebase is the repository CI stages clone, through a Git connector;
+// Build ("<+input>") is what to build, given by each trigger.
+type Codebase struct {
+	ConnectorRef string `yaml:"connectorRef"`
+	Build        string `yaml:"build"`
+}
+
+// CIStageElement wraps a stage.
+type CIStageElement struct {
+	Stage CIStage `yaml:"stage"`
+}
+
+// CIStage is a CI or an Approval stage; Spec is a CIStageSpec or an
+// ApprovalStageSpec.
+type CIStage struct {
+	Name        string     `yaml:"name"`
+	Identifier  string     `yaml:"identifier"`
+	Description string     `yaml:"description,omitempty"`
+	Type        string     `yaml:"type"`
+	Spec        any        `yaml:"spec"`
+	When        *StageWhen `yaml:"when,omitempty"`
+}
+
+// CIStageSpec is where a CI stage runs and what it runs.
+type CIStageSpec struct {
+	CloneCodebase bool        `yaml:"cloneCodebase"`
+	Platform      Platform    `yaml:"platform"`
+	Runtime       Runtime     `yaml:"runtime"`
+	Execution     CIExecution `yaml:"execution"`
+}
+
+// ApprovalStageSpec holds an Approval stage's steps.
+type ApprovalStageSpec struct {
+	Execution CIExecution `yaml:"execution"`
+}
+
+// Platform is the build machine's OS and architecture.
+type Platform struct {
+	OS   string `yaml:"os"`
+	Arch string `yaml:"arch"`
+}
+
+// Runtime is the build infrastructure: Docker is a local runner (a
+// Harness Docker Runner and delegate on a host of ours), Cloud is
+// Harness-hosted.
+type Runtime struct {
+	Type string         `yaml:"type"`
+	Spec map[string]any `yaml:"spec"`
+}
+
+// CIExecution holds a stage's steps.
+type CIExecution struct {
+	Steps []StepElement `yaml:"steps"`
+}
+
+// RunSpec is a Run step: a script on the build infrastructure.
+type RunSpec struct {
+	Shell        string            `yaml:"shell"`
+	Command      string            `yaml:"command"`
+	EnvVariables map[string]string `yaml:"envVariables,omitempty"`
+}
+
+// StageWhen is a stage's run condition.
+type StageWhen struct {
+	PipelineStatus string `yaml:"pipelineStatus"`
+	Condition      string `yaml:"condition,omitempty"`
+}
+
+// GitTriggerDocument is a trigger document of a Git provider's webhook.
+type GitTriggerDocument struct {
+	Trigger GitTrigger `yaml:"trigger"`
+}
+
+// GitTrigger starts a pipeline on a GitHub event of its codebase's
+// repository.
+type GitTrigger struct {
+	Name               string            `yaml:"name"`
+	Identifier         string            `yaml:"identifier"`
+	Enabled            bool              `yaml:"enabled"`
+	Description        string            `yaml:"description,omitempty"`
+	Tags               map[string]string `yaml:"tags"`
+	OrgIdentifier      string            `yaml:"orgIdentifier"`
+	ProjectIdentifier  string            `yaml:"projectIdentifier"`
+	PipelineIdentifier string            `yaml:"pipelineIdentifier"`
+	Source             GitTriggerSource  `yaml:"source"`
+	InputYaml          string            `yaml:"inputYaml"`
+}
+
+// GitTriggerSource is a webhook source.
+type GitTriggerSource struct {
+	Type string     `yaml:"type"`
+	Spec GitWebhook `yaml:"spec"`
+}
+
+// GitWebhook names the Git provider.
+type GitWebhook struct {
+	Type string      `yaml:"type"`
+	Spec GithubEvent `yaml:"spec"`
+}
+
+// GithubEvent is a GitHub event type (PullRequest, Push) and its filter.
+type GithubEvent struct {
+	Type string          `yaml:"type"`
+	Spec GithubEventSpec `yaml:"spec"`
+}
+
+// GithubEventSpec filters the events: the repository's connector, the
+// payload's conditions, the pull request actions.
+type GithubEventSpec struct {
+	ConnectorRef                string      `yaml:"connectorRef"`
+	AutoAbortPreviousExecutions bool        `yaml:"autoAbortPreviousExecutions"`
+	PayloadConditions           []Condition `yaml:"payloadConditions"`
+	HeaderConditions            []Condition `yaml:"headerConditions"`
+	Actions                     []string    `yaml:"actions,omitempty"`
+}
+
+// CIInputSetDocument is a CI trigger's inputYaml: what to build.
+type CIInputSetDocument struct {
+	Pipeline CIRuntimeInputs `yaml:"pipeline"`
+}
+
+// CIRuntimeInputs give the codebase's build.
+type CIRuntimeInputs struct {
+	Identifier string            `yaml:"identifier"`
+	Properties CIBuildProperties `yaml:"properties"`
+}
+
+// CIBuildProperties hold the codebase's build.
+type CIBuildProperties struct {
+	CI CIBuildProperty `yaml:"ci"`
+}
+
+// CIBuildProperty is the ci property of an input set.
+type CIBuildProperty struct {
+	Codebase CodebaseBuild `yaml:"codebase"`
+}
+
+// CodebaseBuild is the build of a codebase.
+type CodebaseBuild struct {
+	Build Build `yaml:"build"`
+}
+
+// Build is a pull request (PR, spec.number) or a branch (branch,
+// spec.branch).
+type Build struct {
+	Type string            `yaml:"type"`
+	Spec map[string]string `yaml:"spec"`
+}

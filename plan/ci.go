@@ -1,0 +1,154 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/harness/document"
+	"github.com/company/harness-platform/ident"
+)
+
+// CI is the Harness CI pipeline that runs this program (seed 000), which
+// the foundation stack declares when the catalog names this program's
+// repository: a connector to that repository (the pipeline's codebase),
+// the pipeline, and its triggers (pull requests to main preview every
+// stack; pushes to main run each environment's up in chain order).
+type CI struct {
+	Connector GithubConnector
+	Pipeline  Pipeline
+	Triggers  []Trigger
+}
+
+// The CI pipeline's runtime: the local runners (a Harness Docker Runner
+// and delegate on each self-hosted runner host, harness-platform:runner),
+// whose fixed addresses the clusters' public endpoints allow; Harness
+// Cloud machines have none. https://developer.harness.io/docs/continuous-integration/use-ci/set-up-build-infrastructure/define-a-docker-build-infrastructure/
+const ciRuntime = "Docker"
+
+// PolicyConfigFile is the organisation's config of the project's policy
+// pack, relative to the project directory.
+const PolicyConfigFile = "policy/config.json"
+
+// PulumiTokenSecret is the Harness secret holding the Pulumi Cloud access
+// token the CI pipeline's steps log in with (made by hand: Pulumi Cloud
+// issues it; nothing here knows its value).
+const PulumiTokenSecret = "pulumi_access_token"
+
+// buildCI is the CI pipeline of the catalog's repository (owner/name).
+func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef string) (*CI, error) {
+	owner, name, ok := strings.Cut(f.Repository, "/")
+	if !ok {
+		return nil, fmt.Errorf("foundation repository %q is not owner/name", f.Repository)
+	}
+	id := ident.From(name)
+	tags := map[string]string{"managed-by": ManagedBy, "team": c.PlatformTeam, "service": name}
+	connector := GithubConnector{
+		Identifier:        ident.Join("github", id),
+		Name:              "github-" + name,
+		Description:       "This program's repository, the codebase of pipeline " + id,
+		URL:               "https://github.com/" + f.Repository,
+		ConnectionType:    "Repo",
+		Username:          f.Github.Username,
+		TokenRef:          tokenRef,
+		ExecuteOnDelegate: true,
+		Tags:              TagList(tags),
+		Needs:             []Ref{{KindProject, scope.ProjectID}, {KindSecret, tokenRef}},
+	}
+	// ESC environments are <owner>/<repository>/<environment>: the
+	// Pulumi organisation is the repository's owner (as in the workflows).
+	esc := func(env string) string { return owner + "/" + name + "/" + env }
+	team, _ := c.Team(c.PlatformTeam)
+	prelude := "set -euo pipefail\n" +
+		"# The pinned CLI; credentials from Pulumi ESC (OIDC inside ESC, no key here).\n" +
+		"curl -fsSL https://get.pulumi.com | sh -s -- --version 3.256.0\n" +
+		"export PATH=\"$HOME/.pulumi/bin:$PATH\"\n"
+	env := map[string]string{"PULUMI_ACCESS_TOKEN": fmt.Sprintf("<+secrets.getValue(%q)>", PulumiTokenSecret)}
+	run := func(stepID, stepName, command, timeout string) document.StepElement {
+		return document.StepElement{Step: document.Step{Type: "Run", Name: stepName, Identifier: stepID, Timeout: timeout,
+			Spec: document.RunSpec{Shell: "Bash", Command: prelude + command, EnvVariables: env}}}
+	}
+	ciStage := func(stageID, stageName, description, condition string, steps ...document.StepElement) document.CIStageElement {
+		return document.CIStageElement{Stage: document.CIStage{Name: stageName, Identifier: stageID, Description: description, Type: "CI",
+			Spec: document.CIStageSpec{CloneCodebase: true, Platform: document.Platform{OS: "Linux", Arch: "Amd64"},
+				Runtime: document.Runtime{Type: ciRuntime, Spec: map[string]any{}}, Execution: document.CIExecution{Steps: steps}},
+			When: &document.StageWhen{PipelineStatus: "Success", Condition: condition}}}
+	}
+	const onPR, onMain = `<+trigger.event> == "PR"`, `<+trigger.event> == "PUSH"`
+	var previews strings.Builder
+	previews.WriteString("pack=\"$(go run ./cmd/platformctl policy-pack)\"\n")
+	previews.WriteString("for env in " + strings.Join(c.Chain, " ") + "; do   # chain order\n")
+	fmt.Fprintf(&previews, "  pulumi env run %q -- go run ./cmd/platformctl preflight --stack \"$env\"\n", esc("$env-preview"))
+	previews.WriteString("done\n")
+	previews.WriteString("for stack in $(go run ./cmd/platformctl stacks); do\n")
+	previews.WriteString("  env=\"${stack%%.*}\"\n  pulumi stack select --create \"$stack\"\n")
+	fmt.Fprintf(&previews, "  pulumi env run %q -- pulumi preview --stack \"$stack\" \\\n", esc("$env-preview"))
+	fmt.Fprintf(&previews, "    --override-env %q \\\n", name+"/$env="+name+"/$env-preview")
+	previews.WriteString("    --policy-pack \"$pack\" --policy-pack-config " + PolicyConfigFile + " --parallel 8 --diff\ndone\n")
+	stages := []document.CIStageElement{ciStage("preview", "Preview", "Preflight, then preview every stack with the policy pack, on pull requests", onPR,
+		run("preview", "Preflight and preview", previews.String(), "2h"))}
+	for _, envName := range c.Chain {
+		production := c.Stacks[envName].Environment.Type == "Production"
+		stages = append(stages, document.CIStageElement{Stage: document.CIStage{
+			Name: "Approve " + envName, Identifier: ident.Join("approve", envName), Type: "Approval",
+			Description: "The platform team approves the up of " + envName,
+			Spec: document.ApprovalStageSpec{Execution: document.CIExecution{Steps: []document.StepElement{{Step: document.Step{
+				Type: "HarnessApproval", Name: "Platform approval", Identifier: ident.Join("platform_approval", envName), Timeout: "1d",
+				Spec: document.HarnessApprovalSpec{
+					ApprovalMessage:                 "Apply the merged change to " + envName + "? Read the pull request's preview first.",
+					IncludePipelineExecutionHistory: true,
+					Approvers:                       document.Approvers{UserGroups: []string{team.UserGroup}, MinimumCount: 1, DisallowPipelineExecutor: production},
+					ApproverInputs:                  []document.ApproverInput{},
+				}}}}}},
+			When: &document.StageWhen{PipelineStatus: "Success", Condition: onMain}}})
+		up := fmt.Sprintf("pulumi env run %q -- go run ./cmd/platformctl preflight --stack %s\n", esc(envName), envName) +
+			fmt.Sprintf("pulumi env run %q -- go run ./cmd/platformctl up --stack %s --yes --parallel 2 --stack-parallel 2 --diff\n", esc(envName), envName)
+		stages = append(stages, ciStage(ident.Join("up", envName), "Up "+envName, "Preflight, then up every stack of "+envName+" with the policy pack", onMain,
+			run(ident.Join("up", envName), "Preflight and up "+envName, up, "4h")))
+	}
+	doc := document.CIDocument{Pipeline: document.CIPipeline{
+		Name: name, Identifier: id, ProjectIdentifier: scope.ProjectID, OrgIdentifier: scope.OrgID,
+		Description: "Runs " + f.Repository + ": preview on pull requests, up on merge, in chain order " + strings.Join(c.Chain, ", "),
+		Tags:        tags,
+		Properties:  document.CIProperties{CI: document.CIProperty{Codebase: document.Codebase{ConnectorRef: connector.Identifier, Build: "<+input>"}}},
+		Stages:      stages,
+	}}
+	y, err := document.MarshalString(doc)
+	if err != nil {
+		return nil, fmt.Errorf("CI pipeline: %w", err)
+	}
+	ci := &CI{Connector: connector, Pipeline: Pipeline{Identifier: id, Name: name, Description: doc.Pipeline.Description, Tags: TagList(tags), YAML: y,
+		Needs: []Ref{{KindProject, scope.ProjectID}, {KindGithubConnector, connector.Identifier}}}}
+	for _, t := range []struct {
+		event, suffix, description string
+		actions                    []string
+		build                      document.Build
+	}{
+		{"PullRequest", "pr", "Pull requests to " + MainBranch + ": preview every stack", []string{"Open", "Reopen", "Edit", "Synchronize"},
+			document.Build{Type: "PR", Spec: map[string]string{"number": "<+trigger.prNumber>"}}},
+		{"Push", "main", "Pushes to " + MainBranch + ": up each environment in chain order", nil,
+			document.Build{Type: "branch", Spec: map[string]string{"branch": "<+trigger.branch>"}}},
+	} {
+		input, err := document.MarshalString(document.CIInputSetDocument{Pipeline: document.CIRuntimeInputs{Identifier: id,
+			Properties: document.CIBuildProperties{CI: document.CIBuildProperty{Codebase: document.CodebaseBuild{Build: t.build}}}}})
+		if err != nil {
+			return nil, err
+		}
+		tid := ident.Join(id, t.suffix)
+		y, err := document.MarshalString(document.GitTriggerDocument{Trigger: document.GitTrigger{
+			Name: tid, Identifier: tid, Enabled: true, Description: t.description, Tags: tags,
+			OrgIdentifier: scope.OrgID, ProjectIdentifier: scope.ProjectID, PipelineIdentifier: id,
+			Source: document.GitTriggerSource{Type: "Webhook", Spec: document.GitWebhook{Type: "Github", Spec: document.GithubEvent{Type: t.event,
+				Spec: document.GithubEventSpec{ConnectorRef: connector.Identifier, AutoAbortPreviousExecutions: t.event == "PullRequest",
+					PayloadConditions: []document.Condition{{Key: "targetBranch", Operator: "Equals", Value: MainBranch}},
+					HeaderConditions:  []document.Condition{}, Actions: t.actions}}}},
+			InputYaml: input,
+		}})
+		if err != nil {
+			return nil, err
+		}
+		ci.Triggers = append(ci.Triggers, Trigger{Identifier: tid, Name: tid, TargetID: id, Tags: TagList(tags), YAML: y,
+			Needs: []Ref{{KindPipeline, id}}})
+	}
+	return ci, nil
+}
