@@ -235,8 +235,8 @@ type verificationDoc struct {
 type queryDoc struct {
 	At        yamlstrict.At
 	Archetype string `yaml:"archetype" required:"true" desc:"An archetype of catalog/archetypes.yaml."`
-	ErrorRate string `yaml:"errorRate" required:"true" desc:"PromQL giving the error rate, one value; must filter on {{namespace}}."`
-	Latency   string `yaml:"latency" required:"true" desc:"PromQL giving the response time, one value; must filter on {{namespace}}."`
+	ErrorRate string `yaml:"errorRate" required:"true" desc:"PromQL giving the error rate per instance; must filter on {{namespace}} and keep the pod label through every aggregation, e.g. sum by (pod) (...)."`
+	Latency   string `yaml:"latency" required:"true" desc:"PromQL giving the response time per instance; must filter on {{namespace}} and keep the pod label through every aggregation, e.g. sum by (le, pod) (...)."`
 }
 
 type changeWindowDoc struct {

@@ -370,9 +370,6 @@ func (v *validator) checkServices() {
 	}
 }
 
-// placeholder matches the template placeholders of verification queries.
-var placeholder = regexp.MustCompile(`{{\s*([^}]*?)\s*}}`)
-
 // checkVerification checks each stack's Prometheus settings and that every
 // service that verifies where it is deployed has queries for its
 // archetype: a Verify step with no monitored service behind it is
@@ -407,17 +404,8 @@ func (v *validator) checkVerification() {
 			}
 			seen[q.Archetype] = true
 			for _, f := range []struct{ key, query string }{{"errorRate", q.ErrorRate}, {"latency", q.Latency}} {
-				if f.query == "" {
-					continue
-				}
-				if !strings.Contains(f.query, "{{namespace}}") {
-					v.at(q.At.Field(f.key), `filter on the service's namespaces, e.g. {namespace=~"{{namespace}}"}`,
-						"%s query of %q does not use {{namespace}}: it would measure every service", f.key, q.Archetype)
-				}
-				for _, m := range placeholder.FindAllStringSubmatch(f.query, -1) {
-					if m[1] != "namespace" && m[1] != "service" {
-						v.at(q.At.Field(f.key), "use {{namespace}} or {{service}}", "unknown placeholder {{%s}} in the %s query of %q", m[1], f.key, q.Archetype)
-					}
+				if f.query != "" {
+					v.checkQuery(q.At.Field(f.key), q.Archetype, f.key, f.query)
 				}
 			}
 		}

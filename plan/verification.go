@@ -79,8 +79,9 @@ type enabled struct {
 }
 
 // serviceInstanceLabel is the label that tells one pod's series from
-// another's, which canary analysis compares.
-const serviceInstanceLabel = "pod"
+// another's, which canary analysis compares; validation holds every query
+// to keep it.
+const serviceInstanceLabel = catalog.InstanceLabel
 
 // prometheusConnector is the environment's connector, or nil when the
 // stack has no verification settings.
