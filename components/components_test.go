@@ -217,5 +217,14 @@ func TestServiceDeployment(t *testing.T) {
 		!strings.Contains(pipes[0].Dependencies[0], "monitoredService:MonitoredService::payment_service_prod") {
 		t.Errorf("monitored services %d; pipeline depends on %v, want its monitored service", len(ms), pipes[0].Dependencies)
 	}
+	// request.enabled is deprecated in the real provider, which warns on
+	// every preview and never sends it (terraform-provider-harness
+	// resource_monitored_service.go: Deprecated "enabled field is
+	// deprecated"; buildMonitoredServiceRequest does not read it).
+	if len(ms) == 1 {
+		if _, set := ms[0].Inputs["request"].ObjectValue()["enabled"]; set {
+			t.Error("the monitored service sets the deprecated request.enabled")
+		}
+	}
 	children(t, rec, ServiceDeploymentType)
 }

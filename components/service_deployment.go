@@ -48,7 +48,6 @@ func NewServiceDeployment(ctx *pulumi.Context, name string, args *ServiceDeploym
 				Type:           pulumi.String(m.Type),
 				ServiceRef:     pulumi.String(m.ServiceRef),
 				EnvironmentRef: pulumi.String(m.EnvironmentRef),
-				Enabled:        pulumi.Bool(true),
 				Tags:           stringArray(m.Tags),
 				HealthSources: platform.MonitoredServiceRequestHealthSourceArray{platform.MonitoredServiceRequestHealthSourceArgs{
 					Identifier: pulumi.String(m.HealthSource.Identifier),
