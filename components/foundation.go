@@ -214,30 +214,13 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 		if err := githubConnector(ci.Connector); err != nil {
 			return nil, err
 		}
-		pp := ci.Pipeline
-		p, err := platform.NewPipeline(ctx, pp.Identifier, &platform.PipelineArgs{
-			Identifier:  pulumi.String(pp.Identifier),
-			Name:        pulumi.String(pp.Name),
-			Description: pulumi.String(pp.Description),
-			OrgId:       org,
-			ProjectId:   proj,
-			Tags:        stringArray(pp.Tags),
-			Yaml:        pulumi.String(pp.YAML),
-		}, child(pp.Needs)...)
+		p, err := newPipeline(ctx, ci.Pipeline, args.Scope, child(ci.Pipeline.Needs)...)
 		if err != nil {
 			return nil, err
 		}
-		res.add(plan.KindPipeline, pp.Identifier, p)
+		res.add(plan.KindPipeline, ci.Pipeline.Identifier, p)
 		for _, tp := range ci.Triggers {
-			if _, err := platform.NewTriggers(ctx, tp.Identifier, &platform.TriggersArgs{
-				Identifier: pulumi.String(tp.Identifier),
-				Name:       pulumi.String(tp.Name),
-				OrgId:      org,
-				ProjectId:  proj,
-				TargetId:   pulumi.String(tp.TargetID),
-				Tags:       stringArray(tp.Tags),
-				Yaml:       pulumi.String(tp.YAML),
-			}, child(tp.Needs)...); err != nil {
+			if _, err := newTrigger(ctx, tp, args.Scope, child(tp.Needs)...); err != nil {
 				return nil, err
 			}
 		}

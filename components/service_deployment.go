@@ -62,33 +62,42 @@ func NewServiceDeployment(ctx *pulumi.Context, name string, args *ServiceDeploym
 		}
 		own.add(plan.KindMonitoredService, m.Identifier, ms)
 	}
-	pp := d.Pipeline
-	p, err := platform.NewPipeline(ctx, pp.Identifier, &platform.PipelineArgs{
-		Identifier:  pulumi.String(pp.Identifier),
-		Name:        pulumi.String(pp.Name),
-		Description: pulumi.String(pp.Description),
-		OrgId:       org,
-		ProjectId:   proj,
-		Tags:        stringArray(pp.Tags),
-		Yaml:        pulumi.String(pp.YAML),
-	}, pulumi.Parent(sd), pulumi.DependsOn(append(args.Needs.lookup(pp.Needs), own.lookup(pp.Needs)...)), pulumi.Protect(d.Protected))
+	pp, tp := d.Pipeline, d.Trigger
+	p, err := newPipeline(ctx, pp, args.Scope, pulumi.Parent(sd), pulumi.DependsOn(append(args.Needs.lookup(pp.Needs), own.lookup(pp.Needs)...)), pulumi.Protect(d.Protected))
 	if err != nil {
 		return nil, err
 	}
 	own.add(plan.KindPipeline, pp.Identifier, p)
-	tp := d.Trigger
-	t, err := platform.NewTriggers(ctx, tp.Identifier, &platform.TriggersArgs{
-		Identifier: pulumi.String(tp.Identifier),
-		Name:       pulumi.String(tp.Name),
-		OrgId:      org,
-		ProjectId:  proj,
-		TargetId:   pulumi.String(tp.TargetID),
-		Tags:       stringArray(tp.Tags),
-		Yaml:       pulumi.String(tp.YAML),
-	}, pulumi.Parent(sd), own.dependsOn(tp.Needs), pulumi.Protect(d.Protected))
+	t, err := newTrigger(ctx, tp, args.Scope, pulumi.Parent(sd), own.dependsOn(tp.Needs), pulumi.Protect(d.Protected))
 	if err != nil {
 		return nil, err
 	}
 	sd.WebhookURL = t.WebhookUrl
 	return sd, ctx.RegisterResourceOutputs(sd, pulumi.Map{"webhookUrl": sd.WebhookURL})
+}
+
+// newPipeline declares a planned pipeline in scope.
+func newPipeline(ctx *pulumi.Context, p plan.Pipeline, scope plan.Scope, opts ...pulumi.ResourceOption) (*platform.Pipeline, error) {
+	return platform.NewPipeline(ctx, p.Identifier, &platform.PipelineArgs{
+		Identifier:  pulumi.String(p.Identifier),
+		Name:        pulumi.String(p.Name),
+		Description: pulumi.String(p.Description),
+		OrgId:       pulumi.String(scope.OrgID),
+		ProjectId:   pulumi.String(scope.ProjectID),
+		Tags:        stringArray(p.Tags),
+		Yaml:        pulumi.String(p.YAML),
+	}, opts...)
+}
+
+// newTrigger declares a planned trigger of a pipeline in scope.
+func newTrigger(ctx *pulumi.Context, t plan.Trigger, scope plan.Scope, opts ...pulumi.ResourceOption) (*platform.Triggers, error) {
+	return platform.NewTriggers(ctx, t.Identifier, &platform.TriggersArgs{
+		Identifier: pulumi.String(t.Identifier),
+		Name:       pulumi.String(t.Name),
+		OrgId:      pulumi.String(scope.OrgID),
+		ProjectId:  pulumi.String(scope.ProjectID),
+		TargetId:   pulumi.String(t.TargetID),
+		Tags:       stringArray(t.Tags),
+		Yaml:       pulumi.String(t.YAML),
+	}, opts...)
 }
