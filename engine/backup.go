@@ -39,10 +39,22 @@ func (s *Session) BackupDir() string {
 	case s.opts.Offline:
 		return filepath.Join(s.opts.StateDir, "backups")
 	}
-	if u, err := url.Parse(os.Getenv("PULUMI_BACKEND_URL")); err == nil && u.Scheme == "file" {
-		return filepath.Join(u.Path, "backups")
+	if dir := s.fileBackend(); dir != "" {
+		return filepath.Join(dir, "backups")
 	}
 	return filepath.Join(s.opts.ProjectDir, ".backups")
+}
+
+// fileBackend is the directory of the session's file:// backend (offline:
+// <state>/backend), or "" for another backend.
+func (s *Session) fileBackend() string {
+	if s.opts.Offline {
+		return filepath.Join(s.opts.StateDir, "backend")
+	}
+	if u, err := url.Parse(os.Getenv("PULUMI_BACKEND_URL")); err == nil && u.Scheme == "file" {
+		return u.Path
+	}
+	return ""
 }
 
 func (s *Session) keepBackups() int {

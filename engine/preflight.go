@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -77,12 +76,7 @@ func (s *Session) account() string {
 // or for a backend that is not a directory: Pulumi Cloud refuses a
 // concurrent update itself).
 func (s *Session) lockOf(stack string) string {
-	dir := ""
-	if s.opts.Offline {
-		dir = filepath.Join(s.opts.StateDir, "backend")
-	} else if u, err := url.Parse(os.Getenv("PULUMI_BACKEND_URL")); err == nil && u.Scheme == "file" {
-		dir = u.Path
-	}
+	dir := s.fileBackend()
 	if dir == "" {
 		return ""
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -42,7 +43,7 @@ func env(key, fallback string) string {
 	return fallback
 }
 
-// get does a GET and returns the status and body.
+// get does a GET and returns the status and (the first 64 KiB of) the body.
 func (l Live) get(ctx context.Context, u string, header http.Header) (int, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -54,11 +55,8 @@ func (l Live) get(ctx context.Context, u string, header http.Header) (int, []byt
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
-	var body strings.Builder
-	buf := make([]byte, 64<<10)
-	n, _ := resp.Body.Read(buf)
-	body.Write(buf[:n])
-	return resp.StatusCode, []byte(body.String()), nil
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	return resp.StatusCode, body, err
 }
 
 // Harness reads the organisation with the key, as the provider's first

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,7 +25,7 @@ func TestRequire(t *testing.T) {
 		t.Fatal(err)
 	}
 	repos := r.GitHub["company"]
-	if r.Org != "default" || len(r.GitHub) != 1 || len(repos) < 10 || !contains(repos, "harness-platform") || !contains(repos, "payment-service") {
+	if r.Org != "default" || len(r.GitHub) != 1 || len(repos) < 10 || !slices.Contains(repos, "harness-platform") || !slices.Contains(repos, "payment-service") {
 		t.Errorf("org %q, GitHub %v", r.Org, r.GitHub)
 	}
 	if len(r.Roles) != 2 || r.Roles[0] != (Role{Arn: c.Stacks["dev"].AWS.RoleArn, Region: "eu-west-1"}) || r.Roles[1].Region != "eu-west-2" {
@@ -38,15 +39,6 @@ func TestRequire(t *testing.T) {
 	if rs, err := Require(c, "acct", shard, nil); err != nil || rs.Environment != "staging" || len(rs.Clusters) != 0 {
 		t.Errorf("%s: %+v %v", shard, rs, err)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Run asks every check and reports every failure with its fix.

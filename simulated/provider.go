@@ -449,13 +449,8 @@ func (p *Provider) Invoke(_ context.Context, req *pulumirpc.InvokeRequest) (*pul
 var errNoInvoke = errors.New("no such invoke")
 
 // refused is the service's refusal of every call, given who calls it
-// (Reach); nil for a provider without one.
-func (p *Provider) refused() error {
-	if p.reach == nil {
-		return nil
-	}
-	return refusal(p.name, loadReach(p.reach))
-}
+// (Reach).
+func (p *Provider) refused() error { return refusal(p.name, loadReach(p.reach)) }
 
 // answer answers an invoke: from the cloud, as a provider's lookup or
 // listing, or as the Behavior's own.

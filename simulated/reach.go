@@ -37,36 +37,57 @@ type Reach struct {
 // SetReach sets who calls the simulated services, and from where.
 func (s *Servers) SetReach(r Reach) { s.reach.Store(&r) }
 
+// loadReach is the Reach p holds (none: everything reaches).
 func loadReach(p *atomic.Pointer[Reach]) Reach {
+	if p == nil {
+		return Reach{}
+	}
 	if r := p.Load(); r != nil {
 		return *r
 	}
 	return Reach{}
 }
 
-// The refusals, worded as the real services and providers word them.
+// What the services answer, given who calls them, worded as the real
+// services and providers word their refusals. The simulated providers
+// and the Servers' preflight answers both ask these.
 
-func githubUnauthorized(what string) error {
-	return fmt.Errorf("%s: 401 Requires authentication []", what)
+// harness is Harness's answer to a call with the key.
+func (r Reach) harness() error {
+	if r.InvalidHarnessKey {
+		return harnessUnauthorized()
+	}
+	return nil
 }
 
 func harnessUnauthorized() error {
 	return fmt.Errorf(`401 Unauthorized: {"status":"ERROR","code":"INVALID_TOKEN","message":"Token is not valid."}`)
 }
 
-func assumeRoleDenied(role string) error {
-	return fmt.Errorf("operation error STS: AssumeRole, https response error StatusCode: 403, api error AccessDenied: "+
-		"User: arn:aws:sts::%s:assumed-role/harness-platform-ci/runner is not authorized to perform: sts:AssumeRole on resource: %s", awsAccount, role)
+// github is GitHub's answer to the request what.
+func (r Reach) github(what string) error {
+	if r.NoGitHubCredential {
+		return fmt.Errorf("%s: 401 Requires authentication []", what)
+	}
+	return nil
 }
 
-// refusal is the simulated service's refusal of any call of provider,
-// given who calls it.
+// assumeRole is STS's answer to an AssumeRole of role.
+func (r Reach) assumeRole(role string) error {
+	if r.Roles != nil && !slices.Contains(r.Roles, role) {
+		return fmt.Errorf("operation error STS: AssumeRole, https response error StatusCode: 403, api error AccessDenied: "+
+			"User: arn:aws:sts::%s:assumed-role/harness-platform-ci/runner is not authorized to perform: sts:AssumeRole on resource: %s", awsAccount, role)
+	}
+	return nil
+}
+
+// refusal is the simulated service's refusal of any call of provider.
 func refusal(provider string, r Reach) error {
-	switch {
-	case provider == "github" && r.NoGitHubCredential:
-		return githubUnauthorized("GET https://api.github.com/user")
-	case provider == "harness" && r.InvalidHarnessKey:
-		return harnessUnauthorized()
+	switch provider {
+	case "github":
+		return r.github("GET https://api.github.com/user")
+	case "harness":
+		return r.harness()
 	}
 	return nil
 }
@@ -94,37 +115,38 @@ func (p *Provider) configureRefusal(req *pulumirpc.ConfigureRequest) error {
 			_ = json.Unmarshal([]byte(v), &ar)
 			role = ar.RoleArn
 		}
-		if role != "" && r.Roles != nil && !slices.Contains(r.Roles, role) {
-			return assumeRoleDenied(role)
+		if role != "" {
+			return r.assumeRole(role)
 		}
 	case "kubernetes":
 		v, ok := args["kubeconfig"]
 		if !ok || !v.IsString() {
 			return nil // unknown in a preview: the cluster is not created yet
 		}
-		return p.clusterRefusal(v.StringValue(), r)
+		return r.cluster(p.aws, v.StringValue())
 	}
 	return nil
 }
 
-// clusterRefusal is the error of a call to the kubeconfig's API server
-// from the runner, or nil when it answers. An EKS endpoint answers from
+// cluster is the answer of the kubeconfig's API server to a call from
+// the runner, as the simulated AWS (aws) made its cluster: nil when it
+// answers. An EKS endpoint answers from
 // inside the cluster's VPC when its private endpoint is on, and from the
 // addresses of publicAccessCidrs (EKS's default: 0.0.0.0/0) when its
 // public one is on; a server the simulated AWS did not make (a kind
 // existing cluster) is not modelled, and answers.
-func (p *Provider) clusterRefusal(kubeconfig string, r Reach) error {
-	if !r.Runner.IsValid() || p.aws == nil {
+func (r Reach) cluster(aws *Cloud, kubeconfig string) error {
+	if !r.Runner.IsValid() || aws == nil {
 		return nil
 	}
 	server := kubeconfigServer(kubeconfig)
 	if server == "" {
 		return nil
 	}
-	if err := p.aws.Reload(); err != nil {
+	if err := aws.Reload(); err != nil {
 		return err
 	}
-	for _, c := range p.aws.OfType("aws:eks/cluster:Cluster") {
+	for _, c := range aws.OfType("aws:eks/cluster:Cluster") {
 		if c.Properties["endpoint"] != server {
 			continue
 		}
@@ -134,7 +156,7 @@ func (p *Provider) clusterRefusal(kubeconfig string, r Reach) error {
 		if v, ok := vpc["endpointPublicAccess"].(bool); ok {
 			public = v
 		}
-		if private && p.inVPC(vpc, r.Runner) {
+		if private && inVPC(aws, vpc, r.Runner) {
 			return nil
 		}
 		if public {
@@ -158,14 +180,14 @@ func (p *Provider) clusterRefusal(kubeconfig string, r Reach) error {
 }
 
 // inVPC reports whether addr is inside the VPC of the cluster's subnets.
-func (p *Provider) inVPC(vpcConfig map[string]any, addr netip.Addr) bool {
+func inVPC(aws *Cloud, vpcConfig map[string]any, addr netip.Addr) bool {
 	subnets, _ := vpcConfig["subnetIds"].([]any)
 	for _, id := range subnets {
-		subnet, ok := p.aws.Get(fmt.Sprint(id))
+		subnet, ok := aws.Get(fmt.Sprint(id))
 		if !ok {
 			continue
 		}
-		vpc, ok := p.aws.Get(fmt.Sprint(subnet.Properties["vpcId"]))
+		vpc, ok := aws.Get(fmt.Sprint(subnet.Properties["vpcId"]))
 		if !ok {
 			continue
 		}
@@ -194,29 +216,23 @@ func kubeconfigServer(kubeconfig string) string {
 
 // Harness: the key, and the simulated account.
 func (s *Servers) Harness(_ context.Context, account, _ string) error {
-	if loadReach(&s.reach).InvalidHarnessKey || account != Account {
+	if account != Account {
 		return harnessUnauthorized()
 	}
-	return nil
+	return loadReach(&s.reach).harness()
 }
 
 // GitHub: a credential.
 func (s *Servers) GitHub(_ context.Context, owner string, repos []string) error {
-	if loadReach(&s.reach).NoGitHubCredential {
-		return githubUnauthorized(fmt.Sprintf("GET https://api.github.com/repos/%s/%s", owner, repos[0]))
-	}
-	return nil
+	return loadReach(&s.reach).github(fmt.Sprintf("GET https://api.github.com/repos/%s/%s", owner, repos[0]))
 }
 
 // AssumeRole: a role the identity may assume.
 func (s *Servers) AssumeRole(_ context.Context, role, _ string) error {
-	if r := loadReach(&s.reach); r.Roles != nil && !slices.Contains(r.Roles, role) {
-		return assumeRoleDenied(role)
-	}
-	return nil
+	return loadReach(&s.reach).assumeRole(role)
 }
 
 // Cluster: the API server answers from the runner.
 func (s *Servers) Cluster(_ context.Context, _ string, kubeconfig string) error {
-	return s.kubernetes.clusterRefusal(kubeconfig, loadReach(&s.reach))
+	return loadReach(&s.reach).cluster(s.clouds["aws"], kubeconfig)
 }

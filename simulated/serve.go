@@ -33,8 +33,7 @@ type Servers struct {
 	behaviors map[string]Behavior
 	hooks     *hooks
 	// reach is who calls the services, and from where (SetReach).
-	reach      atomic.Pointer[Reach]
-	kubernetes *Provider
+	reach atomic.Pointer[Reach]
 }
 
 // hooks let tests act at a precise point of an operation.
@@ -107,7 +106,7 @@ func Start(stateDir, shared string) (*Servers, error) {
 		if name == "kubernetes" {
 			// A cluster's API answers by the endpoint access the
 			// simulated AWS gave the cluster.
-			p.aws, s.kubernetes = s.clouds["aws"], p
+			p.aws = s.clouds["aws"]
 		}
 		pulumirpc.RegisterResourceProviderServer(srv, p)
 		s.behaviors[name] = behavior
