@@ -3,6 +3,7 @@ package delivery
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,9 @@ import (
 	"github.com/pulumi/esc"
 	"github.com/pulumi/esc/eval"
 	"github.com/pulumi/esc/schema"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/diag"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/diag/colors"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
 
 	"github.com/company/harness-platform/internal/catalogtest"
 )
@@ -194,8 +198,22 @@ func (awsSecrets) Open(_ context.Context, inputs map[string]esc.Value, _ esc.Env
 func TestStackFilesImportTheirESCEnvironment(t *testing.T) {
 	c := catalogtest.Example(t, "..")
 	_, preview := load(t, "preview.yml")
+	// The stack files as the Pulumi CLI loads them (its own loader and
+	// schema, sdk/go/common/workspace), and as the catalog reads them.
+	project, err := workspace.LoadProject("../Pulumi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := diag.DefaultSink(io.Discard, io.Discard, diag.FormatOptions{Color: colors.Never})
 	for _, env := range c.Chain {
 		want := "harness-platform/" + env
+		ps, err := workspace.LoadProjectStack(sink, project, "../Pulumi."+env+".yaml")
+		if err != nil {
+			t.Fatalf("Pulumi.%s.yaml as the Pulumi CLI loads it: %v", env, err)
+		}
+		if imports := ps.Environment.Imports(); !slices.Contains(imports, want) || len(ps.EnvironmentBytes()) == 0 {
+			t.Errorf("Pulumi.%s.yaml imports %v for the Pulumi CLI, want %s", env, imports, want)
+		}
 		if !slices.Contains(c.Stacks[env].Imports, want) {
 			t.Errorf("Pulumi.%s.yaml imports %v, want %s", env, c.Stacks[env].Imports, want)
 		}
