@@ -123,40 +123,9 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 		declared(plan.KindPrometheusConnector, pc.Identifier, conn)
 	}
 	if w := args.ChangeWindow; w != nil {
-		p := w.Policy
-		policy, err := platform.NewPolicy(ctx, p.Identifier, &platform.PolicyArgs{
-			Identifier:  pulumi.String(p.Identifier),
-			Name:        pulumi.String(p.Name),
-			Description: pulumi.String(p.Description),
-			OrgId:       org,
-			ProjectId:   proj,
-			Rego:        pulumi.String(p.Rego),
-			Tags:        stringArray(p.Tags),
-		}, child(p.Needs)...)
-		if err != nil {
+		if err := declarePolicies(ctx, args.Scope, w.Policy, []plan.PolicySet{w.PolicySet}, child, declared); err != nil {
 			return nil, err
 		}
-		declared(plan.KindPolicy, p.Identifier, policy)
-		s := w.PolicySet
-		policies := platform.PolicySetPolicyArray{}
-		for _, id := range s.Policies {
-			policies = append(policies, platform.PolicySetPolicyArgs{Identifier: pulumi.String(id), Severity: pulumi.String(s.Severity)})
-		}
-		set, err := platform.NewPolicySet(ctx, s.Identifier, &platform.PolicySetArgs{
-			Identifier: pulumi.String(s.Identifier),
-			Name:       pulumi.String(s.Name),
-			Action:     pulumi.String(s.Action),
-			Type:       pulumi.String(s.Type),
-			Enabled:    pulumi.Bool(s.Enabled),
-			OrgId:      org,
-			ProjectId:  proj,
-			Policies:   policies,
-			Tags:       stringArray(s.Tags),
-		}, child(s.Needs)...)
-		if err != nil {
-			return nil, err
-		}
-		declared(plan.KindPolicySet, s.Identifier, set)
 	}
 	return e, ctx.RegisterResourceOutputs(e, pulumi.Map{})
 }

@@ -24,7 +24,8 @@ type FoundationArgs struct {
 // asked), a user group and role assignment per team, the GitHub connector
 // and its token, the Docker registry connector (and its password), and the
 // Harness CI pipeline that runs this program, with its repository's
-// connector and its triggers;
+// connector and its triggers, and the pipeline rules Harness evaluates on
+// every pipeline's save and run;
 // the catalog's Harness services are in the root environment's service
 // stacks (DeclareCatalogServices). The project,
 // org, connector and secret are protected: deleting a Harness project
@@ -210,6 +211,11 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 		return nil, err
 	}
 	res.add(plan.KindDockerConnector, d.Identifier, registry)
+	if r := fp.PipelineRules; r != nil {
+		if err := declarePolicies(ctx, args.Scope, r.Policy, r.Sets, child, res.add); err != nil {
+			return nil, err
+		}
+	}
 	if ci := fp.CI; ci != nil {
 		if err := githubConnector(ci.Connector); err != nil {
 			return nil, err

@@ -96,3 +96,11 @@ func DelegateToken(envName, region string) string { return DelegateName(envName,
 
 // AWSConnector is the AWS connector of one environment and region.
 func AWSConnector(envID, region string) string { return Join("aws", envID, region) }
+
+// PipelineRulesPolicy is the policy of the rules every pipeline of the
+// project keeps, in Harness itself.
+const PipelineRulesPolicy = "pipeline_rules"
+
+// PipelineRulesPolicySet is the policy set that evaluates the pipeline
+// rules on a pipeline event (Harness's policy set action: onsave, onrun).
+func PipelineRulesPolicySet(action string) string { return Join(PipelineRulesPolicy, action) }

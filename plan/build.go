@@ -164,6 +164,7 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 		out.Registry.PasswordRef = RegistryPasswordID
 		out.Registry.Needs = []Ref{{KindProject, scope.ProjectID}, {KindSecret, RegistryPasswordID}}
 	}
+	out.PipelineRules = buildPipelineRules(c, tags, inProject)
 	if f.Repository != "" {
 		ci, err := buildCI(c, f, scope, GithubTokenSecretID)
 		if err != nil {

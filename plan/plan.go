@@ -109,6 +109,9 @@ type Foundation struct {
 	Registry         DockerConnector
 	// CI is set when the catalog names this program's repository.
 	CI *CI
+	// PipelineRules are evaluated by Harness on every pipeline's save and
+	// run.
+	PipelineRules *PipelineRules
 }
 
 // Organization is a Harness organization.

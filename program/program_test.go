@@ -258,12 +258,31 @@ func TestEnvironmentSlice(t *testing.T) {
 				t.Errorf("%s infrastructure %s: %+v", stack, infra.Name, doc)
 			}
 		}
-		wantPolicies := 0
-		if st.IsProduction() {
-			wantPolicies = 1
+		// The environment's change-window policy, and in the root stack the
+		// pipeline rules Harness evaluates on save and on run.
+		var policies, sets []string
+		for _, r := range rec.OfType(tPolicy) {
+			policies = append(policies, r.Name)
 		}
-		if len(rec.OfType(tPolicy)) != wantPolicies || len(rec.OfType(tPolicySet)) != wantPolicies {
-			t.Errorf("%s: change-window policies %d, sets %d, want %d", stack, len(rec.OfType(tPolicy)), len(rec.OfType(tPolicySet)), wantPolicies)
+		for _, r := range rec.OfType(tPolicySet) {
+			sets = append(sets, r.Name+":"+str(r, "action")+":"+str(r, "type"))
+		}
+		var wantPolicies, wantSets []string
+		if st.OwnsFoundation() {
+			wantPolicies = append(wantPolicies, ident.PipelineRulesPolicy)
+			wantSets = append(wantSets, "pipeline_rules_onsave:onsave:pipeline", "pipeline_rules_onrun:onrun:pipeline")
+		}
+		if st.IsProduction() {
+			id := st.Environment.Identifier
+			wantPolicies = append(wantPolicies, ident.ChangeWindowPolicy(id))
+			wantSets = append(wantSets, ident.ChangeWindowPolicySet(id)+":onstep:custom")
+		}
+		slices.Sort(policies)
+		slices.Sort(sets)
+		slices.Sort(wantPolicies)
+		slices.Sort(wantSets)
+		if !slices.Equal(policies, wantPolicies) || !slices.Equal(sets, wantSets) {
+			t.Errorf("%s: policies %v, sets %v; want %v, %v", stack, policies, sets, wantPolicies, wantSets)
 		}
 	}
 }

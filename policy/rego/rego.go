@@ -30,3 +30,33 @@ func ChangeWindow(w *catalog.ChangeWindow) string {
 	}
 	return changeWindow + "\nwindow := " + string(window) + "\n"
 }
+
+//go:embed pipeline_rules.rego
+var pipelineRules string
+
+// PipelineRulesSettings are what the pipeline rules need to know of the
+// organisation: which environments are Production, each one's
+// change-window policy set, the platform team's group and the least
+// approvals of an approval step.
+type PipelineRulesSettings struct {
+	ProductionEnvironments []string          `json:"productionEnvironments"`
+	ChangeWindowSets       map[string]string `json:"changeWindowSets"`
+	PlatformGroup          string            `json:"platformGroup"`
+	MinApprovers           int               `json:"minApprovers"`
+}
+
+// PipelineRules returns the pipeline rules policy for s: the policy file
+// with s appended as a Rego value.
+func PipelineRules(s PipelineRulesSettings) string {
+	if s.ProductionEnvironments == nil {
+		s.ProductionEnvironments = []string{}
+	}
+	if s.ChangeWindowSets == nil {
+		s.ChangeWindowSets = map[string]string{}
+	}
+	rules, err := json.Marshal(s)
+	if err != nil {
+		panic(err) // strings, a map of strings and an int always marshal
+	}
+	return pipelineRules + "\nrules := " + string(rules) + "\n"
+}

@@ -1,0 +1,67 @@
+package plan
+
+import (
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/ident"
+	"github.com/company/harness-platform/policy/rego"
+)
+
+// PipelineRules is the policy Harness evaluates on every save and every run
+// of a pipeline in the project, and its policy sets (one per action: a
+// policy set has one action). The CrossGuard pack holds the same rules for
+// Pulumi runs; these hold for a pipeline edited in the Harness UI or
+// through the API.
+// developer.harness.io/docs/platform/governance/policy-as-code/harness-governance-overview
+type PipelineRules struct {
+	Policy Policy
+	Sets   []PolicySet
+}
+
+// PipelineRuleActions are the pipeline events the rules are evaluated on.
+var PipelineRuleActions = []string{"onsave", "onrun"}
+
+func buildPipelineRules(c *catalog.Catalog, tags []string, needs []Ref) *PipelineRules {
+	platform, _ := c.Team(c.PlatformTeam)
+	settings := rego.PipelineRulesSettings{PlatformGroup: platform.UserGroup, ChangeWindowSets: map[string]string{}}
+	for _, name := range c.Chain {
+		st := c.Stacks[name]
+		if !st.IsProduction() {
+			continue
+		}
+		env := st.Environment.Identifier
+		settings.ProductionEnvironments = append(settings.ProductionEnvironments, env)
+		if st.ChangeWindow != nil {
+			settings.ChangeWindowSets[env] = ident.ChangeWindowPolicySet(env)
+		}
+		// Every approval step needs at least what the laxest Production
+		// environment asks of one group.
+		for _, n := range []int{st.Approval.TeamApprovals, st.Approval.PlatformApprovals} {
+			if settings.MinApprovers == 0 || n < settings.MinApprovers {
+				settings.MinApprovers = n
+			}
+		}
+	}
+	r := &PipelineRules{Policy: Policy{
+		Identifier: ident.PipelineRulesPolicy,
+		Name:       "Pipeline rules",
+		Description: "Every pipeline of the project: no script steps outside CI stages; Production stages keep the team's and " +
+			"the platform team's approvals, the change-window step and rollback steps",
+		Rego:  rego.PipelineRules(settings),
+		Tags:  tags,
+		Needs: needs,
+	}}
+	for _, action := range PipelineRuleActions {
+		r.Sets = append(r.Sets, PolicySet{
+			Identifier: ident.PipelineRulesPolicySet(action),
+			Name:       "Pipeline rules " + action,
+			Action:     action,
+			Type:       "pipeline",
+			Enabled:    true,
+			Policies:   []string{ident.PipelineRulesPolicy},
+			Severity:   "error",
+			Tags:       tags,
+			Needs:      []Ref{{KindPolicy, ident.PipelineRulesPolicy}},
+		})
+	}
+	return r
+}

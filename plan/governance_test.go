@@ -1,0 +1,206 @@
+package plan
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	oparego "github.com/open-policy-agent/opa/v1/rego"
+	"gopkg.in/yaml.v3"
+)
+
+// ruleDenials evaluates the pipeline rules as Harness's policy engine does
+// on a pipeline event (Rego v0, the pipeline document as input).
+func ruleDenials(t *testing.T, policy string, pipeline any) []string {
+	t.Helper()
+	rs, err := oparego.New(
+		oparego.Query("data.pipeline_rules.deny"),
+		oparego.Module("pipeline_rules.rego", policy),
+		oparego.SetRegoVersion(ast.RegoV0),
+		oparego.Input(pipeline),
+	).Eval(context.Background())
+	if err != nil {
+		t.Fatalf("evaluating the pipeline rules: %v", err)
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		t.Fatalf("unexpected result %v", rs)
+	}
+	var out []string
+	for _, m := range rs[0].Expressions[0].Value.([]any) {
+		out = append(out, m.(string))
+	}
+	return out
+}
+
+// policyInput decodes a pipeline's YAML as Harness hands it to a policy.
+func policyInput(t *testing.T, y string) map[string]any {
+	t.Helper()
+	var doc map[string]any
+	if err := yaml.Unmarshal([]byte(y), &doc); err != nil {
+		t.Fatal(err)
+	}
+	// Through JSON, as Harness gives it: the mutations below edit a copy.
+	b, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc = nil
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func TestPipelineRulesDeclaredByTheFoundation(t *testing.T) {
+	c := example(t)
+	r := mustBuild(t, c, "dev").Foundation.PipelineRules
+	if r == nil {
+		t.Fatal("the foundation declares no pipeline rules")
+	}
+	var actions []string
+	for _, s := range r.Sets {
+		actions = append(actions, s.Action)
+		if s.Type != "pipeline" || !s.Enabled || s.Severity != "error" || !slices.Equal(s.Policies, []string{r.Policy.Identifier}) {
+			t.Errorf("policy set %s: %+v", s.Identifier, s)
+		}
+	}
+	if !slices.Equal(actions, []string{"onsave", "onrun"}) {
+		t.Errorf("actions %v, want onsave and onrun", actions)
+	}
+	for _, want := range []string{`"productionEnvironments":["prod"]`, `"changeWindowSets":{"prod":"prod_change_window"}`, `"platformGroup":"platform_team"`, `"minApprovers":1`} {
+		if !strings.Contains(r.Policy.Rego, want) {
+			t.Errorf("the rules' settings lack %s:\n%s", want, r.Policy.Rego[strings.LastIndex(r.Policy.Rego, "rules :="):])
+		}
+	}
+}
+
+// Every pipeline the program generates keeps the rules it asks Harness to
+// enforce: otherwise its own up would be refused on save.
+func TestGeneratedPipelinesKeepThePipelineRules(t *testing.T) {
+	c := example(t)
+	root := mustBuild(t, c, "dev").Foundation
+	policy := root.PipelineRules.Policy.Rego
+	pipelines := 0
+	if root.CI != nil {
+		if got := ruleDenials(t, policy, policyInput(t, root.CI.Pipeline.YAML)); len(got) > 0 {
+			t.Errorf("the CI pipeline is denied: %q", got)
+		}
+		pipelines++
+	}
+	for _, stack := range c.AllStacks() {
+		for _, d := range mustBuild(t, c, stack).Deployments {
+			if got := ruleDenials(t, policy, policyInput(t, d.Pipeline.YAML)); len(got) > 0 {
+				t.Errorf("%s: %s is denied: %q", stack, d.Pipeline.Identifier, got)
+			}
+			pipelines++
+		}
+	}
+	if pipelines < 20 {
+		t.Fatalf("only %d pipelines checked", pipelines)
+	}
+}
+
+// Each rule, at its boundary, on a pipeline as edited in the Harness UI.
+func TestPipelineRulesRefuse(t *testing.T) {
+	c := example(t)
+	policy := mustBuild(t, c, "dev").Foundation.PipelineRules.Policy.Rego
+	var prod, dev string
+	for _, d := range mustBuild(t, c, "production.services").Deployments {
+		if d.Service == "payment-service" {
+			prod = d.Pipeline.YAML
+		}
+	}
+	for _, d := range mustBuild(t, c, "dev.services").Deployments {
+		if d.Service == "payment-service" {
+			dev = d.Pipeline.YAML
+		}
+	}
+	stage := func(doc map[string]any) map[string]any {
+		return doc["pipeline"].(map[string]any)["stages"].([]any)[0].(map[string]any)["stage"].(map[string]any)
+	}
+	execution := func(doc map[string]any) map[string]any {
+		return stage(doc)["spec"].(map[string]any)["execution"].(map[string]any)
+	}
+	without := func(id string) func(map[string]any) {
+		return func(doc map[string]any) {
+			e := execution(doc)
+			e["steps"] = slices.DeleteFunc(e["steps"].([]any), func(s any) bool {
+				return s.(map[string]any)["step"].(map[string]any)["identifier"] == id
+			})
+		}
+	}
+	edit := func(id string, f func(step map[string]any)) func(map[string]any) {
+		return func(doc map[string]any) {
+			for _, s := range execution(doc)["steps"].([]any) {
+				if st := s.(map[string]any)["step"].(map[string]any); st["identifier"] == id {
+					f(st)
+				}
+			}
+		}
+	}
+	script := map[string]any{"step": map[string]any{"type": "ShellScript", "identifier": "fix_it", "name": "Fix it",
+		"spec": map[string]any{"shell": "Bash", "source": map[string]any{"type": "Inline", "spec": map[string]any{"script": "kubectl delete ns x"}}}}}
+	insert := func(element any) func(map[string]any) {
+		return func(doc map[string]any) {
+			e := execution(doc)
+			e["steps"] = append([]any{element}, e["steps"].([]any)...)
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		pipeline string
+		mutate   func(map[string]any)
+		want     string // "" allowed
+	}{
+		{"as generated", prod, func(map[string]any) {}, ""},
+		{"dev has no gates", dev, func(map[string]any) {}, ""},
+		{"dev script step", dev, insert(script), "step fix_it is a ShellScript step"},
+		{"script step", prod, insert(script), "step fix_it is a ShellScript step"},
+		{"script in a step group", prod, insert(map[string]any{"stepGroup": map[string]any{"identifier": "g", "name": "g", "steps": []any{script}}}), "is a ShellScript step"},
+		{"Run step in a parallel block", prod, insert(map[string]any{"parallel": []any{map[string]any{"step": map[string]any{"type": "Run", "identifier": "r", "spec": map[string]any{}}}}}), "step r is a Run step"},
+		{"script in rollback steps", prod, func(doc map[string]any) {
+			e := execution(doc)
+			e["rollbackSteps"] = append(e["rollbackSteps"].([]any), script)
+		}, "is a ShellScript step"},
+		{"no team approval", prod, without("team_approval"), "without an approval step of the owning team's group"},
+		{"no platform approval", prod, without("platform_approval"), "without an approval step of the platform group platform_team"},
+		{"team step lists the platform group too", prod, func(doc map[string]any) {
+			without("platform_approval")(doc)
+			edit("team_approval", func(st map[string]any) {
+				a := st["spec"].(map[string]any)["approvers"].(map[string]any)
+				a["userGroups"] = []any{"payments_team", "platform_team"}
+			})(doc)
+		}, "without an approval step of the owning team's group"},
+		{"executor may approve", prod, edit("platform_approval", func(st map[string]any) {
+			st["spec"].(map[string]any)["approvers"].(map[string]any)["disallowPipelineExecutor"] = false
+		}), "step platform_approval lets the pipeline's executor approve"},
+		{"no minimum", prod, edit("team_approval", func(st map[string]any) {
+			delete(st["spec"].(map[string]any)["approvers"].(map[string]any), "minimumCount")
+		}), "step team_approval needs approvers.minimumCount of at least 1"},
+		{"no change window", prod, without("change_window"), "without the change-window Policy step; add a Policy step with the policy set prod_change_window"},
+		{"another policy set", prod, edit("change_window", func(st map[string]any) {
+			st["spec"].(map[string]any)["policySets"] = []any{"always_allow"}
+		}), "without the change-window Policy step"},
+		{"no rollback", prod, func(doc map[string]any) { execution(doc)["rollbackSteps"] = []any{} }, "without rollback steps"},
+		{"production stage in a parallel block", prod, func(doc map[string]any) {
+			p := doc["pipeline"].(map[string]any)
+			s := p["stages"].([]any)[0]
+			without("team_approval")(doc)
+			p["stages"] = []any{map[string]any{"parallel": []any{s}}}
+		}, "without an approval step of the owning team's group"},
+		{"no stages", prod, func(doc map[string]any) { delete(doc["pipeline"].(map[string]any), "stages") }, "the pipeline has no stages list"},
+	} {
+		doc := policyInput(t, tc.pipeline)
+		tc.mutate(doc)
+		got := ruleDenials(t, policy, doc)
+		switch {
+		case tc.want == "" && len(got) > 0:
+			t.Errorf("%s: denied: %q", tc.name, got)
+		case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want)):
+			t.Errorf("%s: got %q, want one denial containing %q", tc.name, got, tc.want)
+		}
+	}
+}

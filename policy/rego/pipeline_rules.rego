@@ -1,0 +1,141 @@
+# The pipeline rules Harness evaluates itself, on every save and every run
+# of a pipeline in the project (two policy sets, actions onsave and onrun,
+# type pipeline), so that a pipeline edited in the Harness UI or through the
+# API keeps them as well as one this program generates. They are the
+# CrossGuard rules no-script-steps and production-pipeline-gates, which only
+# see Pulumi runs.
+#
+# On pipeline events Harness gives the policy the pipeline document as
+# input.pipeline (its YAML as JSON), as in Harness's samples
+# (developer.harness.io/docs/platform/governance/policy-as-code/sample-policy-use-case:
+# "Prevent users from leveraging steps that are not allowed by the
+# company"). The program appends the rules' settings as a Rego value:
+#   rules = {"productionEnvironments": ["prod"], "changeWindowSets": {"prod": "prod_change_window"},
+#            "platformGroup": "platform_team", "minApprovers": 1}
+#
+# Rego v0 syntax, as Harness's samples. A pipeline it cannot read is denied.
+package pipeline_rules
+
+# Steps that run arbitrary commands. A CI stage runs them by nature (it
+# builds, on the build infrastructure, and deploys nothing).
+script_steps := {"ShellScript", "ShellScriptProvision", "Run", "Background", "Container", "Plugin"}
+
+# A test of a value that may be undefined is its own rule: "not" over a
+# built-in or a comparison with an undefined operand is not true in OPA.
+deny[msg] {
+	not has_stages
+	msg := "the pipeline has no stages list; a pipeline document has pipeline.stages"
+}
+
+deny[msg] {
+	stage := stages[_]
+	stage.type != "CI"
+	step := all_steps(stage)[_]
+	script_steps[step.type]
+	msg := sprintf("stage %s: step %s is a %s step; deployment pipelines may not run scripts: use a Harness step type, or change the archetype in the catalog", [stage.identifier, step.identifier, step.type])
+}
+
+deny[msg] {
+	stage := production_stages[_]
+	not has_team_approval(stage)
+	msg := sprintf("stage %s deploys to Production (%s) without an approval step of the owning team's group; add a HarnessApproval step", [stage.identifier, environment(stage)])
+}
+
+deny[msg] {
+	stage := production_stages[_]
+	not has_platform_approval(stage)
+	msg := sprintf("stage %s deploys to Production (%s) without an approval step of the platform group %s; add a HarnessApproval step", [stage.identifier, environment(stage), rules.platformGroup])
+}
+
+deny[msg] {
+	stage := production_stages[_]
+	step := approvals(stage)[_]
+	not executor_excluded(step)
+	msg := sprintf("stage %s: approval step %s lets the pipeline's executor approve; set approvers.disallowPipelineExecutor: true", [stage.identifier, step.identifier])
+}
+
+deny[msg] {
+	stage := production_stages[_]
+	step := approvals(stage)[_]
+	not enough_approvers(step)
+	msg := sprintf("stage %s: approval step %s needs approvers.minimumCount of at least %d", [stage.identifier, step.identifier, rules.minApprovers])
+}
+
+deny[msg] {
+	stage := production_stages[_]
+	not has_change_window(stage)
+	msg := sprintf("stage %s deploys to Production (%s) without the change-window Policy step; add a Policy step with the policy set %s", [stage.identifier, environment(stage), object.get(rules.changeWindowSets, environment(stage), "of the environment")])
+}
+
+deny[msg] {
+	stage := production_stages[_]
+	count(steps(stage, "rollbackSteps")) == 0
+	msg := sprintf("stage %s deploys to Production (%s) without rollback steps; add rollbackSteps", [stage.identifier, environment(stage)])
+}
+
+has_stages {
+	is_array(input.pipeline.stages)
+}
+
+stages[stage] {
+	stage := input.pipeline.stages[_].stage
+}
+
+# Stages inside a parallel block.
+stages[stage] {
+	stage := input.pipeline.stages[_].parallel[_].stage
+}
+
+environment(stage) := stage.spec.environment.environmentRef
+
+production_stages[stage] {
+	stage := stages[_]
+	stage.type == "Deployment"
+	rules.productionEnvironments[_] == environment(stage)
+}
+
+# steps lists the steps of one list of a stage's execution, through
+# parallel blocks and step groups.
+steps(stage, list) := {step |
+	walk(stage.spec.execution[list], [_, node])
+	step := node.step
+	is_object(step)
+}
+
+all_steps(stage) := steps(stage, "steps") | steps(stage, "rollbackSteps")
+
+approvals(stage) := {step |
+	step := steps(stage, "steps")[_]
+	step.type == "HarnessApproval"
+}
+
+has_platform_approval(stage) {
+	platform_step(approvals(stage)[_])
+}
+
+# A step that lists the platform group is the platform's, whatever else it
+# lists: Harness counts a step's minimumCount across all its groups, so two
+# platform members would pass it alone.
+has_team_approval(stage) {
+	step := approvals(stage)[_]
+	count(step.spec.approvers.userGroups) > 0
+	not platform_step(step)
+}
+
+platform_step(step) {
+	step.spec.approvers.userGroups[_] == rules.platformGroup
+}
+
+has_change_window(stage) {
+	step := steps(stage, "steps")[_]
+	step.type == "Policy"
+	step.spec.policySets[_] == rules.changeWindowSets[environment(stage)]
+}
+
+executor_excluded(step) {
+	step.spec.approvers.disallowPipelineExecutor == true
+}
+
+enough_approvers(step) {
+	step.spec.approvers.minimumCount >= rules.minApprovers
+}
