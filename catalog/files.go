@@ -64,13 +64,22 @@ type overridesDoc struct {
 }
 
 type teamDoc struct {
-	At          yamlstrict.At
-	Name        string   `yaml:"name" required:"true" desc:"Team name."`
-	Description string   `yaml:"description" desc:"What the team owns."`
-	UserGroup   string   `yaml:"userGroup" desc:"Harness user group identifier (default: <name>_team)."`
-	Members     []string `yaml:"members" desc:"E-mail addresses of the team's members (the user group's users)."`
-	Stack       string   `yaml:"stack" desc:"The service stack of its services (default: the team's name); teams may share one."`
-	Stacks      int      `yaml:"stacks" desc:"Split its services over this many service stacks (default 1): <stack>, <stack>-2, ..., by a stable hash of each service's name, so adding a stack moves only the services it takes."`
+	At            yamlstrict.At
+	Name          string            `yaml:"name" required:"true" desc:"Team name."`
+	Description   string            `yaml:"description" desc:"What the team owns."`
+	UserGroup     string            `yaml:"userGroup" desc:"Harness user group identifier (default: <name>_team)."`
+	Members       []string          `yaml:"members" desc:"E-mail addresses of the team's members (the user group's users)."`
+	Stack         string            `yaml:"stack" desc:"The service stack of its services (default: the team's name); teams may share one."`
+	Stacks        int               `yaml:"stacks" desc:"Split its services over this many service stacks (default 1): <stack>, <stack>-2, ..., by a stable hash of each service's name, so adding a stack moves only the services it takes."`
+	Notifications *notificationsDoc `yaml:"notifications" desc:"Where the team is told of its pipelines' failures and pending approvals. Required of every team that owns a service, and of the platform team."`
+}
+
+// notificationsDoc names Harness secrets, never their values: Harness reads
+// them when it notifies (<+secrets.getValue(...)>).
+type notificationsDoc struct {
+	At                 yamlstrict.At
+	SlackWebhookSecret string `yaml:"slackWebhookSecret" required:"true" desc:"Harness secret (text) holding the team's Slack incoming webhook URL: <id> in the project, org.<id> or account.<id>."`
+	PagerDutyKeySecret string `yaml:"pagerDutyKeySecret" desc:"Harness secret (text) holding the team's PagerDuty integration key; it is paged when a Production deployment fails."`
 }
 
 type archetypeDoc struct {

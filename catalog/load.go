@@ -125,6 +125,7 @@ func parse(files map[string][]byte, cfg *stackConfig) (*Catalog, error) {
 	v.checkArchetypes()
 	v.checkStacks()
 	v.checkServices()
+	v.checkNotifications()
 	v.checkServiceStacks(tf.ServiceStacks)
 	v.checkServiceStackFiles()
 	v.checkVerification()

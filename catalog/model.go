@@ -90,6 +90,15 @@ type Team struct {
 	Description string
 	UserGroup   string
 	Members     []string
+	// Notify is where the team is told of its pipelines' events.
+	Notify Notify
+}
+
+// Notify names the Harness secrets of a team's channels, as a pipeline
+// refers to them (<id>, org.<id> or account.<id>); PagerDutyKeySecret is
+// "" when the team is not paged.
+type Notify struct {
+	SlackWebhookSecret, PagerDutyKeySecret string
 }
 
 // Archetype is a pipeline shape with defaults.

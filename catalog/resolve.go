@@ -17,7 +17,11 @@ func resolve(v *validator) *Catalog {
 	}
 	for _, t := range v.files.teams {
 		c.teams[t.Name] = len(c.Teams)
-		c.Teams = append(c.Teams, Team{Name: t.Name, Description: t.Description, UserGroup: t.userGroup(), Members: slices.Clone(t.Members)})
+		team := Team{Name: t.Name, Description: t.Description, UserGroup: t.userGroup(), Members: slices.Clone(t.Members)}
+		if n := t.Notifications; n != nil {
+			team.Notify = Notify{SlackWebhookSecret: n.SlackWebhookSecret, PagerDutyKeySecret: n.PagerDutyKeySecret}
+		}
+		c.Teams = append(c.Teams, team)
 	}
 	for _, a := range v.files.archetypes {
 		c.Archetypes = append(c.Archetypes, Archetype{

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/company/harness-platform/diag"
+	"github.com/company/harness-platform/ident"
 )
 
 // exampleFiles reads the example catalog and stack files.
@@ -80,8 +81,8 @@ func TestValidationErrors(t *testing.T) {
 			[]string{`catalog/services.yaml:38:11: namespace in "dev": "int-stable-basket-service-with-a-name-far-too-long-for-namespaces-x-euw1" is 72 characters long; Kubernetes names allow at most 63; shorten the service name`,
 				`catalog/services.yaml:38:11: namespace in "staging": "pre-stable-basket-service-with-a-name-far-too-long-for-namespaces-x-euw1" is 72 characters long; Kubernetes names allow at most 63; shorten the service name`,
 				`catalog/services.yaml:38:11: namespace in "production": "prod-basket-service-with-a-name-far-too-long-for-namespaces-x-euw1" is 66 characters long; Kubernetes names allow at most 63; shorten the service name`}},
-		{"teams collide after mapping", []edit{{TeamsFile, "  - name: identity\n", "  - name: data_team\n    userGroup: data_team_x\n    description: x\n  - name: data-team\n"}, {ServicesFile, "team: identity", "team: data_team"}, {ServicesFile, "team: identity", "team: data_team"}, {ServicesFile, "team: identity", "team: data_team"}},
-			[]string{`catalog/teams.yaml:28:11: team "data-team" maps to Harness identifier "data_team", the same as team "data_team"; rename one of them (the other is at line 25)`}},
+		{"teams collide after mapping", []edit{{TeamsFile, "  - name: identity\n", "  - name: data_team\n    userGroup: data_team_x\n    description: x\n    notifications: {slackWebhookSecret: slack_data}\n  - name: data-team\n"}, {ServicesFile, "team: identity", "team: data_team"}, {ServicesFile, "team: identity", "team: data_team"}, {ServicesFile, "team: identity", "team: data_team"}},
+			[]string{`catalog/teams.yaml:38:11: team "data-team" maps to Harness identifier "data_team", the same as team "data_team"; rename one of them (the other is at line 34)`}},
 		{"unknown team", []edit{{ServicesFile, "team: checkout\n    archetype: worker", "team: chekout\n    archetype: worker"}},
 			[]string{`catalog/services.yaml:44:11: unknown team "chekout"; did you mean "checkout"?`}},
 		{"unknown platform team", []edit{{TeamsFile, "platformTeam: platform", "platformTeam: platfrom"}},
@@ -181,9 +182,17 @@ func TestValidationErrors(t *testing.T) {
 		{"service stack: a repository in two", []edit{{ServicesFile, "repo: company/refunds\n", "repo: company/ledger\n    stack: refunds\n"}},
 			[]string{"catalog/services.yaml:24:12: service \"refund-service\" is in service stack \"refunds\", but another service of repository company/ledger (line 17) is in \"services\", and one stack owns a repository's GitHub environment; put every service of company/ledger in one service stack: set `stack: services` on this entry"}},
 		{"service stack: invalid name", []edit{{TeamsFile, "  - name: payments\n    stack: services\n", "  - name: payments\n    stack: pay.ments\n"}},
-			[]string{"catalog/teams.yaml:18:12: service stack \"pay.ments\" is not a valid stack name; name the service stack with at most 60 letters, digits, '-' and '_'"}},
+			[]string{"catalog/teams.yaml:21:12: service stack \"pay.ments\" is not a valid stack name; name the service stack with at most 60 letters, digits, '-' and '_'"}},
 		{"service stack: negative counts", []edit{{TeamsFile, "maxServices: 60", "maxServices: -1"}, {TeamsFile, "  - name: payments\n    stack: services\n", "  - name: payments\n    stack: services\n    stacks: -2\n"}},
-			[]string{`catalog/teams.yaml:11:16: serviceStacks.maxServices must be positive; set a positive number, such as 60`, `catalog/teams.yaml:19:13: team "payments": stacks must be positive; set a positive number of stacks`}},
+			[]string{`catalog/teams.yaml:11:16: serviceStacks.maxServices must be positive; set a positive number, such as 60`, `catalog/teams.yaml:22:13: team "payments": stacks must be positive; set a positive number of stacks`}},
+		{"team without a channel", []edit{{TeamsFile, "    notifications:\n      slackWebhookSecret: account.slack_checkout\n      pagerDutyKeySecret: account.pagerduty_checkout\n", ""}},
+			[]string{`catalog/teams.yaml:27:11: team "checkout" has no notification channel: its failed deployments and pending approvals would reach no one; add notifications: {slackWebhookSecret: <Harness secret holding its Slack webhook URL>} to the team`}},
+		{"platform team without a channel", []edit{{TeamsFile, "    notifications:\n      slackWebhookSecret: account.slack_platform\n      pagerDutyKeySecret: account.pagerduty_platform\n", ""}},
+			[]string{`catalog/teams.yaml:13:11: team "platform" has no notification channel: its failed deployments and pending approvals would reach no one; add notifications: {slackWebhookSecret: <Harness secret holding its Slack webhook URL>} to the team`}},
+		{"bad secret references", []edit{{TeamsFile, "account.slack_payments", "project.slack_payments"}, {TeamsFile, "account.pagerduty_payments", "pagerduty-payments"}, {TeamsFile, "slackWebhookSecret: account.slack_data", "slackWebhookSecret: https://hooks.slack.com/services/T0/B0/x"}},
+			[]string{`catalog/teams.yaml:25:27: slackWebhookSecret "project.slack_payments": the scope "project" is neither account nor org; name a Harness secret: <id> in the project, org.<id> or account.<id>`,
+				`catalog/teams.yaml:26:27: pagerDutyKeySecret "pagerduty-payments": ` + identErr("pagerduty-payments") + `; name a Harness secret: <id> in the project, org.<id> or account.<id>`,
+				`catalog/teams.yaml:47:27: slackWebhookSecret "https://hooks.slack.com/services/T0/B0/x": is a URL: a secret's value does not belong in the catalog; keep it in a Harness secret; name a Harness secret: <id> in the project, org.<id> or account.<id>`}},
 		{"several problems at once", []edit{{ServicesFile, "team: checkout\n    archetype: worker", "team: chekout\n    archetype: worker"}, {ServicesFile, "regions: [euw1]", "regions: [use1]"}},
 			[]string{`catalog/services.yaml:25:15: unknown region "use1"; did you mean "euw1"?`,
 				`catalog/services.yaml:44:11: unknown team "chekout"; did you mean "checkout"?`}},
@@ -217,5 +226,24 @@ func TestValidationErrors(t *testing.T) {
 				t.Errorf("diagnostics:\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(tc.want, "\n      "))
 			}
 		})
+	}
+}
+
+func identErr(id string) string { return ident.Check(id).Error() }
+
+// Only a team someone must tell something to needs a channel: one owning a
+// service that is not retired, or the platform team.
+func TestTeamsWithoutServicesNeedNoChannel(t *testing.T) {
+	files := exampleFiles(t)
+	files[TeamsFile] = []byte(strings.Replace(string(files[TeamsFile]), "teams:\n", "teams:\n  - name: research\n    stack: services\n    members: [zoe@company.com]\n", 1))
+	c, err := Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if team, ok := c.Team("research"); !ok || team.Notify != (Notify{}) {
+		t.Errorf("research: %+v", team)
+	}
+	if team, _ := c.Team("payments"); team.Notify != (Notify{"account.slack_payments", "account.pagerduty_payments"}) {
+		t.Errorf("payments: %+v", team.Notify)
 	}
 }

@@ -444,9 +444,13 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 			continue
 		}
 		team, _ := c.Team(s.Team)
+		notify := []catalog.Team{team}
+		if st.IsProduction() && team.Name != platform.Name {
+			notify = append(notify, platform)
+		}
 		inputs = append(inputs, &deploymentInput{
 			svc: s, stack: st, scope: p.Scope,
-			teamGroup: team.UserGroup, platformTeam: platform.UserGroup,
+			teamGroup: team.UserGroup, platformTeam: platform.UserGroup, notify: notify,
 			regions: s.RegionsIn(st), strategy: s.StrategyIn(st),
 			tags: deploymentTags(s, st),
 		})

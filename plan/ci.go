@@ -63,7 +63,7 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 		"# The pinned CLI; credentials from Pulumi ESC (OIDC inside ESC, no key here).\n" +
 		"curl -fsSL https://get.pulumi.com | sh -s -- --version 3.256.0\n" +
 		"export PATH=\"$HOME/.pulumi/bin:$PATH\"\n"
-	env := map[string]string{"PULUMI_ACCESS_TOKEN": fmt.Sprintf("<+secrets.getValue(%q)>", PulumiTokenSecret)}
+	env := map[string]string{"PULUMI_ACCESS_TOKEN": secretValue(PulumiTokenSecret)}
 	run := func(stepID, stepName, command, timeout string) document.StepElement {
 		return document.StepElement{Step: document.Step{Type: "Run", Name: stepName, Identifier: stepID, Timeout: timeout,
 			Spec: document.RunSpec{Shell: "Bash", Command: prelude + command, EnvVariables: env}}}
@@ -112,6 +112,8 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 		Tags:        tags,
 		Properties:  document.CIProperties{CI: document.CIProperty{Codebase: document.Codebase{ConnectorRef: connector.Identifier, Build: "<+input>"}}},
 		Stages:      stages,
+		// The platform team runs this pipeline and approves its ups.
+		NotificationRules: notificationRules([]catalog.Team{team}, false),
 	}}
 	y, err := document.MarshalString(doc)
 	if err != nil {

@@ -32,9 +32,12 @@ type deploymentInput struct {
 	scope        Scope
 	teamGroup    string // the owning team's user group
 	platformTeam string // the platform team's user group
-	regions      []string
-	strategy     string
-	tags         map[string]string // deploymentTags, computed once
+	// notify are the teams told of the pipeline's events: the owner, and
+	// in Production the platform team.
+	notify   []catalog.Team
+	regions  []string
+	strategy string
+	tags     map[string]string // deploymentTags, computed once
 }
 
 func (d *deploymentInput) pipelineID() string {
@@ -82,6 +85,7 @@ func pipelineDocument(d *deploymentInput) document.Document {
 			{Name: ImageTagInput, Type: "String", Description: "Image tag of " + s.Image + " to deploy", Required: true, Value: "<+input>"},
 			{Name: TargetRegionInput, Type: "String", Description: "Region to deploy to", Required: true, Value: "<+input>.allowedValues(" + strings.Join(d.regions, ",") + ")"},
 		},
+		NotificationRules: notificationRules(d.notify, st.IsProduction()),
 		Stages: []document.StageElement{{Stage: document.Stage{
 			Name:       "Deploy to " + st.Environment.Name,
 			Identifier: "deploy",

@@ -9,14 +9,15 @@ type CIDocument struct {
 
 // CIPipeline is the top-level CI pipeline.
 type CIPipeline struct {
-	Name              string            `yaml:"name"`
-	Identifier        string            `yaml:"identifier"`
-	ProjectIdentifier string            `yaml:"projectIdentifier"`
-	OrgIdentifier     string            `yaml:"orgIdentifier"`
-	Description       string            `yaml:"description,omitempty"`
-	Tags              map[string]string `yaml:"tags"`
-	Properties        CIProperties      `yaml:"properties"`
-	Stages            []CIStageElement  `yaml:"stages"`
+	Name              string             `yaml:"name"`
+	Identifier        string             `yaml:"identifier"`
+	ProjectIdentifier string             `yaml:"projectIdentifier"`
+	OrgIdentifier     string             `yaml:"orgIdentifier"`
+	Description       string             `yaml:"description,omitempty"`
+	Tags              map[string]string  `yaml:"tags"`
+	Properties        CIProperties       `yaml:"properties"`
+	Stages            []CIStageElement   `yaml:"stages"`
+	NotificationRules []NotificationRule `yaml:"notificationRules,omitempty"`
 }
 
 // CIProperties hold the pipeline's codebase.

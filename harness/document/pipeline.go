@@ -17,14 +17,51 @@ type Document struct {
 
 // Pipeline is the top-level pipeline.
 type Pipeline struct {
-	Name              string            `yaml:"name"`
-	Identifier        string            `yaml:"identifier"`
-	ProjectIdentifier string            `yaml:"projectIdentifier"`
-	OrgIdentifier     string            `yaml:"orgIdentifier"`
-	Description       string            `yaml:"description,omitempty"`
-	Tags              map[string]string `yaml:"tags"`
-	Variables         []Variable        `yaml:"variables"`
-	Stages            []StageElement    `yaml:"stages"`
+	Name              string             `yaml:"name"`
+	Identifier        string             `yaml:"identifier"`
+	ProjectIdentifier string             `yaml:"projectIdentifier"`
+	OrgIdentifier     string             `yaml:"orgIdentifier"`
+	Description       string             `yaml:"description,omitempty"`
+	Tags              map[string]string  `yaml:"tags"`
+	Variables         []Variable         `yaml:"variables"`
+	Stages            []StageElement     `yaml:"stages"`
+	NotificationRules []NotificationRule `yaml:"notificationRules,omitempty"`
+}
+
+// NotificationRule tells one channel of a pipeline's events.
+// https://developer.harness.io/docs/continuous-delivery/x-platform-cd-features/cd-steps/notify-users-of-pipeline-events/
+type NotificationRule struct {
+	Name               string             `yaml:"name"`
+	Identifier         string             `yaml:"identifier"`
+	PipelineEvents     []PipelineEvent    `yaml:"pipelineEvents"`
+	NotificationMethod NotificationMethod `yaml:"notificationMethod"`
+	Enabled            bool               `yaml:"enabled"`
+}
+
+// PipelineEvent is an event a rule notifies of: PipelineFailed,
+// WaitingForUserAction (an approval or a manual intervention waits), ...
+type PipelineEvent struct {
+	Type string `yaml:"type"`
+}
+
+// NotificationMethod is a channel: Slack (SlackChannel) or PagerDuty
+// (PagerDutyChannel).
+type NotificationMethod struct {
+	Type string `yaml:"type"`
+	Spec any    `yaml:"spec"`
+}
+
+// SlackChannel posts to an incoming webhook; the URL may be an expression,
+// such as a secret's <+secrets.getValue("...")>, but not a runtime input.
+type SlackChannel struct {
+	UserGroups []string `yaml:"userGroups"`
+	WebhookURL string   `yaml:"webhookUrl"`
+}
+
+// PagerDutyChannel raises an incident through an integration key.
+type PagerDutyChannel struct {
+	UserGroups     []string `yaml:"userGroups"`
+	IntegrationKey string   `yaml:"integrationKey"`
 }
 
 // Variable is a pipeline variable; Value "<+input>" makes it a runtime input.

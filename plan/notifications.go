@@ -1,0 +1,59 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/harness/document"
+	"github.com/company/harness-platform/ident"
+)
+
+// Pipeline events the teams are told of. WaitingForUserAction is sent when
+// a run waits for a person: a pending approval, or a manual intervention.
+// https://developer.harness.io/docs/continuous-delivery/x-platform-cd-features/cd-steps/notify-users-of-pipeline-events/
+const (
+	EventFailed  = "PipelineFailed"
+	EventWaiting = "WaitingForUserAction"
+)
+
+// notificationRules tell each team's channels of a pipeline's events: in
+// Slack every failure and every pending approval; through PagerDuty, for a
+// team that has it, a failed Production run (a page is for what needs
+// someone now, not for a failed build in dev). The channels are Harness
+// secrets, read by Harness when it notifies (Slack's webhook URL may be an
+// expression but not a runtime input, per the page above), so no URL or
+// key is in the YAML.
+func notificationRules(teams []catalog.Team, production bool) []document.NotificationRule {
+	var out []document.NotificationRule
+	for _, t := range teams {
+		n := t.Notify
+		if n.SlackWebhookSecret != "" {
+			out = append(out, notificationRule(t.Name, "Slack", document.SlackChannel{
+				UserGroups: []string{}, WebhookURL: secretValue(n.SlackWebhookSecret),
+			}, EventFailed, EventWaiting))
+		}
+		if n.PagerDutyKeySecret != "" && production {
+			out = append(out, notificationRule(t.Name, "PagerDuty", document.PagerDutyChannel{
+				UserGroups: []string{}, IntegrationKey: secretValue(n.PagerDutyKeySecret),
+			}, EventFailed))
+		}
+	}
+	return out
+}
+
+func notificationRule(team, method string, spec any, events ...string) document.NotificationRule {
+	r := document.NotificationRule{
+		Name:               team + " " + method,
+		Identifier:         ident.Join(team, strings.ToLower(method)),
+		NotificationMethod: document.NotificationMethod{Type: method, Spec: spec},
+		Enabled:            true,
+	}
+	for _, e := range events {
+		r.PipelineEvents = append(r.PipelineEvents, document.PipelineEvent{Type: e})
+	}
+	return r
+}
+
+// secretValue is the expression of a Harness secret's value.
+func secretValue(ref string) string { return fmt.Sprintf("<+secrets.getValue(%q)>", ref) }
