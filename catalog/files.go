@@ -58,9 +58,24 @@ type serviceDoc struct {
 
 type overridesDoc struct {
 	At                 yamlstrict.At
-	ProductionStrategy string `yaml:"productionStrategy" enum:"canary|rolling" desc:"Deployment strategy in Production environments."`
-	Replicas           *int   `yaml:"replicas" desc:"Number of replicas."`
-	Verification       *bool  `yaml:"verification" desc:"Continuous verification after each canary phase."`
+	ProductionStrategy string        `yaml:"productionStrategy" enum:"canary|rolling" desc:"Deployment strategy in Production environments."`
+	Replicas           *int          `yaml:"replicas" desc:"Number of replicas."`
+	Verification       *bool         `yaml:"verification" desc:"Continuous verification after each canary phase."`
+	Resources          *resourcesDoc `yaml:"resources" desc:"Resource requests and limits; each one given replaces the archetype's."`
+}
+
+// resourcesDoc is a workload's container resources, as Kubernetes writes
+// them; every environment scales them by its harness-platform:workloads.
+type resourcesDoc struct {
+	At       yamlstrict.At
+	Requests *quantitiesDoc `yaml:"requests" desc:"What the scheduler reserves for each replica."`
+	Limits   *quantitiesDoc `yaml:"limits" desc:"The most each replica may use; at least its requests."`
+}
+
+type quantitiesDoc struct {
+	At     yamlstrict.At
+	CPU    string `yaml:"cpu" desc:"CPU as Kubernetes writes it, e.g. 250m or \"1\"."`
+	Memory string `yaml:"memory" desc:"Memory as Kubernetes writes it, e.g. 256Mi or 1Gi."`
 }
 
 type teamDoc struct {
@@ -84,12 +99,13 @@ type notificationsDoc struct {
 
 type archetypeDoc struct {
 	At                 yamlstrict.At
-	Name               string `yaml:"name" required:"true" desc:"Archetype name, referenced by services."`
-	Description        string `yaml:"description" desc:"What kind of workload it is."`
-	ProductionStrategy string `yaml:"productionStrategy" required:"true" enum:"canary|rolling" desc:"Strategy in Production environments; lower environments always roll."`
-	Replicas           int    `yaml:"replicas" required:"true" desc:"Default replica count."`
-	Verification       bool   `yaml:"verification" desc:"Continuous verification after each canary phase."`
-	StepTimeout        string `yaml:"stepTimeout" desc:"Timeout of each deployment step (default 10m)."`
+	Name               string        `yaml:"name" required:"true" desc:"Archetype name, referenced by services."`
+	Description        string        `yaml:"description" desc:"What kind of workload it is."`
+	ProductionStrategy string        `yaml:"productionStrategy" required:"true" enum:"canary|rolling" desc:"Strategy in Production environments; lower environments always roll."`
+	Replicas           int           `yaml:"replicas" required:"true" desc:"Default replica count."`
+	Verification       bool          `yaml:"verification" desc:"Continuous verification after each canary phase."`
+	StepTimeout        string        `yaml:"stepTimeout" desc:"Timeout of each deployment step (default 10m)."`
+	Resources          *resourcesDoc `yaml:"resources" desc:"Default resource requests and limits of each replica (cpu and memory); a service without both, here or in its overrides, is refused."`
 }
 
 type regionDoc struct {
@@ -117,6 +133,7 @@ type stackDoc struct {
 	Kubeconfigs      *secretDoc       `yaml:"harness-platform:kubeconfigs" desc:"Kubeconfigs of kind existing regions, a JSON object by region name (a secret)."`
 	WebhookAPIKey    *secretDoc       `yaml:"harness-platform:webhookApiKey" desc:"A Harness API key services' builds send with webhooks, for accounts that require authorised webhooks (a secret)."`
 	Runner           *runnerDoc       `yaml:"harness-platform:runner" desc:"Where this stack's CI jobs run: the self-hosted runners' labels and the addresses they reach the clusters' API from; needed where a region is kind eks."`
+	Workloads        *workloadsDoc    `yaml:"harness-platform:workloads" desc:"Factors on the catalog's replicas and resources in this environment, e.g. {replicas: 0.5, resources: 0.5} for a smaller development environment (default 1 each)."`
 
 	name    string   // from the file name
 	file    string   // relative to the project directory
@@ -162,6 +179,13 @@ type clusterDoc struct {
 	PublicEndpoint    bool         `yaml:"publicEndpoint" desc:"Expose the API server publicly (default false: private endpoint only)."`
 	PublicAccessCidrs []string     `yaml:"publicAccessCidrs" desc:"Networks allowed to reach a public endpoint; required with publicEndpoint, never 0.0.0.0/0."`
 	NodeGroup         nodeGroupDoc `yaml:"nodeGroup" required:"true" desc:"The managed node group in the private subnets."`
+}
+
+// workloadsDoc scales the catalog's workloads in one environment.
+type workloadsDoc struct {
+	At        yamlstrict.At
+	Replicas  *float64 `yaml:"replicas" desc:"Factor on every service's replicas in this environment (default 1), rounded up; at least 1 replica."`
+	Resources *float64 `yaml:"resources" desc:"Factor on every service's resource requests and limits in this environment (default 1), rounded up to a millicore and a MiB."`
 }
 
 type runnerDoc struct {

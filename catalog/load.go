@@ -126,6 +126,7 @@ func parse(files map[string][]byte, cfg *stackConfig) (*Catalog, error) {
 	v.checkStacks()
 	v.checkServices()
 	v.checkNotifications()
+	v.checkWorkloads()
 	v.checkServiceStacks(tf.ServiceStacks)
 	v.checkServiceStackFiles()
 	v.checkVerification()

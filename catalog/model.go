@@ -82,6 +82,23 @@ type Service struct {
 	Replicas           int
 	Verification       bool
 	StepTimeout        string
+	// Requests and Limits are each replica's, before an environment
+	// scales them.
+	Requests, Limits Quantities
+	// Workloads are its replicas and resources in each environment it is
+	// enabled in, scaled by the environment's factors.
+	Workloads map[string]Workload
+}
+
+// Workload is what a service runs with in one environment.
+type Workload struct {
+	Replicas         int
+	Requests, Limits Quantities
+}
+
+// Quantities are a container's CPU and memory as Kubernetes writes them.
+type Quantities struct {
+	CPU, Memory string
 }
 
 // Team owns services.
@@ -140,9 +157,16 @@ type Stack struct {
 	// Runner is where the stack's CI jobs run; set where a region is
 	// kind eks.
 	Runner *Runner
+	// Workloads scale the catalog's replicas and resources here.
+	Workloads WorkloadFactors
 	// Imports are the Pulumi ESC environments the stack file imports;
 	// their values reach the program as config (Catalog.WithConfig).
 	Imports []string
+}
+
+// WorkloadFactors scale the catalog's workloads in one environment.
+type WorkloadFactors struct {
+	Replicas, Resources float64
 }
 
 // Environment is a Harness environment.

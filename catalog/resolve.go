@@ -60,6 +60,11 @@ func resolve(v *validator) *Catalog {
 				svc.Verification = *o.Verification
 			}
 		}
+		svc.Requests, svc.Limits = s.resources(a)
+		svc.Workloads = map[string]Workload{}
+		for _, env := range svc.Environments {
+			svc.Workloads[env] = workloadIn(svc.Replicas, svc.Requests, svc.Limits, c.Stacks[env].Workloads)
+		}
 		c.services[s.Name] = len(c.Services)
 		c.Services = append(c.Services, svc)
 	}
@@ -76,9 +81,10 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 			Type:        d.Environment.Type,
 			Description: d.Environment.Description,
 		},
-		Upstream: d.Upstream,
-		Imports:  slices.Clone(d.imports),
-		Approval: d.approval(),
+		Upstream:  d.Upstream,
+		Imports:   slices.Clone(d.imports),
+		Approval:  d.approval(),
+		Workloads: d.factors(),
 	}
 	for _, r := range d.Regions {
 		st.Regions = append(st.Regions, StackRegion{Name: r.Name, NetworkCIDR: r.NetworkCIDR, Kind: r.kind(), AWSRegion: regions[r.Name].AWSRegion})

@@ -70,40 +70,40 @@ func TestValidationErrors(t *testing.T) {
 		{"missing required field", []edit{{ServicesFile, "    team: payments\n    archetype: worker\n", "    archetype: worker\n"}},
 			[]string{`catalog/services.yaml:14:5: missing required key "team"; add "team: ..."`}},
 		{"duplicate service", []edit{{ServicesFile, "name: basket-service", "name: checkout-api"}},
-			[]string{`catalog/services.yaml:38:11: duplicate service name "checkout-api"; remove or rename one of them (the first is at line 31)`}},
+			[]string{`catalog/services.yaml:39:11: duplicate service name "checkout-api"; remove or rename one of them (the first is at line 31)`}},
 		{"name not a kubernetes name", []edit{{ServicesFile, "name: basket-service", "name: Basket_Service"}},
-			[]string{`catalog/services.yaml:38:11: service name "Basket_Service" must be lower-case letters, digits and '-', starting and ending with a letter or digit; rename it: the name is also its Kubernetes namespace and release name`}},
+			[]string{`catalog/services.yaml:39:11: service name "Basket_Service" must be lower-case letters, digits and '-', starting and ending with a letter or digit; rename it: the name is also its Kubernetes namespace and release name`}},
 		{"reserved word", []edit{{ServicesFile, "name: basket-service", "name: status"}},
-			[]string{`catalog/services.yaml:38:11: service "status": identifier "status" is a word Harness reserves; choose a name whose identifier is valid: it starts with a letter, uses letters, digits and '-' or '_', and is not a reserved word`}},
+			[]string{`catalog/services.yaml:39:11: service "status": identifier "status" is a word Harness reserves; choose a name whose identifier is valid: it starts with a letter, uses letters, digits and '-' or '_', and is not a reserved word`}},
 		{"identifier starts with a digit", []edit{{ServicesFile, "name: basket-service", "name: 9-lives"}},
-			[]string{`catalog/services.yaml:38:11: service "9-lives": identifier "9_lives" must start with a letter or '_' and contain only letters, digits, '_' or '$'; choose a name whose identifier is valid: it starts with a letter, uses letters, digits and '-' or '_', and is not a reserved word`}},
+			[]string{`catalog/services.yaml:39:11: service "9-lives": identifier "9_lives" must start with a letter or '_' and contain only letters, digits, '_' or '$'; choose a name whose identifier is valid: it starts with a letter, uses letters, digits and '-' or '_', and is not a reserved word`}},
 		{"namespace too long", []edit{{ServicesFile, "name: basket-service", "name: basket-service-with-a-name-far-too-long-for-namespaces-x"}},
-			[]string{`catalog/services.yaml:38:11: namespace in "dev": "int-stable-basket-service-with-a-name-far-too-long-for-namespaces-x-euw1" is 72 characters long; Kubernetes names allow at most 63; shorten the service name`,
-				`catalog/services.yaml:38:11: namespace in "staging": "pre-stable-basket-service-with-a-name-far-too-long-for-namespaces-x-euw1" is 72 characters long; Kubernetes names allow at most 63; shorten the service name`,
-				`catalog/services.yaml:38:11: namespace in "production": "prod-basket-service-with-a-name-far-too-long-for-namespaces-x-euw1" is 66 characters long; Kubernetes names allow at most 63; shorten the service name`}},
+			[]string{`catalog/services.yaml:39:11: namespace in "dev": "int-stable-basket-service-with-a-name-far-too-long-for-namespaces-x-euw1" is 72 characters long; Kubernetes names allow at most 63; shorten the service name`,
+				`catalog/services.yaml:39:11: namespace in "staging": "pre-stable-basket-service-with-a-name-far-too-long-for-namespaces-x-euw1" is 72 characters long; Kubernetes names allow at most 63; shorten the service name`,
+				`catalog/services.yaml:39:11: namespace in "production": "prod-basket-service-with-a-name-far-too-long-for-namespaces-x-euw1" is 66 characters long; Kubernetes names allow at most 63; shorten the service name`}},
 		{"teams collide after mapping", []edit{{TeamsFile, "  - name: identity\n", "  - name: data_team\n    userGroup: data_team_x\n    description: x\n    notifications: {slackWebhookSecret: slack_data}\n  - name: data-team\n"}, {ServicesFile, "team: identity", "team: data_team"}, {ServicesFile, "team: identity", "team: data_team"}, {ServicesFile, "team: identity", "team: data_team"}},
 			[]string{`catalog/teams.yaml:38:11: team "data-team" maps to Harness identifier "data_team", the same as team "data_team"; rename one of them (the other is at line 34)`}},
 		{"unknown team", []edit{{ServicesFile, "team: checkout\n    archetype: worker", "team: chekout\n    archetype: worker"}},
-			[]string{`catalog/services.yaml:44:11: unknown team "chekout"; did you mean "checkout"?`}},
+			[]string{`catalog/services.yaml:45:11: unknown team "chekout"; did you mean "checkout"?`}},
 		{"unknown platform team", []edit{{TeamsFile, "platformTeam: platform", "platformTeam: platfrom"}},
 			[]string{`catalog/teams.yaml:5:15: platform team "platfrom" is not a team; did you mean "platform"?`}},
 		{"unknown archetype", []edit{{ServicesFile, "archetype: cron\n    repo: company/promotions", "archetype: batch\n    repo: company/promotions"}},
-			[]string{`catalog/services.yaml:51:16: unknown archetype "batch"; use one of: api, cron, worker, or declare it in catalog/archetypes.yaml`}},
+			[]string{`catalog/services.yaml:52:16: unknown archetype "batch"; use one of: api, cron, worker, or declare it in catalog/archetypes.yaml`}},
 		{"unknown region", []edit{{ServicesFile, "regions: [euw1]", "regions: [use1]"}},
 			[]string{`catalog/services.yaml:25:15: unknown region "use1"; did you mean "euw1"?`}},
 		{"unknown environment", []edit{{ServicesFile, "environments: [dev]", "environments: [qa]"}},
-			[]string{`catalog/services.yaml:54:20: unknown environment "qa"; use one of: dev, production, staging, or declare it in Pulumi.qa.yaml`}},
+			[]string{`catalog/services.yaml:55:20: unknown environment "qa"; use one of: dev, production, staging, or declare it in Pulumi.qa.yaml`}},
 		{"promotion skips staging", []edit{{ServicesFile, "environments: [dev, staging]\n  - name: promo", "environments: [dev, production]\n  - name: promo"}},
-			[]string{`catalog/services.yaml:48:25: service "pricing-engine" is enabled in "production" but not in its upstream "staging"; add "staging" to its environments first: services are promoted through the chain`}},
+			[]string{`catalog/services.yaml:49:25: service "pricing-engine" is enabled in "production" but not in its upstream "staging"; add "staging" to its environments first: services are promoted through the chain`}},
 		{"bad enum", []edit{{ServicesFile, "productionStrategy: rolling", "productionStrategy: blue-green"}},
-			[]string{`catalog/services.yaml:80:27: "blue-green" is not a valid productionStrategy; use one of: canary, rolling`}},
+			[]string{`catalog/services.yaml:81:27: "blue-green" is not a valid productionStrategy; use one of: canary, rolling`}},
 		{"wrong kind", []edit{{ServicesFile, "environments: [dev]", "environments: dev"}},
-			[]string{`catalog/services.yaml:54:19: expected a list for "environments", found "dev"; write it as a list, e.g. [a, b]`}},
+			[]string{`catalog/services.yaml:55:19: expected a list for "environments", found "dev"; write it as a list, e.g. [a, b]`}},
 		{"image with a tag", []edit{{ServicesFile, "checkout/basket-service\n", "checkout/basket-service:1.2.3\n"}},
-			[]string{`catalog/services.yaml:42:12: image "registry.company.io/checkout/basket-service:1.2.3" has a tag; remove the tag: the image tag is a runtime input of the pipeline`}},
+			[]string{`catalog/services.yaml:43:12: image "registry.company.io/checkout/basket-service:1.2.3" has a tag; remove the tag: the image tag is a runtime input of the pipeline`}},
 		{"stack: unknown region", []edit{{"Pulumi.staging.yaml", "- name: euw2", "- name: euw3"}},
 			[]string{`Pulumi.staging.yaml:12:13: unknown region "euw3"; did you mean "euw1"?`,
-				`catalog/services.yaml:73:15: region "euw2" is not a region of environment "staging"; add "euw2" to Pulumi.staging.yaml, or leave the service's environments without "staging"`}},
+				`catalog/services.yaml:74:15: region "euw2" is not a region of environment "staging"; add "euw2" to Pulumi.staging.yaml, or leave the service's environments without "staging"`}},
 		{"stack: missing upstream", []edit{{"Pulumi.production.yaml", "upstream: staging", "upstream: stagign"}},
 			[]string{`Pulumi.production.yaml:5:30: upstream stack "stagign" has no stack file; did you mean "staging"?`}},
 		{"stack: two stacks claim the foundation", []edit{{"Pulumi.staging.yaml", "  harness-platform:upstream: dev\n", ""}},
@@ -178,7 +178,7 @@ func TestValidationErrors(t *testing.T) {
 		{"stack: plaintext kubeconfigs", []edit{{"Pulumi.dev.yaml", "config:\n", "config:\n  harness-platform:kubeconfigs: '{\"euw1\": \"apiVersion: v1\"}'\n"}},
 			[]string{`Pulumi.dev.yaml:7:33: harness-platform:kubeconfigs is stored in plaintext; remove it and run: pulumi config set --secret harness-platform:kubeconfigs --stack dev`}},
 		{"service stack: more services than its bound", []edit{{TeamsFile, "maxServices: 60", "maxServices: 12"}},
-			[]string{"catalog/services.yaml:81:11: service stack \"services\" holds more than 12 services (serviceStacks.maxServices) from this entry on; split it (`stack:` or `stacks:` on a team in catalog/teams.yaml, or `stack:` on some services), then run `platformctl move` for each environment; or raise serviceStacks.maxServices"}},
+			[]string{"catalog/services.yaml:82:11: service stack \"services\" holds more than 12 services (serviceStacks.maxServices) from this entry on; split it (`stack:` or `stacks:` on a team in catalog/teams.yaml, or `stack:` on some services), then run `platformctl move` for each environment; or raise serviceStacks.maxServices"}},
 		{"service stack: a repository in two", []edit{{ServicesFile, "repo: company/refunds\n", "repo: company/ledger\n    stack: refunds\n"}},
 			[]string{"catalog/services.yaml:24:12: service \"refund-service\" is in service stack \"refunds\", but another service of repository company/ledger (line 17) is in \"services\", and one stack owns a repository's GitHub environment; put every service of company/ledger in one service stack: set `stack: services` on this entry"}},
 		{"service stack: invalid name", []edit{{TeamsFile, "  - name: payments\n    stack: services\n", "  - name: payments\n    stack: pay.ments\n"}},
@@ -193,9 +193,23 @@ func TestValidationErrors(t *testing.T) {
 			[]string{`catalog/teams.yaml:25:27: slackWebhookSecret "project.slack_payments": the scope "project" is neither account nor org; name a Harness secret: <id> in the project, org.<id> or account.<id>`,
 				`catalog/teams.yaml:26:27: pagerDutyKeySecret "pagerduty-payments": ` + identErr("pagerduty-payments") + `; name a Harness secret: <id> in the project, org.<id> or account.<id>`,
 				`catalog/teams.yaml:47:27: slackWebhookSecret "https://hooks.slack.com/services/T0/B0/x": is a URL: a secret's value does not belong in the catalog; keep it in a Harness secret; name a Harness secret: <id> in the project, org.<id> or account.<id>`}},
+		{"limit below request", []edit{{ServicesFile, `resources: {limits: {cpu: "2", memory: 1Gi}}`, `resources: {limits: {cpu: 200m, memory: 1Gi}}`}},
+			[]string{`catalog/services.yaml:38:33: service "checkout-api": limits.cpu 200m is below requests.cpu 250m; Kubernetes refuses such a pod; raise limits.cpu to at least 250m, or lower the request`}},
+		{"archetype limit below request", []edit{{ArchetypesFile, "limits: {cpu: 500m, memory: 256Mi}", "limits: {cpu: 500m, memory: 100Mi}"}},
+			[]string{`catalog/archetypes.yaml:29:35: archetype "cron": limits.memory 100Mi is below requests.memory 128Mi; Kubernetes refuses such a pod; raise limits.memory to at least 128Mi, or lower the request`}},
+		{"archetype without limits", []edit{{ArchetypesFile, "      limits: {cpu: 500m, memory: 256Mi}\n", ""}},
+			[]string{`catalog/archetypes.yaml:21:11: archetype "cron" sets no limits.cpu, limits.memory, and 4 service(s) of it set none: settlement-batch, promo-importer, account-cleanup, export-scheduler; add limits.cpu, limits.memory under resources: to the archetype (or to the overrides.resources of each of its services)`}},
+		{"override without the archetype's missing limit", []edit{{ArchetypesFile, "      limits: {cpu: 500m, memory: 256Mi}\n", ""}, {ServicesFile, "image: registry.company.io/data/export-scheduler\n", "image: registry.company.io/data/export-scheduler\n    overrides: {resources: {limits: {cpu: 500m}}}\n"}},
+			[]string{`catalog/archetypes.yaml:21:11: archetype "cron" sets no limits.cpu, limits.memory, and 3 service(s) of it set none: settlement-batch, promo-importer, account-cleanup; add limits.cpu, limits.memory under resources: to the archetype (or to the overrides.resources of each of its services)`,
+				`catalog/services.yaml:87:28: service "export-scheduler" has no limits.memory (its archetype "cron" sets none); add limits.memory to its overrides.resources, or to archetype "cron"`}},
+		{"not a quantity", []edit{{ServicesFile, `memory: 1Gi}}`, `memory: 1 GB}}`}, {ArchetypesFile, "requests: {cpu: 250m,", "requests: {cpu: -1,"}},
+			[]string{`catalog/archetypes.yaml:11:23: archetype "api": requests.cpu "-1" is not a positive Kubernetes quantity; write a positive Kubernetes quantity, e.g. 250m or "1"`,
+				`catalog/services.yaml:38:46: service "checkout-api": limits.memory "1 GB" is not a positive Kubernetes quantity; write a positive Kubernetes quantity, e.g. 256Mi or 1Gi`}},
+		{"workload factor", []edit{{"Pulumi.dev.yaml", "    replicas: 0.5\n", "    replicas: 0\n"}},
+			[]string{`Pulumi.dev.yaml:67:15: harness-platform:workloads.replicas is 0; set a factor above 0 and at most 10, e.g. 0.5 for half`}},
 		{"several problems at once", []edit{{ServicesFile, "team: checkout\n    archetype: worker", "team: chekout\n    archetype: worker"}, {ServicesFile, "regions: [euw1]", "regions: [use1]"}},
 			[]string{`catalog/services.yaml:25:15: unknown region "use1"; did you mean "euw1"?`,
-				`catalog/services.yaml:44:11: unknown team "chekout"; did you mean "checkout"?`}},
+				`catalog/services.yaml:45:11: unknown team "chekout"; did you mean "checkout"?`}},
 	}
 	if len(cases) < 15 {
 		t.Fatalf("the table needs at least 15 bad inputs, has %d", len(cases))
@@ -245,5 +259,32 @@ func TestTeamsWithoutServicesNeedNoChannel(t *testing.T) {
 	}
 	if team, _ := c.Team("payments"); team.Notify != (Notify{"account.slack_payments", "account.pagerduty_payments"}) {
 		t.Errorf("payments: %+v", team.Notify)
+	}
+}
+
+// Each environment's workload: the archetype's, the service's overrides,
+// scaled by the environment's factors (rounded up, at least one replica).
+func TestWorkloadsPerEnvironment(t *testing.T) {
+	c, err := Parse(exampleFiles(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		service, env string
+		want         Workload
+	}{
+		// dev halves everything: 3 * 0.5 = 1.5 -> 2 replicas.
+		{"payment-service", "dev", Workload{2, Quantities{"125m", "128Mi"}, Quantities{"500m", "256Mi"}}},
+		{"payment-service", "production", Workload{3, Quantities{"250m", "256Mi"}, Quantities{"1", "512Mi"}}},
+		// Overrides replace only what they set.
+		{"checkout-api", "production", Workload{6, Quantities{"250m", "256Mi"}, Quantities{"2", "1Gi"}}},
+		{"checkout-api", "dev", Workload{3, Quantities{"125m", "128Mi"}, Quantities{"1", "512Mi"}}},
+		// At least one replica.
+		{"settlement-batch", "dev", Workload{1, Quantities{"50m", "64Mi"}, Quantities{"250m", "128Mi"}}},
+	} {
+		s, _ := c.Service(tc.service)
+		if got := s.Workloads[tc.env]; got != tc.want {
+			t.Errorf("%s in %s: %+v, want %+v", tc.service, tc.env, got, tc.want)
+		}
 	}
 }

@@ -148,23 +148,20 @@ func TestFoundationDependencies(t *testing.T) {
 }
 
 // A service stack of the root environment declares its services' Harness
-// services and Values files at the stack's root (where a state move puts
-// them), each service after its Values file.
+// services at the stack's root (where a state move puts them); their
+// Values files are each environment's (TestServiceDeployment).
 func TestCatalogServices(t *testing.T) {
 	c, p := build(t, "dev.services")
 	rec := run(t, "dev.services", func(ctx *pulumi.Context) error {
 		return DeclareCatalogServices(ctx, p.Scope, p.CatalogServices, Resources{})
 	})
 	n := count(rec)
-	if n["harness:platform/service:Service"] != len(c.Services) || n["harness:platform/fileStoreFile:FileStoreFile"] != len(c.Services) {
-		t.Errorf("declared %v, want a service and a Values file for each of %d services", n, len(c.Services))
+	if n["harness:platform/service:Service"] != len(c.Services) || len(n) != 1 {
+		t.Errorf("declared %v, want a service for each of %d services", n, len(c.Services))
 	}
 	for _, r := range rec.Resources() {
 		if !strings.HasSuffix(r.Parent, "pulumi:pulumi:Stack::harness-platform-dev.services") {
 			t.Errorf("%s %s is parented to %q, not the stack", r.Type, r.Name, r.Parent)
-		}
-		if r.Type == "harness:platform/service:Service" && (len(r.Dependencies) != 1 || !strings.HasSuffix(r.Dependencies[0], "::"+r.Name+"_values")) {
-			t.Errorf("%s depends on %v, want its Values file", r.Name, r.Dependencies)
 		}
 	}
 }
@@ -211,11 +208,17 @@ func TestServiceDeployment(t *testing.T) {
 	if len(triggers[0].Dependencies) != 1 || !strings.HasSuffix(triggers[0].Dependencies[0], "::payment_service_prod") {
 		t.Errorf("trigger depends on %v, want its pipeline", triggers[0].Dependencies)
 	}
-	// payment-service verifies: its monitored service comes first.
+	// payment-service verifies: its Values file and its monitored service
+	// come first.
 	ms := rec.OfType("harness:platform/monitoredService:MonitoredService")
-	if d.Monitored == nil || len(ms) != 1 || len(pipes[0].Dependencies) != 1 ||
-		!strings.Contains(pipes[0].Dependencies[0], "monitoredService:MonitoredService::payment_service_prod") {
-		t.Errorf("monitored services %d; pipeline depends on %v, want its monitored service", len(ms), pipes[0].Dependencies)
+	files := rec.OfType("harness:platform/fileStoreFile:FileStoreFile")
+	if d.Monitored == nil || len(ms) != 1 || len(pipes[0].Dependencies) != 2 ||
+		!strings.Contains(pipes[0].Dependencies[0], "fileStoreFile:FileStoreFile::payment_service_prod_values") ||
+		!strings.Contains(pipes[0].Dependencies[1], "monitoredService:MonitoredService::payment_service_prod") {
+		t.Errorf("monitored services %d; pipeline depends on %v, want its Values file and monitored service", len(ms), pipes[0].Dependencies)
+	}
+	if len(files) != 1 || files[0].Inputs["content"].StringValue() != d.Values.Content || files[0].Inputs["name"].StringValue() != "payment-service-prod-values.yaml" {
+		t.Errorf("values files %d: %+v", len(files), files)
 	}
 	// request.enabled is deprecated in the real provider, which warns on
 	// every preview and never sends it (terraform-provider-harness

@@ -16,9 +16,10 @@ type ServiceDeploymentArgs struct {
 	Needs Resources
 }
 
-// ServiceDeployment is one catalog service in one environment: its pipeline,
-// the custom webhook trigger that starts it, and, when it verifies, the
-// monitored service its Verify steps analyse.
+// ServiceDeployment is one catalog service in one environment: the Values
+// file of its manifests here, its pipeline, the custom webhook trigger that
+// starts it, and, when it verifies, the monitored service its Verify steps
+// analyse.
 type ServiceDeployment struct {
 	pulumi.ResourceState
 
@@ -37,6 +38,23 @@ func NewServiceDeployment(ctx *pulumi.Context, name string, args *ServiceDeploym
 	// What the pipeline needs: what it was given (shared by every
 	// deployment, so never copied) and its own monitored service.
 	own := Resources{}
+	v := d.Values
+	file, err := platform.NewFileStoreFile(ctx, v.Identifier, &platform.FileStoreFileArgs{
+		Identifier:       pulumi.String(v.Identifier),
+		Name:             pulumi.String(v.Name),
+		Description:      pulumi.String(v.Description),
+		OrgId:            org,
+		ProjectId:        proj,
+		ParentIdentifier: pulumi.String(v.Parent),
+		Content:          pulumi.String(v.Content),
+		MimeType:         pulumi.String(v.MimeType),
+		FileUsage:        pulumi.String(v.Usage),
+		Tags:             stringArray(v.Tags),
+	}, pulumi.Parent(sd), args.Needs.dependsOn(v.Needs))
+	if err != nil {
+		return nil, err
+	}
+	own.add(plan.KindFile, v.Identifier, file)
 	if m := d.Monitored; m != nil {
 		ms, err := platform.NewMonitoredService(ctx, m.Identifier, &platform.MonitoredServiceArgs{
 			Identifier: pulumi.String(m.Identifier),

@@ -20,28 +20,11 @@ import (
 // in the platform stack). Providers are root resources too, named as in
 // the platform stack, which is what the move copies.
 
-// DeclareCatalogServices declares the Harness service and Values file of
-// each catalog service the stack holds, and adds them to res.
+// DeclareCatalogServices declares the Harness service of each catalog
+// service the stack holds, and adds them to res.
 func DeclareCatalogServices(ctx *pulumi.Context, scope plan.Scope, services []plan.Service, res Resources) error {
 	org, proj := pulumi.String(scope.OrgID), pulumi.String(scope.ProjectID)
 	for _, svc := range services {
-		v := svc.Values
-		file, err := platform.NewFileStoreFile(ctx, v.Identifier, &platform.FileStoreFileArgs{
-			Identifier:       pulumi.String(v.Identifier),
-			Name:             pulumi.String(v.Name),
-			Description:      pulumi.String(v.Description),
-			OrgId:            org,
-			ProjectId:        proj,
-			ParentIdentifier: pulumi.String(v.Parent),
-			Content:          pulumi.String(v.Content),
-			MimeType:         pulumi.String(v.MimeType),
-			FileUsage:        pulumi.String(v.Usage),
-			Tags:             stringArray(v.Tags),
-		}, res.dependsOn(v.Needs))
-		if err != nil {
-			return err
-		}
-		res.add(plan.KindFile, v.Identifier, file)
 		r, err := platform.NewService(ctx, svc.Identifier, &platform.ServiceArgs{
 			Identifier:  pulumi.String(svc.Identifier),
 			Name:        pulumi.String(svc.Name),

@@ -54,11 +54,13 @@ func NamespaceExpr(region string) string {
 	return Namespace("<+env.name>", "<+service.name>", region)
 }
 
-// ValuesFile is the File Store identifier of a service's Values YAML.
-func ValuesFile(service string) string { return Join(service, "values") }
+// ValuesFile is the File Store identifier of a service's Values YAML in
+// an environment.
+func ValuesFile(service, envID string) string { return Join(service, envID, "values") }
 
-// ValuesFileName is its file name, at the File Store's root.
-func ValuesFileName(service string) string { return service + "-values.yaml" }
+// ValuesFileName is its file name, at the File Store's root; envID may be
+// the expression of the environment being deployed.
+func ValuesFileName(service, envID string) string { return service + "-" + envID + "-values.yaml" }
 
 // PrometheusConnector is the Prometheus connector of an environment.
 func PrometheusConnector(envID string) string { return Join("prometheus", envID) }

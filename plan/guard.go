@@ -232,7 +232,6 @@ func uniqueIdentifiers(p *Plan) []Violation {
 	}
 	for _, s := range p.CatalogServices {
 		add(KindService, "", s.Identifier)
-		add(KindFile, "", s.Values.Identifier)
 	}
 	if f := p.Foundation; f != nil {
 		for _, g := range f.UserGroups {
@@ -250,6 +249,7 @@ func uniqueIdentifiers(p *Plan) []Violation {
 		add(KindInfrastructure, c.Infrastructure.EnvID, c.Infrastructure.Identifier)
 	}
 	for _, d := range p.Deployments {
+		add(KindFile, "", d.Values.Identifier)
 		add(KindPipeline, "", d.Pipeline.Identifier)
 		add(KindTrigger, d.Trigger.TargetID, d.Trigger.Identifier)
 	}

@@ -203,13 +203,12 @@ type DockerConnector struct {
 	Needs                         []Ref
 }
 
-// Service is a Harness service and the Values file its manifests are
-// rendered with.
+// Service is a Harness service. Its manifests are rendered with the
+// Values file of the environment being deployed (Deployment.Values).
 type Service struct {
 	Identifier, Name, Description string
 	Tags                          []string
 	YAML                          string
-	Values                        File
 	Needs                         []Ref
 }
 
@@ -308,8 +307,11 @@ type Deployment struct {
 	Protected bool
 	// Monitored is set when the service verifies.
 	Monitored *MonitoredService
-	Pipeline  Pipeline
-	Trigger   Trigger
+	// Values is the service's Values file in this environment: its
+	// image, replicas and resources here.
+	Values   File
+	Pipeline Pipeline
+	Trigger  Trigger
 }
 
 // Pipeline is a Harness pipeline.
@@ -354,8 +356,8 @@ func (p *Plan) Retired() []string {
 
 // ServiceOf returns, for the name of a resource this plan declares, the
 // catalog service it belongs to ("" for shared objects): deployments'
-// components, pipelines, triggers and monitored services, services and
-// their Values files, and the deployments' namespaces.
+// components, pipelines, triggers, Values files and monitored services,
+// services, and the deployments' namespaces.
 func (p *Plan) ServiceOf() func(name string) string {
 	owner := p.Owners()
 	return func(name string) string { return owner[name] }
@@ -366,10 +368,11 @@ func (p *Plan) ServiceOf() func(name string) string {
 func (p *Plan) Owners() map[string]string {
 	owner := map[string]string{}
 	for _, s := range p.CatalogServices {
-		owner[s.Identifier], owner[s.Values.Identifier] = s.Name, s.Name
+		owner[s.Identifier] = s.Name
 	}
 	for _, d := range p.Deployments {
 		owner[d.Service], owner[d.Pipeline.Identifier], owner[d.Trigger.Identifier] = d.Service, d.Service, d.Service
+		owner[d.Values.Identifier] = d.Service
 		if d.Monitored != nil {
 			owner[d.Monitored.Identifier] = d.Service
 		}

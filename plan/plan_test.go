@@ -67,7 +67,7 @@ func TestFoundationOnlyInTheRootStack(t *testing.T) {
 	}
 }
 
-// Each deployment needs its service, its environment, the infrastructures
+// Each deployment needs its service, its environment, its Values file, the infrastructures
 // of its regions and, in Production, the change-window policy set; each
 // infrastructure needs its environment and connector.
 func TestDependencies(t *testing.T) {
@@ -75,7 +75,7 @@ func TestDependencies(t *testing.T) {
 	p := mustBuild(t, c, "production.services")
 	for _, d := range p.Deployments {
 		s, _ := c.Service(d.Service)
-		want := []Ref{{KindService, strings.ReplaceAll(d.Service, "-", "_")}, {KindEnvironment, "prod"}}
+		want := []Ref{{KindService, strings.ReplaceAll(d.Service, "-", "_")}, {KindEnvironment, "prod"}, {KindFile, strings.ReplaceAll(d.Service, "-", "_") + "_prod_values"}}
 		for _, r := range s.RegionsIn(c.Stacks["production"]) {
 			want = append(want, Ref{KindInfrastructure, "prod_" + r + "_k8s"})
 		}
@@ -217,7 +217,7 @@ func TestGuards(t *testing.T) {
 
 	dup := mustBuild(t, c, "production.services")
 	dup.Deployments = append(dup.Deployments, dup.Deployments[0])
-	if v := Guard(c, dup, Observed{}); len(v) != 2 || v[0].Guard != GuardIdentifiers || !v[0].Blocking {
+	if v := Guard(c, dup, Observed{}); len(v) != 3 || v[0].Guard != GuardIdentifiers || !v[0].Blocking {
 		t.Errorf("duplicate identifiers: %v", v)
 	}
 }
@@ -289,13 +289,55 @@ func TestServiceArtifactAndValues(t *testing.T) {
 			art.ConnectorRef != f.Registry.Identifier || "registry.company.io/"+art.ImagePath != s.Image || art.Tag != "<+pipeline.variables.imageTag>" {
 			t.Errorf("%s: primary artifact %+v %+v", s.Name, spec.Artifacts.Primary, art)
 		}
-		want := fmt.Sprintf("image: <+artifacts.primary.image>\nreplicas: %d\n", s.Replicas)
-		if !strings.HasSuffix(svc.Values.Content, want) {
-			t.Errorf("%s: values file does not end with %q:\n%s", s.Name, want, svc.Values.Content)
+		if m := spec.Manifests; len(m) != 2 || m[1].Manifest.Type != "Values" || !strings.Contains(svc.YAML, "- /"+s.Name+"-<+env.identifier>-values.yaml\n") {
+			t.Errorf("%s: the service does not render its manifests with the environment's Values file:\n%s", s.Name, svc.YAML)
 		}
-		if m := spec.Manifests; len(m) != 2 || m[1].Manifest.Type != "Values" || !strings.Contains(svc.YAML, "- /"+svc.Values.Name+"\n") {
-			t.Errorf("%s: the service does not render its manifests with its Values file:\n%s", s.Name, svc.YAML)
+	}
+}
+
+// Every deployment carries its environment's Values file, under the name
+// the service's manifests read it by in that environment.
+func TestValuesPerEnvironment(t *testing.T) {
+	c := example(t)
+	files := 0
+	for _, stack := range c.AllStacks() {
+		p := mustBuild(t, c, stack)
+		for _, d := range p.Deployments {
+			s, _ := c.Service(d.Service)
+			w := s.Workloads[p.Platform]
+			v := d.Values
+			if v.Name != s.Name+"-"+p.Environment.Identifier+"-values.yaml" || !slices.Contains(d.Pipeline.Needs, Ref{KindFile, v.Identifier}) {
+				t.Errorf("%s %s: values file %s (%s), pipeline needs %v", stack, s.Name, v.Name, v.Identifier, d.Pipeline.Needs)
+			}
+			var got Values
+			if err := yaml.Unmarshal([]byte(v.Content), &got); err != nil {
+				t.Fatal(err)
+			}
+			want := Values{Image: "<+artifacts.primary.image>", Replicas: w.Replicas, Resources: ValueResources{
+				Requests: ValueQuantities{w.Requests.CPU, w.Requests.Memory}, Limits: ValueQuantities{w.Limits.CPU, w.Limits.Memory}}}
+			if got != want || w.Replicas == 0 || w.Limits.Memory == "" {
+				t.Errorf("%s %s: values %+v, want %+v", stack, s.Name, got, want)
+			}
+			files++
 		}
+	}
+	if files < 30 {
+		t.Fatalf("only %d values files", files)
+	}
+	// dev runs half of what production runs.
+	var dev, prod string
+	for _, d := range mustBuild(t, c, "dev.services").Deployments {
+		if d.Service == "payment-service" {
+			dev = d.Values.Content
+		}
+	}
+	for _, d := range mustBuild(t, c, "production.services").Deployments {
+		if d.Service == "payment-service" {
+			prod = d.Values.Content
+		}
+	}
+	if !strings.Contains(dev, "replicas: 2\n") || !strings.Contains(dev, "cpu: 125m") || !strings.Contains(prod, "replicas: 3\n") || !strings.Contains(prod, "cpu: \"1\"") {
+		t.Errorf("payment-service values:\ndev:\n%s\nproduction:\n%s", dev, prod)
 	}
 }
 

@@ -16,14 +16,13 @@ type Document struct {
 }
 
 // Documents lists every YAML document the plan declares, in declaration
-// order: services and their Values files (root environment's service
-// stacks), the CI pipeline and its triggers (foundation), infrastructures
-// (platform stacks), then each deployment's pipeline and trigger.
+// order: services (root environment's service stacks), the CI pipeline
+// and its triggers (foundation), infrastructures (platform stacks), then
+// each deployment's Values file, pipeline and trigger.
 func (p *Plan) Documents() []Document {
 	var out []Document
 	for _, s := range p.CatalogServices {
 		out = append(out, Document{KindService, s.Identifier, s.Name, s.YAML})
-		out = append(out, Document{KindFile, s.Values.Identifier, s.Name, s.Values.Content})
 	}
 	if f := p.Foundation; f != nil && f.CI != nil {
 		out = append(out, Document{KindPipeline, f.CI.Pipeline.Identifier, "", f.CI.Pipeline.YAML})
@@ -37,6 +36,7 @@ func (p *Plan) Documents() []Document {
 		}
 	}
 	for _, d := range p.Deployments {
+		out = append(out, Document{KindFile, d.Values.Identifier, d.Service, d.Values.Content})
 		out = append(out, Document{KindPipeline, d.Pipeline.Identifier, d.Service, d.Pipeline.YAML})
 		out = append(out, Document{KindTrigger, d.Trigger.Identifier, d.Service, d.Trigger.YAML})
 	}

@@ -93,7 +93,7 @@ func TestChangeIsLocalToOneService(t *testing.T) {
 func TestRenderOneService(t *testing.T) {
 	p := mustBuild(t, example(t), "dev.services")
 	docs := documents(render(t, p, "payment-service"))
-	want := []string{"# dev.services: service payment_service", "# dev.services: fileStoreFile payment_service_values", "# dev.services: pipeline payment_service_int_stable", "# dev.services: trigger payment_service_int_stable_webhook"}
+	want := []string{"# dev.services: service payment_service", "# dev.services: fileStoreFile payment_service_int_stable_values", "# dev.services: pipeline payment_service_int_stable", "# dev.services: trigger payment_service_int_stable_webhook"}
 	if len(docs) != len(want) {
 		t.Fatalf("got %d documents: %v", len(docs), docs)
 	}
