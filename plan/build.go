@@ -423,8 +423,13 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		if st.IsProduction() && team.Name != platform.Name {
 			notify = append(notify, platform)
 		}
+		var testedIn *catalog.Stack
+		if st.IsProduction() && st.Upstream != "" {
+			testedIn = c.Stacks[st.Upstream]
+		}
 		inputs = append(inputs, &deploymentInput{
-			svc: s, stack: st, scope: p.Scope,
+			testedIn: testedIn,
+			svc:      s, stack: st, scope: p.Scope,
 			teamGroup: team.UserGroup, platformTeam: platform.UserGroup, notify: notify,
 			regions: s.RegionsIn(st), strategy: s.StrategyIn(st),
 			tags: deploymentTags(s, st),

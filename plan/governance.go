@@ -22,7 +22,7 @@ var PipelineRuleActions = []string{"onsave", "onrun"}
 
 func buildPipelineRules(c *catalog.Catalog, tags []string, needs []Ref) *PipelineRules {
 	platform, _ := c.Team(c.PlatformTeam)
-	settings := rego.PipelineRulesSettings{PlatformGroup: platform.UserGroup, ChangeWindowSets: map[string]string{}}
+	settings := rego.PipelineRulesSettings{PlatformGroup: platform.UserGroup, ChangeWindowSets: map[string]string{}, UpstreamEnvironments: map[string]string{}}
 	for _, name := range c.Chain {
 		st := c.Stacks[name]
 		if !st.IsProduction() {
@@ -30,6 +30,9 @@ func buildPipelineRules(c *catalog.Catalog, tags []string, needs []Ref) *Pipelin
 		}
 		env := st.Environment.Identifier
 		settings.ProductionEnvironments = append(settings.ProductionEnvironments, env)
+		if st.Upstream != "" {
+			settings.UpstreamEnvironments[env] = c.Stacks[st.Upstream].Environment.Identifier
+		}
 		if st.ChangeWindow != nil {
 			settings.ChangeWindowSets[env] = ident.ChangeWindowPolicySet(env)
 		}
@@ -45,7 +48,7 @@ func buildPipelineRules(c *catalog.Catalog, tags []string, needs []Ref) *Pipelin
 		Identifier: ident.PipelineRulesPolicy,
 		Name:       "Pipeline rules",
 		Description: "Every pipeline of the project: no script steps outside CI stages; Production stages keep the team's and " +
-			"the platform team's approvals, the change-window step and rollback steps",
+			"the platform team's approvals, the change-window step and rollback steps, and run after the same tag deployed upstream",
 		Rego:  rego.PipelineRules(settings),
 		Tags:  tags,
 		Needs: needs,

@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,9 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	oparego "github.com/open-policy-agent/opa/v1/rego"
 	"gopkg.in/yaml.v3"
+
+	"github.com/company/harness-platform/harness/document"
+	"github.com/company/harness-platform/ident"
 )
 
 // ruleDenials evaluates the pipeline rules as Harness's policy engine does
@@ -118,8 +122,14 @@ func TestPipelineRulesRefuse(t *testing.T) {
 			dev = d.Pipeline.YAML
 		}
 	}
+	stages := func(doc map[string]any) []any { return doc["pipeline"].(map[string]any)["stages"].([]any) }
+	// The Deployment stage is the last: Production's first deploys upstream.
 	stage := func(doc map[string]any) map[string]any {
-		return doc["pipeline"].(map[string]any)["stages"].([]any)[0].(map[string]any)["stage"].(map[string]any)
+		all := stages(doc)
+		return all[len(all)-1].(map[string]any)["stage"].(map[string]any)
+	}
+	chained := func(doc map[string]any) map[string]any {
+		return stages(doc)[0].(map[string]any)["stage"].(map[string]any)
 	}
 	execution := func(doc map[string]any) map[string]any {
 		return stage(doc)["spec"].(map[string]any)["execution"].(map[string]any)
@@ -186,11 +196,32 @@ func TestPipelineRulesRefuse(t *testing.T) {
 		}), "without the change-window Policy step"},
 		{"no rollback", prod, func(doc map[string]any) { execution(doc)["rollbackSteps"] = []any{} }, "without rollback steps"},
 		{"production stage in a parallel block", prod, func(doc map[string]any) {
+			// Found there, and not "after" the upstream stage.
 			p := doc["pipeline"].(map[string]any)
-			s := p["stages"].([]any)[0]
-			without("team_approval")(doc)
-			p["stages"] = []any{map[string]any{"parallel": []any{s}}}
-		}, "without an approval step of the owning team's group"},
+			s := p["stages"].([]any)
+			p["stages"] = []any{s[0], map[string]any{"parallel": []any{s[1]}}}
+		}, "without deploying the same image tag to pre_stable first"},
+		{"not tested upstream first", prod, func(doc map[string]any) {
+			p := doc["pipeline"].(map[string]any)
+			p["stages"] = p["stages"].([]any)[1:]
+		}, "stage deploy deploys to Production (prod) without deploying the same image tag to pre_stable first; keep the Pipeline stage that runs payment_service_pre_stable"},
+		{"tested after", prod, func(doc map[string]any) {
+			p := doc["pipeline"].(map[string]any)
+			s := p["stages"].([]any)
+			p["stages"] = []any{s[1], s[0]}
+		}, "without deploying the same image tag to pre_stable first"},
+		{"another service tested", prod, func(doc map[string]any) {
+			chained(doc)["spec"].(map[string]any)["pipeline"] = "ledger_writer_pre_stable"
+		},
+			"without deploying the same image tag to pre_stable first"},
+		{"another tag tested", prod, func(doc map[string]any) {
+			inputs := chained(doc)["spec"].(map[string]any)["inputs"].(map[string]any)
+			inputs["variables"].([]any)[0].(map[string]any)["value"] = "latest"
+		}, "without deploying the same image tag to pre_stable first"},
+		{"production runs whatever upstream did", prod, func(doc map[string]any) { stage(doc)["when"].(map[string]any)["pipelineStatus"] = "All" },
+			"without deploying the same image tag to pre_stable first"},
+		{"stages can be picked", prod, func(doc map[string]any) { doc["pipeline"].(map[string]any)["allowStageExecutions"] = true },
+			"must set allowStageExecutions: false"},
 		{"no stages", prod, func(doc map[string]any) { delete(doc["pipeline"].(map[string]any), "stages") }, "the pipeline has no stages list"},
 	} {
 		doc := policyInput(t, tc.pipeline)
@@ -201,6 +232,41 @@ func TestPipelineRulesRefuse(t *testing.T) {
 			t.Errorf("%s: denied: %q", tc.name, got)
 		case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want)):
 			t.Errorf("%s: got %q, want one denial containing %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// A Production pipeline deploys its run's tag to the upstream environment
+// first, in the same run; nothing else chains.
+func TestProductionDeploysTheTagUpstreamFirst(t *testing.T) {
+	c := example(t)
+	for _, stack := range c.AllStacks() {
+		p := mustBuild(t, c, stack)
+		for _, d := range p.Deployments {
+			var doc document.Document
+			if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &doc); err != nil {
+				t.Fatal(err)
+			}
+			stages := doc.Pipeline.Stages
+			if !p.Production {
+				if len(stages) != 1 || doc.Pipeline.AllowStageExecutions != nil {
+					t.Errorf("%s %s: %d stages", stack, d.Service, len(stages))
+				}
+				continue
+			}
+			child := ident.Pipeline(d.Service, "pre_stable")
+			var spec document.ChainedPipeline
+			b, _ := yaml.Marshal(stages[0].Stage.Spec)
+			if err := yaml.Unmarshal(b, &spec); err != nil {
+				t.Fatal(err)
+			}
+			want := document.ChainedPipeline{Org: "default", Project: "platform", Pipeline: child, Inputs: document.RuntimeInputs{Identifier: child,
+				Variables: []document.InputValue{{Name: ImageTagInput, Type: "String", Value: "<+pipeline.variables.imageTag>"}, {Name: TargetRegionInput, Type: "String", Value: "<+pipeline.variables.targetRegion>"}}}}
+			if len(stages) != 2 || stages[0].Stage.Type != "Pipeline" || !reflect.DeepEqual(spec, want) ||
+				stages[1].Stage.When == nil || stages[1].Stage.When.PipelineStatus != "Success" ||
+				doc.Pipeline.AllowStageExecutions == nil || *doc.Pipeline.AllowStageExecutions {
+				t.Errorf("%s %s: stages %+v, chained %+v, allowStageExecutions %v", stack, d.Service, stages, spec, doc.Pipeline.AllowStageExecutions)
+			}
 		}
 	}
 }

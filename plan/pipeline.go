@@ -34,7 +34,10 @@ type deploymentInput struct {
 	platformTeam string // the platform team's user group
 	// notify are the teams told of the pipeline's events: the owner, and
 	// in Production the platform team.
-	notify   []catalog.Team
+	notify []catalog.Team
+	// testedIn is the environment a Production pipeline deploys the tag
+	// to first (the stack's upstream); nil elsewhere.
+	testedIn *catalog.Stack
 	regions  []string
 	strategy string
 	tags     map[string]string // deploymentTags, computed once
@@ -74,6 +77,31 @@ func pipelineDocument(d *deploymentInput) document.Document {
 	}
 	rollback = append(rollback, step("K8sRollingRollback", "Rolling rollback", "rolling_rollback", document.K8sRollingRollbackSpec{}, timeout))
 
+	deploy := document.StageElement{Stage: document.Stage{
+		Name:       "Deploy to " + st.Environment.Name,
+		Identifier: "deploy",
+		Type:       "Deployment",
+		Spec: document.DeploymentSpec{
+			DeploymentType: "Kubernetes",
+			Service:        document.ServiceRef{ServiceRef: ident.Service(s.Name)},
+			Environment: document.Environment{
+				EnvironmentRef: st.Environment.Identifier,
+				InfrastructureDefinitions: []document.InfraRef{{
+					// The cluster follows the region chosen at run time.
+					Identifier: ident.InfrastructureExpr(st.Environment.Identifier, "pipeline.variables."+TargetRegionInput),
+				}},
+			},
+			Execution: document.Execution{Steps: steps, RollbackSteps: rollback},
+		},
+		FailureStrategies: []document.FailureStrategy{onFailure("StageRollback", "AllErrors")},
+	}}
+	stages := []document.StageElement{deploy}
+	var allowStageExecutions *bool
+	if t := d.testedIn; t != nil {
+		stages = []document.StageElement{testedStage(d, t), deploy}
+		stages[1].Stage.When = &document.StageWhen{PipelineStatus: "Success"}
+		allowStageExecutions = new(bool)
+	}
 	return document.Document{Pipeline: document.Pipeline{
 		Name:              d.pipelineName(),
 		Identifier:        d.pipelineID(),
@@ -85,25 +113,41 @@ func pipelineDocument(d *deploymentInput) document.Document {
 			{Name: ImageTagInput, Type: "String", Description: "Image tag of " + s.Image + " to deploy", Required: true, Value: "<+input>"},
 			{Name: TargetRegionInput, Type: "String", Description: "Region to deploy to", Required: true, Value: "<+input>.allowedValues(" + strings.Join(d.regions, ",") + ")"},
 		},
-		NotificationRules: notificationRules(d.notify, st.IsProduction()),
-		Stages: []document.StageElement{{Stage: document.Stage{
-			Name:       "Deploy to " + st.Environment.Name,
-			Identifier: "deploy",
-			Type:       "Deployment",
-			Spec: document.DeploymentSpec{
-				DeploymentType: "Kubernetes",
-				Service:        document.ServiceRef{ServiceRef: ident.Service(s.Name)},
-				Environment: document.Environment{
-					EnvironmentRef: st.Environment.Identifier,
-					InfrastructureDefinitions: []document.InfraRef{{
-						// The cluster follows the region chosen at run time.
-						Identifier: ident.InfrastructureExpr(st.Environment.Identifier, "pipeline.variables."+TargetRegionInput),
-					}},
-				},
-				Execution: document.Execution{Steps: steps, RollbackSteps: rollback},
-			},
-			FailureStrategies: []document.FailureStrategy{onFailure("StageRollback", "AllErrors")},
-		}}},
+		NotificationRules:    notificationRules(d.notify, st.IsProduction()),
+		Stages:               stages,
+		AllowStageExecutions: allowStageExecutions,
+	}}
+}
+
+// TestedStageID is the identifier of a Production pipeline's first stage,
+// which runs the upstream environment's pipeline of the service.
+const TestedStageID = "tested_upstream"
+
+// testedStage deploys the run's tag to the upstream environment first, by
+// running that environment's pipeline of the service as a Pipeline stage
+// with the same imageTag and targetRegion; the deployment stage after it
+// runs only when it succeeded (its rollout and verification). So a tag
+// reaches Production only in a run that deployed it to pre-stable
+// successfully, whoever starts the run and however; and the run cannot
+// pick the Production stage alone (allowStageExecutions: false).
+// https://developer.harness.io/docs/platform/pipelines/pipeline-chaining/
+func testedStage(d *deploymentInput, upstream *catalog.Stack) document.StageElement {
+	child := ident.Pipeline(d.svc.Name, upstream.Environment.Identifier)
+	return document.StageElement{Stage: document.Stage{
+		Name:        "Deploy to " + upstream.Environment.Name + " first",
+		Identifier:  TestedStageID,
+		Description: "Runs " + child + " with this run's image tag and region: Production deploys only a tag that " + upstream.Environment.Name + " has just deployed and verified.",
+		Type:        "Pipeline",
+		Spec: document.ChainedPipeline{
+			Org:      d.scope.OrgID,
+			Project:  d.scope.ProjectID,
+			Pipeline: child,
+			Inputs: document.RuntimeInputs{Identifier: child, Variables: []document.InputValue{
+				{Name: ImageTagInput, Type: "String", Value: "<+pipeline.variables." + ImageTagInput + ">"},
+				{Name: TargetRegionInput, Type: "String", Value: "<+pipeline.variables." + TargetRegionInput + ">"},
+			}},
+		},
+		FailureStrategies: []document.FailureStrategy{onFailure("Abort", "AllErrors")},
 	}}
 }
 

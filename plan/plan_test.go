@@ -171,7 +171,8 @@ func TestRegionWithDash(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &doc); err != nil {
 			t.Fatal(err)
 		}
-		expr := doc.Pipeline.Stages[0].Stage.Spec.Environment.InfrastructureDefinitions[0].Identifier
+		// The Deployment stage is the last (Production's first runs pre-stable).
+		expr := doc.Pipeline.Stages[len(doc.Pipeline.Stages)-1].Stage.Spec.Environment.InfrastructureDefinitions[0].Identifier
 		allowed := doc.Pipeline.Variables[1].Value
 		regions := strings.Split(strings.TrimSuffix(strings.TrimPrefix(allowed, "<+input>.allowedValues("), ")"), ",")
 		for _, region := range regions {
@@ -237,8 +238,12 @@ func TestVerifyTimeoutExceedsDuration(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &doc); err != nil {
 			t.Fatal(err)
 		}
-		for _, st := range doc.Pipeline.Stages {
-			for _, s := range st.Stage.Spec.Execution.Steps {
+		spec, _, err := doc.Pipeline.Deployment()
+		if err != nil {
+			t.Fatal(err)
+		}
+		{
+			for _, s := range spec.Execution.Steps {
 				if s.Step.Type != "Verify" {
 					continue
 				}

@@ -37,7 +37,10 @@ func TestSchemaValidationRejectsBrokenPipelines(t *testing.T) {
 	cases := map[string]func(*document.Document){
 		"identifier with a dash": func(doc *document.Document) { doc.Pipeline.Identifier = "payment-service-prod" },
 		"unknown step type": func(doc *document.Document) {
-			doc.Pipeline.Stages[0].Stage.Spec.Execution.Steps[0].Step.Type = "K8sTeleport"
+			last := &doc.Pipeline.Stages[len(doc.Pipeline.Stages)-1].Stage
+			spec := last.Spec.(document.DeploymentSpec)
+			spec.Execution.Steps[0].Step.Type = "K8sTeleport"
+			last.Spec = spec
 		},
 		"no stages": func(doc *document.Document) { doc.Pipeline.Stages = nil },
 	}

@@ -287,14 +287,19 @@ func TestEnvironmentSlice(t *testing.T) {
 	}
 }
 
-// execution reads a generated pipeline back: its first stage's execution.
+// execution reads a generated pipeline back: its Deployment stage's
+// execution.
 func execution(t *testing.T, pipelineYAML string) document.Execution {
 	t.Helper()
 	var doc document.Document
 	if err := yaml.Unmarshal([]byte(pipelineYAML), &doc); err != nil {
 		t.Fatal(err)
 	}
-	return doc.Pipeline.Stages[0].Stage.Spec.Execution
+	spec, ok, err := doc.Pipeline.Deployment()
+	if err != nil || !ok {
+		t.Fatalf("no Deployment stage (%v):\n%s", err, pipelineYAML)
+	}
+	return spec.Execution
 }
 
 func stepTypes(t *testing.T, pipelineYAML string) (steps, rollback []string) {

@@ -449,6 +449,64 @@ func (harness) CheckDelete(typ, id string, cloud *Cloud) error {
 		"remove the service from every environment first (README, Decommissioning)", typ, svc.Properties["identifier"], strings.Join(users, ", "))
 }
 
+// CheckSave refuses, as Harness does, a pipeline whose Pipeline stage runs
+// a pipeline that does not exist in its scope, or one that itself chains
+// another (Harness chains one level only): Harness reads the child when it
+// saves the parent, to resolve its inputs.
+// https://developer.harness.io/docs/platform/pipelines/pipeline-chaining/
+func (harness) CheckSave(typ string, news resource.PropertyMap, cloud *Cloud) error {
+	if typ != "harness:platform/pipeline:Pipeline" {
+		return nil
+	}
+	for _, c := range chainedStages(str(news, "yaml")) {
+		var child *Record
+		for _, p := range cloud.OfType(typ) {
+			if p.Properties["identifier"] == c.Spec.Pipeline && p.Properties["orgId"] == c.Spec.Org && p.Properties["projectId"] == c.Spec.Project {
+				child = &p
+				break
+			}
+		}
+		if child == nil {
+			return fmt.Errorf("%s: INVALID_REQUEST: stage %s: pipeline %s does not exist in %s/%s; create it first (its stack comes earlier in the chain)",
+				typ, c.Identifier, c.Spec.Pipeline, c.Spec.Org, c.Spec.Project)
+		}
+		if len(chainedStages(fmt.Sprint(child.Properties["yaml"]))) > 0 {
+			return fmt.Errorf("%s: INVALID_REQUEST: stage %s: pipeline %s has a Pipeline stage itself; a chained pipeline cannot chain another",
+				typ, c.Identifier, c.Spec.Pipeline)
+		}
+	}
+	return nil
+}
+
+type chainedStage struct {
+	Identifier string `yaml:"identifier"`
+	Type       string `yaml:"type"`
+	Spec       struct {
+		Org      string `yaml:"org"`
+		Project  string `yaml:"project"`
+		Pipeline string `yaml:"pipeline"`
+	} `yaml:"spec"`
+}
+
+// chainedStages are the Pipeline stages of a pipeline's YAML.
+func chainedStages(y string) []chainedStage {
+	var doc struct {
+		Pipeline struct {
+			Stages []struct {
+				Stage chainedStage `yaml:"stage"`
+			} `yaml:"stages"`
+		} `yaml:"pipeline"`
+	}
+	_ = yaml.Unmarshal([]byte(y), &doc)
+	var out []chainedStage
+	for _, s := range doc.Pipeline.Stages {
+		if s.Stage.Type == "Pipeline" {
+			out = append(out, s.Stage)
+		}
+	}
+	return out
+}
+
 // Replaces are the changes the provider's forceNew properties replace.
 func (h harness) Replaces(typ string, olds, news resource.PropertyMap, changed []string) []string {
 	return h.constraints.Replaces(typ, olds, news, changed)

@@ -232,6 +232,37 @@ func TestHarnessRefusesDeletingReferencedService(t *testing.T) {
 	}
 }
 
+// A pipeline that chains another is saved only when the child exists in
+// its scope and chains nothing itself.
+func TestHarnessRefusesChainingWhatCannotRun(t *testing.T) {
+	p := harnessProvider(t)
+	ctx := context.Background()
+	const typ = "harness:platform/pipeline:Pipeline"
+	chain := func(child string) string {
+		return "pipeline:\n  stages:\n    - stage:\n        identifier: tested_upstream\n        type: Pipeline\n        spec:\n          org: default\n          project: platform\n          pipeline: " + child + "\n"
+	}
+	create := func(id, y string) error {
+		props, err := marshal(resource.NewPropertyMapFromMap(map[string]any{"identifier": id, "orgId": "default", "projectId": "platform", "yaml": y}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Create(ctx, &pulumirpc.CreateRequest{Type: typ, Name: id, Properties: props})
+		return err
+	}
+	if err := create("svc_prod", chain("svc_pre_stable")); err == nil || !strings.Contains(err.Error(), "stage tested_upstream: pipeline svc_pre_stable does not exist in default/platform") {
+		t.Fatalf("chaining a pipeline that does not exist: %v", err)
+	}
+	if err := create("svc_pre_stable", "pipeline:\n  stages:\n    - stage:\n        identifier: deploy\n        type: Deployment\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := create("svc_prod", chain("svc_pre_stable")); err != nil {
+		t.Fatalf("chaining an existing pipeline: %v", err)
+	}
+	if err := create("svc_promote", chain("svc_prod")); err == nil || !strings.Contains(err.Error(), "pipeline svc_prod has a Pipeline stage itself") {
+		t.Fatalf("chaining a pipeline that chains: %v", err)
+	}
+}
+
 // As the real provider: an object's id is its bare identifier; a refresh
 // reads it by that id and its state; an import reads it by the import ID
 // in the provider's format (package importid), reporting the identifier as

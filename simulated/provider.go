@@ -308,6 +308,9 @@ func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pul
 			// (The engine says what to do: adopt it, or recover.)
 			return nil, fmt.Errorf("%s: DUPLICATE_FIELD: an entity with identifier %q already exists in this scope", typ, id)
 		}
+		if err := p.checkSave(typ, news); err != nil {
+			return nil, err
+		}
 		if err := p.cloud.Put(key, Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
 			return nil, err
 		}
@@ -389,6 +392,9 @@ func (p *Provider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pul
 	if !req.GetPreview() {
 		if _, ok := p.cloud.Get(key); !ok {
 			return nil, fmt.Errorf("%s %q was deleted outside Pulumi; run a refresh", typ, req.GetId())
+		}
+		if err := p.checkSave(typ, news); err != nil {
+			return nil, err
 		}
 		if err := p.cloud.Put(key, Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
 			return nil, err
@@ -558,6 +564,19 @@ func (p *Provider) list(l importid.Listing, args resource.PropertyMap) resource.
 		out["id"] = resource.NewStringProperty(shortHash(l.Token + fmt.Sprint(args)))
 	}
 	return out
+}
+
+// saveGuard is a Behavior that refuses some creations and updates, as the
+// real service refuses an object that names others it cannot use.
+type saveGuard interface {
+	CheckSave(typ string, news resource.PropertyMap, cloud *Cloud) error
+}
+
+func (p *Provider) checkSave(typ string, news resource.PropertyMap) error {
+	if g, ok := p.behavior.(saveGuard); ok {
+		return g.CheckSave(typ, news, p.cloud)
+	}
+	return nil
 }
 
 // deleteGuard is a Behavior that refuses some deletions, as the real

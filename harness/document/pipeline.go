@@ -26,6 +26,9 @@ type Pipeline struct {
 	Variables         []Variable         `yaml:"variables"`
 	Stages            []StageElement     `yaml:"stages"`
 	NotificationRules []NotificationRule `yaml:"notificationRules,omitempty"`
+	// AllowStageExecutions false: a run runs every stage, none can be
+	// picked alone.
+	AllowStageExecutions *bool `yaml:"allowStageExecutions,omitempty"`
 }
 
 // NotificationRule tells one channel of a pipeline's events.
@@ -78,14 +81,55 @@ type StageElement struct {
 	Stage Stage `yaml:"stage"`
 }
 
-// Stage is a Deployment stage.
+// Stage is a stage: a Deployment stage (Spec is a DeploymentSpec) or a
+// Pipeline stage, which runs another pipeline (Spec is a ChainedPipeline).
 type Stage struct {
 	Name              string            `yaml:"name"`
 	Identifier        string            `yaml:"identifier"`
 	Description       string            `yaml:"description,omitempty"`
 	Type              string            `yaml:"type"`
-	Spec              DeploymentSpec    `yaml:"spec"`
+	Spec              any               `yaml:"spec"`
 	FailureStrategies []FailureStrategy `yaml:"failureStrategies"`
+	// When runs the stage only if the pipeline so far has the status
+	// (Success: every stage before it succeeded).
+	When *StageWhen `yaml:"when,omitempty"`
+}
+
+// DeploymentSpec decodes the spec of a Deployment stage read back from
+// YAML (where Spec is a map).
+func (s Stage) DeploymentSpec() (DeploymentSpec, error) {
+	if d, ok := s.Spec.(DeploymentSpec); ok {
+		return d, nil
+	}
+	var d DeploymentSpec
+	b, err := yaml.Marshal(s.Spec)
+	if err != nil {
+		return d, err
+	}
+	return d, yaml.Unmarshal(b, &d)
+}
+
+// Deployment is the spec of the pipeline's Deployment stage, decoded; ok is
+// false when it has none.
+func (p Pipeline) Deployment() (spec DeploymentSpec, ok bool, err error) {
+	for _, s := range p.Stages {
+		if s.Stage.Type == "Deployment" {
+			spec, err = s.Stage.DeploymentSpec()
+			return spec, true, err
+		}
+	}
+	return spec, false, nil
+}
+
+// ChainedPipeline is a Pipeline stage's spec: the child pipeline, run to
+// its end as this stage, with its runtime inputs. Harness does not chain a
+// pipeline that itself has a Pipeline stage.
+// https://developer.harness.io/docs/platform/pipelines/pipeline-chaining/
+type ChainedPipeline struct {
+	Org      string        `yaml:"org"`
+	Project  string        `yaml:"project"`
+	Pipeline string        `yaml:"pipeline"`
+	Inputs   RuntimeInputs `yaml:"inputs"`
 }
 
 // DeploymentSpec is what a Deployment stage deploys, where and how.

@@ -11,7 +11,7 @@
 # "Prevent users from leveraging steps that are not allowed by the
 # company"). The program appends the rules' settings as a Rego value:
 #   rules = {"productionEnvironments": ["prod"], "changeWindowSets": {"prod": "prod_change_window"},
-#            "platformGroup": "platform_team", "minApprovers": 1}
+#            "upstreamEnvironments": {"prod": "pre_stable"}, "platformGroup": "platform_team", "minApprovers": 1}
 #
 # Rego v0 syntax, as Harness's samples. A pipeline it cannot read is denied.
 package pipeline_rules
@@ -65,6 +65,23 @@ deny[msg] {
 	stage := production_stages[_]
 	not has_change_window(stage)
 	msg := sprintf("stage %s deploys to Production (%s) without the change-window Policy step; add a Policy step with the policy set %s", [stage.identifier, environment(stage), object.get(rules.changeWindowSets, environment(stage), "of the environment")])
+}
+
+# A tag reaches Production only in a run that deployed it to the upstream
+# environment first: a Pipeline stage before the Production stage runs the
+# service's upstream pipeline with this run's imageTag, and the Production
+# stage runs only on its success.
+deny[msg] {
+	stage := production_stages[_]
+	upstream := rules.upstreamEnvironments[environment(stage)]
+	not tested_first(stage, upstream)
+	msg := sprintf("stage %s deploys to Production (%s) without deploying the same image tag to %s first; keep the Pipeline stage that runs %s_%s with imageTag <+pipeline.variables.imageTag> before it, and when: pipelineStatus: Success on it", [stage.identifier, environment(stage), upstream, stage.spec.service.serviceRef, upstream])
+}
+
+deny[msg] {
+	count(production_stages) > 0
+	not stage_executions_disallowed
+	msg := "a pipeline that deploys to Production must set allowStageExecutions: false; otherwise a run can pick the Production stage alone"
 }
 
 deny[msg] {
@@ -138,4 +155,20 @@ executor_excluded(step) {
 
 enough_approvers(step) {
 	step.spec.approvers.minimumCount >= rules.minApprovers
+}
+
+tested_first(stage, upstream) {
+	input.pipeline.stages[j].stage == stage
+	chained := input.pipeline.stages[i].stage
+	i < j
+	chained.type == "Pipeline"
+	chained.spec.pipeline == sprintf("%s_%s", [stage.spec.service.serviceRef, upstream])
+	tag := chained.spec.inputs.variables[_]
+	tag.name == "imageTag"
+	tag.value == "<+pipeline.variables.imageTag>"
+	stage.when.pipelineStatus == "Success"
+}
+
+stage_executions_disallowed {
+	input.pipeline.allowStageExecutions == false
 }

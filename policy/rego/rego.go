@@ -41,8 +41,11 @@ var pipelineRules string
 type PipelineRulesSettings struct {
 	ProductionEnvironments []string          `json:"productionEnvironments"`
 	ChangeWindowSets       map[string]string `json:"changeWindowSets"`
-	PlatformGroup          string            `json:"platformGroup"`
-	MinApprovers           int               `json:"minApprovers"`
+	// UpstreamEnvironments: the environment each Production environment's
+	// tags are deployed to first, in the same run.
+	UpstreamEnvironments map[string]string `json:"upstreamEnvironments"`
+	PlatformGroup        string            `json:"platformGroup"`
+	MinApprovers         int               `json:"minApprovers"`
 }
 
 // PipelineRules returns the pipeline rules policy for s: the policy file
@@ -53,6 +56,9 @@ func PipelineRules(s PipelineRulesSettings) string {
 	}
 	if s.ChangeWindowSets == nil {
 		s.ChangeWindowSets = map[string]string{}
+	}
+	if s.UpstreamEnvironments == nil {
+		s.UpstreamEnvironments = map[string]string{}
 	}
 	rules, err := json.Marshal(s)
 	if err != nil {
