@@ -423,9 +423,10 @@ func TestUpstreamNeverDeployed(t *testing.T) {
 	}
 }
 
-// Every Harness resource the program registers, in every stack, is one the
-// provider accepts: known token, known inputs, required inputs set, kinds
-// right, secrets secret.
+// Every Harness resource the program registers, in every stack (service
+// stacks too), is one the provider accepts without a warning: known token,
+// known inputs, required inputs set, kinds right, secrets secret, no
+// deprecated input at any depth.
 func TestResourcesConformToProviderFacts(t *testing.T) {
 	facts, constraints, err := conformance.LoadProvider()
 	if err != nil {
@@ -433,7 +434,7 @@ func TestResourcesConformToProviderFacts(t *testing.T) {
 	}
 	c := example(t)
 	checked := 0
-	for _, stack := range c.Chain {
+	for _, stack := range c.AllStacks() {
 		for _, r := range mustRun(t, c, stack).Resources() {
 			if !strings.HasPrefix(r.Type, "harness:") {
 				continue

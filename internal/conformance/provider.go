@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -36,10 +37,16 @@ type InputFacts struct {
 
 // TypeFacts describe one nested object type.
 type TypeFacts struct {
-	Properties map[string]struct {
-		Type     string `json:"type"`
-		Required bool   `json:"required"`
-	} `json:"properties"`
+	GoPackage  string                   `json:"goPackage"`
+	Properties map[string]PropertyFacts `json:"properties"`
+}
+
+// PropertyFacts describe one property of a nested type.
+type PropertyFacts struct {
+	Type     string `json:"type"`
+	Required bool   `json:"required"`
+	// Deprecated is the provider's deprecation message (deprecations.go).
+	Deprecated string `json:"-"`
 }
 
 func readFacts(shared string) (*Facts, error) {
@@ -50,6 +57,22 @@ func readFacts(shared string) (*Facts, error) {
 	var f Facts
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("harness-provider/schema.json: %w", err)
+	}
+	deps, err := nestedDeprecations()
+	if err != nil {
+		return nil, fmt.Errorf("deprecations.json: %w", err)
+	}
+	for _, d := range deps {
+		t, ok := f.Types[d.Type]
+		if !ok || path.Base(t.GoPackage) != d.Module {
+			continue // a type of a module the facts do not hold
+		}
+		p, ok := t.Properties[d.Property]
+		if !ok {
+			return nil, fmt.Errorf("deprecations.json: %s.%s is not a property in the facts", d.Type, d.Property)
+		}
+		p.Deprecated = d.Message
+		t.Properties[d.Property] = p
 	}
 	return &f, nil
 }
@@ -163,6 +186,9 @@ func (f *Facts) checkValue(path, typ string, v resource.PropertyValue) []string 
 			if !ok {
 				out = append(out, fmt.Sprintf("%s: unknown property %q of %s", path, k, name))
 				continue
+			}
+			if e := obj[resource.PropertyKey(k)]; p.Deprecated != "" && !e.IsNull() {
+				out = append(out, fmt.Sprintf("%s.%s is deprecated: %s", path, k, p.Deprecated))
 			}
 			out = append(out, f.checkValue(path+"."+k, p.Type, obj[resource.PropertyKey(k)])...)
 		}
