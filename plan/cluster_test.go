@@ -1,11 +1,12 @@
 package plan
 
 import (
-	"github.com/company/harness-platform/catalog"
 	"net/netip"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/company/harness-platform/catalog"
 
 	"github.com/company/harness-platform/ident"
 )

@@ -1,0 +1,103 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/harness/document"
+	"github.com/company/harness-platform/ident"
+)
+
+// buildDeployments is, for every service of the stack's shard enabled in
+// its environment, the Values file, pipeline, trigger and monitored
+// service there.
+func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
+	var inputs []*deploymentInput
+	platform, _ := c.Team(c.PlatformTeam)
+	for i := range c.Services {
+		s := &c.Services[i]
+		if !s.EnabledIn(st.Name) || s.Stack != p.Shard {
+			continue
+		}
+		team, _ := c.Team(s.Team)
+		notify := []catalog.Team{team}
+		if st.IsProduction() && team.Name != platform.Name {
+			notify = append(notify, platform)
+		}
+		var testedIn *catalog.Stack
+		if st.IsProduction() && st.Upstream != "" {
+			testedIn = c.Stacks[st.Upstream]
+		}
+		inputs = append(inputs, &deploymentInput{
+			testedIn: testedIn,
+			svc:      s, stack: st, scope: p.Scope,
+			teamGroup: team.UserGroup, platformTeam: platform.UserGroup, notify: notify,
+			regions: s.RegionsIn(st), strategy: s.StrategyIn(st),
+			tags: deploymentTags(s, st),
+		})
+	}
+	p.Deployments = make([]Deployment, len(inputs))
+	return parallel(len(inputs), func(i int) error {
+		d := inputs[i]
+		py, err := document.MarshalString(pipelineDocument(d))
+		if err != nil {
+			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, err)
+		}
+		tdoc, err := triggerDocument(d)
+		if err != nil {
+			return fmt.Errorf("trigger of %s: %w", d.svc.Name, err)
+		}
+		ty, err := document.MarshalString(tdoc)
+		if err != nil {
+			return fmt.Errorf("trigger of %s: %w", d.svc.Name, err)
+		}
+		values, err := valuesFile(d)
+		if err != nil {
+			return fmt.Errorf("values of %s: %w", d.svc.Name, err)
+		}
+		monitored, err := monitoredService(d, p.Prometheus)
+		if err != nil {
+			return fmt.Errorf("monitored service of %s: %w", d.svc.Name, err)
+		}
+		tags := TagList(d.tags)
+		needs := []Ref{
+			{KindService, ident.Service(d.svc.Name)},
+			{KindEnvironment, st.Environment.Identifier},
+			{KindFile, values.Identifier},
+		}
+		for _, r := range d.regions {
+			needs = append(needs, Ref{KindInfrastructure, ident.Infrastructure(st.Environment.Identifier, r)})
+		}
+		if p.ChangeWindow != nil {
+			needs = append(needs, Ref{KindPolicySet, p.ChangeWindow.PolicySet.Identifier})
+		}
+		if monitored != nil {
+			needs = append(needs, Ref{KindMonitoredService, monitored.Identifier})
+		}
+		pipelineID := d.pipelineID()
+		p.Deployments[i] = Deployment{
+			Service:   d.svc.Name,
+			Retired:   d.svc.Retired,
+			Protected: st.IsProduction() && !d.svc.Retired,
+			Monitored: monitored,
+			Values:    values,
+			Pipeline: Pipeline{
+				Identifier:  pipelineID,
+				Name:        d.pipelineName(),
+				Description: fmt.Sprintf("Deploys %s to %s", d.svc.Name, st.Environment.Name),
+				Tags:        tags,
+				YAML:        py,
+				Needs:       needs,
+			},
+			Trigger: Trigger{
+				Identifier: ident.Trigger(d.svc.Name, st.Environment.Identifier),
+				Name:       d.pipelineName() + "-webhook",
+				TargetID:   pipelineID,
+				Tags:       tags,
+				YAML:       ty,
+				Needs:      []Ref{{KindPipeline, pipelineID}},
+			},
+		}
+		return nil
+	})
+}
