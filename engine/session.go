@@ -25,7 +25,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/catalog"
-	"github.com/company/harness-platform/internal/conformance"
+	"github.com/company/harness-platform/harness/provider"
 	"github.com/company/harness-platform/program"
 	"github.com/company/harness-platform/simulated"
 )
@@ -142,7 +142,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		if err := s.copyProject(workDir); err != nil {
 			return nil, err
 		}
-		shared, err := conformance.SharedDirOf(opts.ProjectDir)
+		shared, err := provider.SharedDirOf(opts.ProjectDir)
 		if err != nil {
 			return nil, err
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/company/harness-platform/ident"
 )
 
-// buildServices is the Harness service and Values file of every catalog
+// buildServices is the Harness service of every catalog
 // service that shard holds.
 func buildServices(c *catalog.Catalog, f *catalog.Foundation, scope Scope, shard string) ([]Service, error) {
 	gh, reg := f.Github, f.Registry

@@ -13,9 +13,9 @@ import (
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/components"
 	"github.com/company/harness-platform/harness/document"
+	"github.com/company/harness-platform/harness/provider"
 	"github.com/company/harness-platform/ident"
 	"github.com/company/harness-platform/internal/catalogtest"
-	"github.com/company/harness-platform/internal/conformance"
 	"github.com/company/harness-platform/internal/mocktest"
 	"github.com/company/harness-platform/plan"
 )
@@ -428,7 +428,7 @@ func TestUpstreamNeverDeployed(t *testing.T) {
 // known inputs, required inputs set, kinds right, secrets secret, no
 // deprecated input at any depth.
 func TestResourcesConformToProviderFacts(t *testing.T) {
-	facts, constraints, err := conformance.LoadProvider()
+	facts, constraints, err := provider.Load()
 	if err != nil {
 		t.Fatal(err)
 	}

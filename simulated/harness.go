@@ -12,14 +12,14 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/harness/importid"
-	"github.com/company/harness-platform/internal/conformance"
+	"github.com/company/harness-platform/harness/provider"
 )
 
 // harness simulates the Harness provider: it refuses what the real one
 // refuses, using the provider's published facts, and computes webhook URLs.
 type harness struct {
-	facts       *conformance.Facts
-	constraints *conformance.Constraints
+	facts       *provider.Facts
+	constraints *provider.Constraints
 }
 
 var identifierPattern = regexp.MustCompile(`^[a-zA-Z_][0-9a-zA-Z_$]{0,127}$`)

@@ -11,11 +11,11 @@ import (
 
 	"github.com/company/harness-platform/harness/importid"
 	"github.com/company/harness-platform/harness/platform"
-	"github.com/company/harness-platform/internal/conformance"
+	"github.com/company/harness-platform/harness/provider"
 )
 
 func harnessProvider(t *testing.T) *Provider {
-	facts, constraints, err := conformance.LoadProvider()
+	facts, constraints, err := provider.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func hasPath(v resource.PropertyValue, path []string) bool {
 // project binds, is in the state the simulation writes: a real preview
 // against simulated state would otherwise show it added.
 func TestHarnessCreateWritesComputedOnlyProperties(t *testing.T) {
-	_, constraints, err := conformance.LoadProvider()
+	_, constraints, err := provider.Load()
 	if err != nil {
 		t.Fatal(err)
 	}

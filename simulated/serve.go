@@ -14,7 +14,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 
-	"github.com/company/harness-platform/internal/conformance"
+	"github.com/company/harness-platform/harness/provider"
 )
 
 // Versions of the real providers each simulation stands in for.
@@ -77,7 +77,7 @@ func (s *Servers) ID(typ, name string, inputs resource.PropertyMap) (string, boo
 // <stateDir>/cloud/. The Harness simulation needs the provider's facts and
 // constraints, from shared (../shared beside the project).
 func Start(stateDir, shared string) (*Servers, error) {
-	facts, constraints, err := conformance.LoadProviderFrom(shared)
+	facts, constraints, err := provider.LoadFrom(shared)
 	if err != nil {
 		return nil, fmt.Errorf("the simulated Harness provider checks inputs against the provider's facts and constraints: %w", err)
 	}

@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"github.com/company/harness-platform/harness/platform"
-	"github.com/company/harness-platform/internal/conformance"
+	"github.com/company/harness-platform/harness/provider"
 )
 
 // Every binding's token is the provider's, every input it can send is one
 // the provider knows, and every required input can be set.
 func TestBindingsMatchProviderFacts(t *testing.T) {
-	facts, err := conformance.LoadFacts()
+	facts, err := provider.LoadFacts()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,3 +1,8 @@
+// Package conformance checks what the project generates against Harness's
+// own documents in ../shared: pipeline and trigger YAML against the JSON
+// Schemas Harness publishes, and how Harness resolves the expressions the
+// pipelines use. It is used by tests only; the provider's facts, which
+// offline runs need too, are package harness/provider.
 package conformance
 
 import (
@@ -7,6 +12,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/company/harness-platform/harness/provider"
 	"github.com/dlclark/regexp2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"sigs.k8s.io/yaml"
@@ -32,7 +38,7 @@ func compileECMA(s string) (jsonschema.Regexp, error) {
 }
 
 func compileSchema(file string) (*jsonschema.Schema, error) {
-	shared, err := SharedDir()
+	shared, err := provider.SharedDir()
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,4 @@
-// Package conformance checks what the project generates against Harness's
-// own facts in ../shared: resource inputs against the provider's schema,
-// pipeline and trigger YAML against the JSON Schemas Harness publishes. It
-// is used by tests only; ../shared is never copied into the repository.
-package conformance
+package provider
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package conformance
+package provider
 
 import (
 	"bufio"
@@ -16,7 +16,7 @@ import (
 // sdk/nodejs/types/input.ts, "@deprecated" on a nested input property;
 // the schema.json itself is not in the stored snapshot). Regenerate with
 //
-//	HARNESS_SDK_INPUT_TS=/path/to/input.ts go test ./internal/conformance -run TestNestedDeprecationsFile -update
+//	HARNESS_SDK_INPUT_TS=/path/to/input.ts go test ./harness/provider -run TestNestedDeprecationsFile -update
 //
 //go:embed deprecations.json
 var deprecationsJSON []byte

@@ -1,11 +1,14 @@
-package conformance
+// Package provider holds what the Harness provider accepts, as ../shared
+// records it (harness-provider/schema.json and constraints.json, read at
+// run time, never copied into the repository) with the nested deprecations
+// of deprecations.json: its resources' inputs and types (Facts) and its
+// Terraform constraints, defaults and force-new properties (Constraints).
+// The simulated providers enforce them in offline runs; the conformance
+// tests hold what the program registers to them.
+package provider
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -47,41 +50,6 @@ type PropertyFacts struct {
 	Required bool   `json:"required"`
 	// Deprecated is the provider's deprecation message (deprecations.go).
 	Deprecated string `json:"-"`
-}
-
-func readFacts(shared string) (*Facts, error) {
-	data, err := os.ReadFile(filepath.Join(shared, "harness-provider", "schema.json"))
-	if err != nil {
-		return nil, err
-	}
-	var f Facts
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("harness-provider/schema.json: %w", err)
-	}
-	deps, err := nestedDeprecations()
-	if err != nil {
-		return nil, fmt.Errorf("deprecations.json: %w", err)
-	}
-	for _, d := range deps {
-		t, ok := f.Types[d.Type]
-		if !ok || path.Base(t.GoPackage) != d.Module {
-			continue // a type of a module the facts do not hold
-		}
-		p, ok := t.Properties[d.Property]
-		if !ok {
-			return nil, fmt.Errorf("deprecations.json: %s.%s is not a property in the facts", d.Type, d.Property)
-		}
-		p.Deprecated = d.Message
-		t.Properties[d.Property] = p
-	}
-	return &f, nil
-}
-
-// LoadFacts loads the provider facts from the ../shared beside the project
-// holding the working directory, once per process.
-func LoadFacts() (*Facts, error) {
-	f, _, err := LoadProvider()
-	return f, err
 }
 
 // CheckResource returns every way inputs, registered under token, would be

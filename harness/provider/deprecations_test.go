@@ -1,4 +1,4 @@
-package conformance
+package provider
 
 import (
 	"encoding/json"
@@ -68,7 +68,7 @@ func TestNestedDeprecationsFile(t *testing.T) {
 // A deprecated nested input set anywhere is a problem; left unset it is
 // none.
 func TestNestedDeprecationsChecked(t *testing.T) {
-	facts, _, err := LoadProvider()
+	facts, _, err := Load()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package conformance
+package provider
 
 import (
 	"strings"
