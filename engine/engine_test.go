@@ -316,6 +316,47 @@ func TestLifecycle(t *testing.T) {
 		}
 	})
 
+	// What Harness now holds of issue 22: every Production pipeline runs,
+	// as its first stage, a pre-stable pipeline that exists (the simulated
+	// Harness refuses to save one whose child does not); each deployment
+	// has its environment's Values file; the pipeline rules are evaluated
+	// on save and run.
+	t.Run("production deploys what pre-stable deployed first", func(t *testing.T) {
+		cloud := s.Servers.Cloud("harness")
+		pipelines := map[string]string{}
+		for _, r := range cloud.OfType("harness:platform/pipeline:Pipeline") {
+			pipelines[r.Properties["identifier"].(string)] = r.Properties["yaml"].(string)
+		}
+		files := map[string]bool{}
+		for _, r := range cloud.OfType("harness:platform/fileStoreFile:FileStoreFile") {
+			files[r.Properties["identifier"].(string)] = true
+		}
+		chained := 0
+		for id, y := range pipelines {
+			if !strings.HasSuffix(id, "_prod") {
+				continue
+			}
+			service := strings.TrimSuffix(id, "_prod")
+			if !strings.Contains(y, "type: Pipeline\n") || !strings.Contains(y, "pipeline: "+service+"_pre_stable\n") || pipelines[service+"_pre_stable"] == "" {
+				t.Errorf("%s does not run %s_pre_stable first", id, service)
+			}
+			if !files[service+"_prod_values"] {
+				t.Errorf("%s has no Values file %s_prod_values", id, service)
+			}
+			chained++
+		}
+		if chained < 10 {
+			t.Fatalf("only %d Production pipelines", chained)
+		}
+		sets := map[string]string{}
+		for _, r := range cloud.OfType("harness:platform/policySet:PolicySet") {
+			sets[r.Properties["identifier"].(string)] = r.Properties["action"].(string) + "/" + r.Properties["type"].(string)
+		}
+		if sets["pipeline_rules_onsave"] != "onsave/pipeline" || sets["pipeline_rules_onrun"] != "onrun/pipeline" {
+			t.Errorf("policy sets %v", sets)
+		}
+	})
+
 	t.Run("stack references carry the foundation", func(t *testing.T) {
 		for _, stack := range []string{"staging", "production"} {
 			outs, err := s.Outputs(ctx, stack)
