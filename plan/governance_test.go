@@ -1,42 +1,25 @@
 package plan
 
 import (
-	"context"
 	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/open-policy-agent/opa/v1/ast"
-	oparego "github.com/open-policy-agent/opa/v1/rego"
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/harness/document"
 	"github.com/company/harness-platform/ident"
+	"github.com/company/harness-platform/internal/regotest"
 )
 
 // ruleDenials evaluates the pipeline rules as Harness's policy engine does
-// on a pipeline event (Rego v0, the pipeline document as input).
+// on a pipeline event (the pipeline document as input).
 func ruleDenials(t *testing.T, policy string, pipeline any) []string {
 	t.Helper()
-	rs, err := oparego.New(
-		oparego.Query("data.pipeline_rules.deny"),
-		oparego.Module("pipeline_rules.rego", policy),
-		oparego.SetRegoVersion(ast.RegoV0),
-		oparego.Input(pipeline),
-	).Eval(context.Background())
-	if err != nil {
-		t.Fatalf("evaluating the pipeline rules: %v", err)
-	}
-	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-		t.Fatalf("unexpected result %v", rs)
-	}
-	var out []string
-	for _, m := range rs[0].Expressions[0].Value.([]any) {
-		out = append(out, m.(string))
-	}
-	return out
+	return regotest.Deny(t, "pipeline_rules", policy, pipeline, time.Time{})
 }
 
 // policyInput decodes a pipeline's YAML as Harness hands it to a policy.
@@ -111,17 +94,8 @@ func TestGeneratedPipelinesKeepThePipelineRules(t *testing.T) {
 func TestPipelineRulesRefuse(t *testing.T) {
 	c := example(t)
 	policy := mustBuild(t, c, "dev").Foundation.PipelineRules.Policy.Rego
-	var prod, dev string
-	for _, d := range mustBuild(t, c, "production.services").Deployments {
-		if d.Service == "payment-service" {
-			prod = d.Pipeline.YAML
-		}
-	}
-	for _, d := range mustBuild(t, c, "dev.services").Deployments {
-		if d.Service == "payment-service" {
-			dev = d.Pipeline.YAML
-		}
-	}
+	prod := deploymentOf(t, c, "production.services", "payment-service").Pipeline.YAML
+	dev := deploymentOf(t, c, "dev.services", "payment-service").Pipeline.YAML
 	stages := func(doc map[string]any) []any { return doc["pipeline"].(map[string]any)["stages"].([]any) }
 	// The Deployment stage is the last: Production's first deploys upstream.
 	stage := func(doc map[string]any) map[string]any {

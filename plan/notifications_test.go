@@ -49,15 +49,6 @@ func rules(t *testing.T, pipelineYAML string) []string {
 
 func TestNotifications(t *testing.T) {
 	c := example(t)
-	pipeline := func(stack, service string) string {
-		for _, d := range mustBuild(t, c, stack).Deployments {
-			if d.Service == service {
-				return d.Pipeline.YAML
-			}
-		}
-		t.Fatalf("%s: no %s", stack, service)
-		return ""
-	}
 	slack := func(team string) string {
 		return team + " Slack: PipelineFailed WaitingForUserAction, <+secrets.getValue(\"account.slack_" + team + "\")>"
 	}
@@ -76,7 +67,7 @@ func TestNotifications(t *testing.T) {
 		// A team without PagerDuty is not paged; the platform team still is.
 		{"production.services", "report-generator", []string{slack("data"), slack("platform"), pager("platform")}},
 	} {
-		if got := rules(t, pipeline(tc.stack, tc.service)); !slices.Equal(got, tc.want) {
+		if got := rules(t, deploymentOf(t, c, tc.stack, tc.service).Pipeline.YAML); !slices.Equal(got, tc.want) {
 			t.Errorf("%s %s:\n got %q\nwant %q", tc.stack, tc.service, got, tc.want)
 		}
 	}

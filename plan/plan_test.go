@@ -28,6 +28,18 @@ func mustBuild(t testing.TB, c *catalog.Catalog, stack string) *Plan {
 	return p
 }
 
+// deploymentOf is service's deployment in stack, failing t without one.
+func deploymentOf(t testing.TB, c *catalog.Catalog, stack, service string) Deployment {
+	t.Helper()
+	for _, d := range mustBuild(t, c, stack).Deployments {
+		if d.Service == service {
+			return d
+		}
+	}
+	t.Fatalf("%s: no deployment of %s", stack, service)
+	return Deployment{}
+}
+
 func inputFor(t *testing.T, c *catalog.Catalog, st *catalog.Stack, service string) *deploymentInput {
 	s, ok := c.Service(service)
 	if !ok {
@@ -330,17 +342,8 @@ func TestValuesPerEnvironment(t *testing.T) {
 		t.Fatalf("only %d values files", files)
 	}
 	// dev runs half of what production runs.
-	var dev, prod string
-	for _, d := range mustBuild(t, c, "dev.services").Deployments {
-		if d.Service == "payment-service" {
-			dev = d.Values.Content
-		}
-	}
-	for _, d := range mustBuild(t, c, "production.services").Deployments {
-		if d.Service == "payment-service" {
-			prod = d.Values.Content
-		}
-	}
+	dev := deploymentOf(t, c, "dev.services", "payment-service").Values.Content
+	prod := deploymentOf(t, c, "production.services", "payment-service").Values.Content
 	if !strings.Contains(dev, "replicas: 2\n") || !strings.Contains(dev, "cpu: 125m") || !strings.Contains(prod, "replicas: 3\n") || !strings.Contains(prod, "cpu: \"1\"") {
 		t.Errorf("payment-service values:\ndev:\n%s\nproduction:\n%s", dev, prod)
 	}

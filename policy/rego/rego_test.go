@@ -1,40 +1,19 @@
 package rego
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/open-policy-agent/opa/v1/ast"
-	oparego "github.com/open-policy-agent/opa/v1/rego"
-
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/regotest"
 )
 
 // deny evaluates the rendered change-window policy as Harness's policy
-// engine would (Rego v0 syntax) at the given time, for the given payload.
+// engine would at the given time, for the given payload.
 func deny(t *testing.T, policy string, now time.Time, input any) []string {
 	t.Helper()
-	r := oparego.New(
-		oparego.Query("data.change_window.deny"),
-		oparego.Module("change_window.rego", policy),
-		oparego.SetRegoVersion(ast.RegoV0),
-		oparego.Input(input),
-		oparego.Time(now),
-	)
-	rs, err := r.Eval(context.Background())
-	if err != nil {
-		t.Fatalf("evaluating the policy: %v", err)
-	}
-	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-		t.Fatalf("unexpected result %v", rs)
-	}
-	var out []string
-	for _, m := range rs[0].Expressions[0].Value.([]any) {
-		out = append(out, m.(string))
-	}
-	return out
+	return regotest.Deny(t, "change_window", policy, input, now)
 }
 
 func TestChangeWindowPolicy(t *testing.T) {
