@@ -93,6 +93,18 @@ func (c config) number(key string) float64 {
 
 func (c config) string(key string) string { s, _ := c.get(key).(string); return s }
 
+func (c config) stringMap(key string) map[string]string {
+	out := map[string]string{}
+	if m, ok := c.get(key).(map[string]any); ok {
+		for k, v := range m {
+			if s, ok := v.(string); ok {
+				out[k] = s
+			}
+		}
+	}
+	return out
+}
+
 func (c config) strings(key string) []string {
 	switch v := c.get(key).(type) {
 	case []string:

@@ -129,6 +129,16 @@ func TestProductionGates(t *testing.T) {
 	expect(t, "no change window", validate(t, "production-pipeline-gates", pipeline(noPolicy), nil), "without the change-window Policy step")
 	noRollback := y[:strings.Index(y, "            rollbackSteps:")] + "            rollbackSteps: []\n"
 	expect(t, "no rollback", validate(t, "production-pipeline-gates", pipeline(noRollback), nil), "without rollback steps")
+	// The tag is deployed upstream first, in the same run.
+	untested := "without deploying the same image tag to pre_stable first"
+	expect(t, "no upstream stage", validate(t, "production-pipeline-gates", pipeline(strings.Replace(y, "type: Pipeline\n", "type: Custom\n", 1)), nil), untested)
+	expect(t, "another tag upstream", validate(t, "production-pipeline-gates",
+		pipeline(strings.Replace(y, "value: <+pipeline.variables.imageTag>\n", "value: latest\n", 1)), nil), untested)
+	expect(t, "runs whatever upstream did", validate(t, "production-pipeline-gates", pipeline(strings.Replace(y, "pipelineStatus: Success", "pipelineStatus: All", 1)), nil), untested)
+	expect(t, "other upstream from config", validate(t, "production-pipeline-gates", pipeline(y), map[string]any{"upstreamEnvironments": map[string]any{"prod": "int_stable"}}),
+		"without deploying the same image tag to int_stable first")
+	expect(t, "stages selectable", validate(t, "production-pipeline-gates", pipeline(strings.Replace(y, "allowStageExecutions: false", "allowStageExecutions: true", 1)), nil),
+		"must set allowStageExecutions: false")
 	// A non-production pipeline needs none of it.
 	expect(t, "staging", validate(t, "production-pipeline-gates", pipeline(strings.ReplaceAll(noPolicy, "environmentRef: prod", "environmentRef: pre_stable")), nil))
 }

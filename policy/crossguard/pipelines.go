@@ -21,53 +21,98 @@ type step struct {
 	Rollback         bool
 }
 
-// stage is a Deployment stage: its environment and its steps.
+// stage is one stage of a pipeline, in order: a Deployment stage's
+// environment, service, condition and steps; a Pipeline stage's child and
+// the imageTag it passes.
 type stage struct {
 	Identifier, Environment string
-	// Type is the stage type: Deployment, CI, Approval, Custom, ...
+	// Type is the stage type: Deployment, CI, Pipeline, Approval, ...
 	Type  string
 	Steps []step
+	// Service is a Deployment stage's serviceRef; When its
+	// when.pipelineStatus.
+	Service, When string
+	// Child is a Pipeline stage's pipeline, ImageTag the imageTag input it
+	// gives it.
+	Child, ImageTag string
 }
 
-// pipelineStages reads a pipeline resource's YAML; ok is false when the
+// pipeline is what the rules read of a pipeline document.
+type pipeline struct {
+	Stages []stage
+	// AllowStageExecutions is nil when the document does not set it.
+	AllowStageExecutions *bool
+}
+
+// pipelineStages reads a pipeline resource's stages; ok is false when the
 // resource is not a pipeline or its YAML is not known yet.
 func pipelineStages(r policyx.AnalyzerResource) (stages []stage, ok bool, err error) {
+	p, ok, err := readPipeline(r)
+	return p.Stages, ok, err
+}
+
+// readPipeline reads a pipeline resource's YAML; ok is false when the
+// resource is not a pipeline or its YAML is not known yet.
+func readPipeline(r policyx.AnalyzerResource) (p pipeline, ok bool, err error) {
 	if r.Type != pipelineType {
-		return nil, false, nil
+		return p, false, nil
 	}
 	y, known := stringAt(r.Properties, "yaml")
 	if !known {
-		return nil, false, nil
+		return p, false, nil
 	}
 	var doc struct {
 		Pipeline struct {
-			Stages []struct {
+			AllowStageExecutions *bool `yaml:"allowStageExecutions"`
+			Stages               []struct {
 				Stage struct {
 					Identifier string `yaml:"identifier"`
 					Type       string `yaml:"type"`
-					Spec       struct {
+					When       struct {
+						PipelineStatus string `yaml:"pipelineStatus"`
+					} `yaml:"when"`
+					Spec struct {
 						Environment struct {
 							EnvironmentRef string `yaml:"environmentRef"`
 						} `yaml:"environment"`
+						Service struct {
+							ServiceRef string `yaml:"serviceRef"`
+						} `yaml:"service"`
 						Execution struct {
 							Steps         []map[string]any `yaml:"steps"`
 							RollbackSteps []map[string]any `yaml:"rollbackSteps"`
 						} `yaml:"execution"`
+						// A Pipeline stage's child and inputs.
+						Pipeline string `yaml:"pipeline"`
+						Inputs   struct {
+							Variables []struct {
+								Name  string `yaml:"name"`
+								Value string `yaml:"value"`
+							} `yaml:"variables"`
+						} `yaml:"inputs"`
 					} `yaml:"spec"`
 				} `yaml:"stage"`
 			} `yaml:"stages"`
 		} `yaml:"pipeline"`
 	}
 	if err := yaml.Unmarshal([]byte(y), &doc); err != nil {
-		return nil, true, err
+		return p, true, err
 	}
+	p.AllowStageExecutions = doc.Pipeline.AllowStageExecutions
 	for _, s := range doc.Pipeline.Stages {
-		st := stage{Identifier: s.Stage.Identifier, Type: s.Stage.Type, Environment: s.Stage.Spec.Environment.EnvironmentRef}
-		st.Steps = flatten(s.Stage.Spec.Execution.Steps, false, st.Steps)
-		st.Steps = flatten(s.Stage.Spec.Execution.RollbackSteps, true, st.Steps)
-		stages = append(stages, st)
+		spec := s.Stage.Spec
+		st := stage{Identifier: s.Stage.Identifier, Type: s.Stage.Type, Environment: spec.Environment.EnvironmentRef,
+			Service: spec.Service.ServiceRef, When: s.Stage.When.PipelineStatus, Child: spec.Pipeline}
+		for _, v := range spec.Inputs.Variables {
+			if v.Name == "imageTag" {
+				st.ImageTag = v.Value
+			}
+		}
+		st.Steps = flatten(spec.Execution.Steps, false, st.Steps)
+		st.Steps = flatten(spec.Execution.RollbackSteps, true, st.Steps)
+		p.Stages = append(p.Stages, st)
 	}
-	return stages, true, nil
+	return p, true, nil
 }
 
 // flatten lists the steps of an execution block, through parallel blocks
@@ -108,9 +153,11 @@ var productionGates = resourcePolicy("production-pipeline-gates",
 			"description": "Harness environment identifiers whose deployments are Production."},
 		"platformGroup": {"type": "string", "default": "platform_team", "description": "The platform team's user group."},
 		"minApprovers":  {"type": "number", "default": 1, "description": "Least approvals each approval step requires."},
+		"upstreamEnvironments": {"type": "object", "default": map[string]any{"prod": "pre_stable"},
+			"description": "For each Production environment, the environment its runs deploy the same image tag to first."},
 	}},
 	func(r policyx.AnalyzerResource, cfg config) []string {
-		stages, ok, err := pipelineStages(r)
+		p, ok, err := readPipeline(r)
 		if err != nil {
 			return []string{fmt.Sprintf("pipeline YAML does not parse (%v); generate it from the plan", err)}
 		}
@@ -118,14 +165,39 @@ var productionGates = resourcePolicy("production-pipeline-gates",
 			return nil
 		}
 		var out []string
-		for _, s := range stages {
-			if !slices.Contains(cfg.strings("productionEnvironments"), s.Environment) {
+		production := false
+		for i, s := range p.Stages {
+			if s.Type != "Deployment" || !slices.Contains(cfg.strings("productionEnvironments"), s.Environment) {
 				continue
 			}
+			production = true
 			out = append(out, checkGates(s, cfg.string("platformGroup"), int(cfg.number("minApprovers")))...)
+			if upstream, ok := cfg.stringMap("upstreamEnvironments")[s.Environment]; ok && !testedFirst(p.Stages[:i], s, upstream) {
+				out = append(out, fmt.Sprintf("stage %s deploys to Production (%s) without deploying the same image tag to %s first; "+
+					"keep the Pipeline stage that runs %s_%s with imageTag <+pipeline.variables.imageTag> before it, and when: pipelineStatus: Success on it",
+					s.Identifier, s.Environment, upstream, s.Service, upstream))
+			}
+		}
+		if production && (p.AllowStageExecutions == nil || *p.AllowStageExecutions) {
+			out = append(out, "a pipeline that deploys to Production must set allowStageExecutions: false; otherwise a run can pick the Production stage alone")
 		}
 		return out
 	})
+
+// testedFirst reports whether one of the stages before s runs the
+// service's upstream pipeline with the run's image tag, and s runs only on
+// its success (the same rule as policy/rego/pipeline_rules.rego).
+func testedFirst(before []stage, s stage, upstream string) bool {
+	if s.When != "Success" {
+		return false
+	}
+	for _, b := range before {
+		if b.Type == "Pipeline" && b.Child == s.Service+"_"+upstream && b.ImageTag == "<+pipeline.variables.imageTag>" {
+			return true
+		}
+	}
+	return false
+}
 
 func checkGates(s stage, platformGroup string, minApprovers int) []string {
 	var out []string
