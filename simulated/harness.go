@@ -449,7 +449,8 @@ func (harness) CheckDelete(typ, id string, cloud *Cloud) error {
 		"remove the service from every environment first (README, Decommissioning)", typ, svc.Properties["identifier"], strings.Join(users, ", "))
 }
 
-// CheckSave refuses, as Harness does, a pipeline whose Pipeline stage runs
+// CheckSave refuses, as Harness does, a pipeline that the project's
+// on-save policies deny (enforceOnSave), and one whose Pipeline stage runs
 // a pipeline that does not exist in its scope, or one that itself chains
 // another (Harness chains one level only): Harness reads the child when it
 // saves the parent, to resolve its inputs.
@@ -457,6 +458,9 @@ func (harness) CheckDelete(typ, id string, cloud *Cloud) error {
 func (harness) CheckSave(typ string, news resource.PropertyMap, cloud *Cloud) error {
 	if typ != "harness:platform/pipeline:Pipeline" {
 		return nil
+	}
+	if err := enforceOnSave(news, cloud); err != nil {
+		return err
 	}
 	for _, c := range chainedStages(str(news, "yaml")) {
 		var child *Record

@@ -12,6 +12,7 @@ import (
 	"github.com/company/harness-platform/harness/importid"
 	"github.com/company/harness-platform/harness/platform"
 	"github.com/company/harness-platform/harness/provider"
+	"github.com/company/harness-platform/policy/rego"
 )
 
 func harnessProvider(t *testing.T) *Provider {
@@ -429,5 +430,62 @@ func TestHarnessNestedStateAsTheProvider(t *testing.T) {
 	}
 	if diff.GetChanges() != pulumirpc.DiffResponse_DIFF_NONE {
 		t.Errorf("an imported role assignment differs from its declaration in %v", diff.GetDiffs())
+	}
+}
+
+// The project's on-save pipeline policies hold for every pipeline saved,
+// as in Harness: a denied pipeline is refused with every message; a set of
+// another project, a disabled one or a warning does not refuse.
+func TestHarnessEnforcesOnSavePolicies(t *testing.T) {
+	p := harnessProvider(t)
+	ctx := context.Background()
+	create := func(typ, id string, in map[string]any) error {
+		in["identifier"] = id
+		if _, ok := in["orgId"]; !ok {
+			in["orgId"], in["projectId"] = "default", "platform"
+		}
+		props, err := marshal(resource.NewPropertyMapFromMap(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Create(ctx, &pulumirpc.CreateRequest{Type: typ, Name: id, Properties: props})
+		return err
+	}
+	pipeline := func(stepType string) map[string]any {
+		return map[string]any{"yaml": "pipeline:\n  identifier: x\n  stages:\n    - stage:\n        identifier: deploy\n        type: Deployment\n" +
+			"        spec:\n          execution:\n            steps:\n              - step:\n                  identifier: s\n                  type: " + stepType + "\n"}
+	}
+	policy := rego.PipelineRules(rego.PipelineRulesSettings{PlatformGroup: "platform_team", MinApprovers: 1})
+	if err := create("harness:platform/policy:Policy", "pipeline_rules", map[string]any{"rego": policy}); err != nil {
+		t.Fatal(err)
+	}
+	set := func(id string, enabled bool, severity string, scope map[string]any) {
+		in := map[string]any{"action": "onsave", "type": "pipeline", "enabled": enabled,
+			"policies": []any{map[string]any{"identifier": "pipeline_rules", "severity": severity}}}
+		for k, v := range scope {
+			in[k] = v
+		}
+		if err := create("harness:platform/policySet:PolicySet", id, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Before any set, anything is saved.
+	if err := create("harness:platform/pipeline:Pipeline", "before", pipeline("ShellScript")); err != nil {
+		t.Fatalf("no policy set yet: %v", err)
+	}
+	set("elsewhere", true, "error", map[string]any{"orgId": "default", "projectId": "other"})
+	set("off", false, "error", nil)
+	set("advice", true, "warning", nil)
+	if err := create("harness:platform/pipeline:Pipeline", "still", pipeline("ShellScript")); err != nil {
+		t.Fatalf("sets of another project, disabled or warning only: %v", err)
+	}
+	set("pipeline_rules_onsave", true, "error", nil)
+	err := create("harness:platform/pipeline:Pipeline", "scripted", pipeline("ShellScript"))
+	if err == nil || !strings.Contains(err.Error(), "POLICY_EVALUATION_FAILURE: pipeline scripted was refused on save") ||
+		!strings.Contains(err.Error(), "pipeline_rules_onsave/pipeline_rules: stage deploy: step s is a ShellScript step") {
+		t.Fatalf("a script step: %v", err)
+	}
+	if err := create("harness:platform/pipeline:Pipeline", "rolling", pipeline("K8sRollingDeploy")); err != nil {
+		t.Fatalf("a pipeline the rules allow: %v", err)
 	}
 }

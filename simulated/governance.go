@@ -1,0 +1,128 @@
+package simulated
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"gopkg.in/yaml.v3"
+)
+
+// enforceOnSave refuses, as Harness's policy engine does, a pipeline that
+// an enabled policy set of type pipeline and action onsave denies: the
+// sets of the pipeline's project, of its org and of the account, each
+// policy evaluated with the pipeline document as input (its YAML as JSON:
+// input.pipeline) and every deny message reported. A set whose policies
+// have severity warning does not refuse.
+// https://developer.harness.io/docs/platform/governance/policy-as-code/harness-governance-overview
+func enforceOnSave(news resource.PropertyMap, cloud *Cloud) error {
+	var doc any
+	if err := yaml.Unmarshal([]byte(str(news, "yaml")), &doc); err != nil {
+		return nil // Check reports YAML that does not parse
+	}
+	input, err := asJSON(doc)
+	if err != nil {
+		return nil
+	}
+	org, project := str(news, "orgId"), str(news, "projectId")
+	policies := map[string]Record{} // scope/identifier -> policy
+	for _, p := range cloud.OfType("harness:platform/policy:Policy") {
+		policies[scopeOf(p.Properties)+"/"+fmt.Sprint(p.Properties["identifier"])] = p
+	}
+	var denials []string
+	sets := cloud.OfType("harness:platform/policySet:PolicySet")
+	ids := make([]string, 0, len(sets))
+	for id := range sets {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		set := sets[id]
+		props := set.Properties
+		if props["type"] != "pipeline" || props["action"] != "onsave" || props["enabled"] != true || !covers(props, org, project) {
+			continue
+		}
+		list, _ := props["policies"].([]any)
+		for _, e := range list {
+			ref, _ := e.(map[string]any)
+			if ref["severity"] == "warning" {
+				continue
+			}
+			policy, ok := policies[scopeOf(props)+"/"+fmt.Sprint(ref["identifier"])]
+			if !ok {
+				continue
+			}
+			msgs, err := deny(fmt.Sprint(policy.Properties["rego"]), input)
+			if err != nil {
+				return fmt.Errorf("harness:platform/pipeline:Pipeline: policy %v of policy set %v does not evaluate: %v", ref["identifier"], props["identifier"], err)
+			}
+			for _, m := range msgs {
+				denials = append(denials, fmt.Sprintf("%v/%v: %s", props["identifier"], ref["identifier"], m))
+			}
+		}
+	}
+	if len(denials) > 0 {
+		return fmt.Errorf("harness:platform/pipeline:Pipeline: POLICY_EVALUATION_FAILURE: pipeline %s was refused on save by the project's policies:\n  %s",
+			str(news, "identifier"), strings.Join(denials, "\n  "))
+	}
+	return nil
+}
+
+// covers reports whether a policy set at its scope applies to a pipeline
+// of org and project: the account's to every pipeline, an org's to its
+// projects', a project's to its own.
+func covers(set map[string]any, org, project string) bool {
+	setOrg, _ := set["orgId"].(string)
+	setProject, _ := set["projectId"].(string)
+	return setOrg == "" || setOrg == org && (setProject == "" || setProject == project)
+}
+
+func scopeOf(props map[string]any) string {
+	org, _ := props["orgId"].(string)
+	project, _ := props["projectId"].(string)
+	return org + "/" + project
+}
+
+// deny evaluates the deny set of a policy's package, in the Rego syntax
+// Harness's samples use (v0).
+func deny(policy string, input any) ([]string, error) {
+	module, err := ast.ParseModuleWithOpts("policy.rego", policy, ast.ParserOptions{RegoVersion: ast.RegoV0})
+	if err != nil {
+		return nil, err
+	}
+	rs, err := rego.New(
+		rego.Query(module.Package.Path.String()+".deny"),
+		rego.Module("policy.rego", policy),
+		rego.SetRegoVersion(ast.RegoV0),
+		rego.Input(input),
+	).Eval(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, r := range rs {
+		for _, e := range r.Expressions {
+			list, _ := e.Value.([]any)
+			for _, m := range list {
+				out = append(out, fmt.Sprint(m))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// asJSON is a YAML document as the JSON Harness gives a policy.
+func asJSON(doc any) (any, error) {
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	return out, json.Unmarshal(b, &out)
+}
