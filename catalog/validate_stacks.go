@@ -90,6 +90,7 @@ func (v *validator) checkStacks() {
 			if st.RegistryPassword != nil {
 				v.at(st.At.Field(Namespace+":registryPassword"), "set it on the foundation stack only", "registryPassword belongs to the foundation stack")
 			}
+			v.checkTestedRegions(st)
 		}
 		if f := st.Foundation; f != nil {
 			v.checkIdent(f.At.Field("org"), "organization", f.Org.Identifier)
@@ -187,5 +188,23 @@ func (v *validator) orderChain(roots []*stackDoc) {
 				v.at(st.At.Field(Namespace+":upstream"), "break the cycle: the chain must start at the foundation stack", "stack %q is not reachable from the foundation stack %q (its upstream chain is a cycle)", name, roots[0].name)
 			}
 		}
+	}
+}
+
+// checkTestedRegions holds a Production environment to its upstream's
+// regions: a Production run deploys its tag to the same region of the
+// upstream first (plan: testedStage), so a region the upstream lacks
+// could never be deployed to.
+func (v *validator) checkTestedRegions(st *stackDoc) {
+	up, ok := v.stacks[st.Upstream]
+	if !ok || !st.isProduction() {
+		return
+	}
+	for i, r := range st.Regions {
+		if _, known := v.regions[r.Name]; !known || slices.Contains(up.regionNames(), r.Name) {
+			continue
+		}
+		v.at(st.At.Item(Namespace+":regions", i), fmt.Sprintf("add %q to %s, or remove it here", r.Name, up.file),
+			"region %q of Production environment %q is not a region of its upstream %q: a Production run deploys its image tag to the same region of %q first", r.Name, st.name, up.name, up.name)
 	}
 }
