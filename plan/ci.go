@@ -68,8 +68,8 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 		return document.StepElement{Step: document.Step{Type: "Run", Name: stepName, Identifier: stepID, Timeout: timeout,
 			Spec: document.RunSpec{Shell: "Bash", Command: prelude + command, EnvVariables: env}}}
 	}
-	ciStage := func(stageID, stageName, description, condition string, steps ...document.StepElement) document.CIStageElement {
-		return document.CIStageElement{Stage: document.CIStage{Name: stageName, Identifier: stageID, Description: description, Type: "CI",
+	ciStage := func(stageID, stageName, description, condition string, steps ...document.StepElement) document.StageElement {
+		return document.StageElement{Stage: document.Stage{Name: stageName, Identifier: stageID, Description: description, Type: "CI",
 			Spec: document.CIStageSpec{CloneCodebase: true, Platform: document.Platform{OS: "Linux", Arch: "Amd64"},
 				Runtime: document.Runtime{Type: ciRuntime, Spec: map[string]any{}}, Execution: document.CIExecution{Steps: steps}},
 			When: &document.StageWhen{PipelineStatus: "Success", Condition: condition}}}
@@ -85,11 +85,11 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 	fmt.Fprintf(&previews, "  pulumi env run %q -- pulumi preview --stack \"$stack\" \\\n", esc("$env-preview"))
 	fmt.Fprintf(&previews, "    --override-env %q \\\n", name+"/$env="+name+"/$env-preview")
 	previews.WriteString("    --policy-pack \"$pack\" --policy-pack-config " + PolicyConfigFile + " --parallel 8 --diff\ndone\n")
-	stages := []document.CIStageElement{ciStage("preview", "Preview", "Preflight, then preview every stack with the policy pack, on pull requests", onPR,
+	stages := []document.StageElement{ciStage("preview", "Preview", "Preflight, then preview every stack with the policy pack, on pull requests", onPR,
 		run("preview", "Preflight and preview", previews.String(), "2h"))}
 	for _, envName := range c.Chain {
 		production := c.Stacks[envName].Environment.Type == "Production"
-		stages = append(stages, document.CIStageElement{Stage: document.CIStage{
+		stages = append(stages, document.StageElement{Stage: document.Stage{
 			Name: "Approve " + envName, Identifier: ident.Join("approve", envName), Type: "Approval",
 			Description: "The platform team approves the up of " + envName,
 			Spec: document.ApprovalStageSpec{Execution: document.CIExecution{Steps: []document.StepElement{{Step: document.Step{
@@ -106,11 +106,11 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 		stages = append(stages, ciStage(ident.Join("up", envName), "Up "+envName, "Preflight, then up every stack of "+envName+" with the policy pack", onMain,
 			run(ident.Join("up", envName), "Preflight and up "+envName, up, "4h")))
 	}
-	doc := document.CIDocument{Pipeline: document.CIPipeline{
+	doc := document.Document{Pipeline: document.Pipeline{
 		Name: name, Identifier: id, ProjectIdentifier: scope.ProjectID, OrgIdentifier: scope.OrgID,
 		Description: "Runs " + f.Repository + ": preview on pull requests, up on merge, in chain order " + strings.Join(c.Chain, ", "),
 		Tags:        tags,
-		Properties:  document.CIProperties{CI: document.CIProperty{Codebase: document.Codebase{ConnectorRef: connector.Identifier, Build: "<+input>"}}},
+		Properties:  &document.CIProperties{CI: document.CIProperty{Codebase: document.Codebase{ConnectorRef: connector.Identifier, Build: "<+input>"}}},
 		Stages:      stages,
 		// The platform team runs this pipeline and approves its ups.
 		NotificationRules: notificationRules([]catalog.Team{team}, false),
@@ -137,10 +137,10 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 			return nil, err
 		}
 		tid := ident.Join(id, t.suffix)
-		y, err := document.MarshalString(document.GitTriggerDocument{Trigger: document.GitTrigger{
+		y, err := document.MarshalString(document.TriggerDocument{Trigger: document.Trigger{
 			Name: tid, Identifier: tid, Enabled: true, Description: t.description, Tags: tags,
 			OrgIdentifier: scope.OrgID, ProjectIdentifier: scope.ProjectID, PipelineIdentifier: id,
-			Source: document.GitTriggerSource{Type: "Webhook", Spec: document.GitWebhook{Type: "Github", Spec: document.GithubEvent{Type: t.event,
+			Source: document.TriggerSource{Type: "Webhook", Spec: document.WebhookSource{Type: "Github", Spec: document.GithubEvent{Type: t.event,
 				Spec: document.GithubEventSpec{ConnectorRef: connector.Identifier, AutoAbortPreviousExecutions: t.event == "PullRequest",
 					PayloadConditions: []document.Condition{{Key: "targetBranch", Operator: "Equals", Value: MainBranch}},
 					HeaderConditions:  []document.Condition{}, Actions: t.actions}}}},

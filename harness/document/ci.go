@@ -1,24 +1,7 @@
 package document
 
-// CIDocument is a pipeline of CI and Approval stages: the pipeline that
-// runs this program (seed 000), cloning its repository through the
-// pipeline's codebase.
-type CIDocument struct {
-	Pipeline CIPipeline `yaml:"pipeline"`
-}
-
-// CIPipeline is the top-level CI pipeline.
-type CIPipeline struct {
-	Name              string             `yaml:"name"`
-	Identifier        string             `yaml:"identifier"`
-	ProjectIdentifier string             `yaml:"projectIdentifier"`
-	OrgIdentifier     string             `yaml:"orgIdentifier"`
-	Description       string             `yaml:"description,omitempty"`
-	Tags              map[string]string  `yaml:"tags"`
-	Properties        CIProperties       `yaml:"properties"`
-	Stages            []CIStageElement   `yaml:"stages"`
-	NotificationRules []NotificationRule `yaml:"notificationRules,omitempty"`
-}
+// The parts of a pipeline and a trigger only CI uses: the codebase, CI and
+// Approval stage specs, Run steps, GitHub events.
 
 // CIProperties hold the pipeline's codebase.
 type CIProperties struct {
@@ -35,22 +18,6 @@ type CIProperty struct {
 type Codebase struct {
 	ConnectorRef string `yaml:"connectorRef"`
 	Build        string `yaml:"build"`
-}
-
-// CIStageElement wraps a stage.
-type CIStageElement struct {
-	Stage CIStage `yaml:"stage"`
-}
-
-// CIStage is a CI or an Approval stage; Spec is a CIStageSpec or an
-// ApprovalStageSpec.
-type CIStage struct {
-	Name        string     `yaml:"name"`
-	Identifier  string     `yaml:"identifier"`
-	Description string     `yaml:"description,omitempty"`
-	Type        string     `yaml:"type"`
-	Spec        any        `yaml:"spec"`
-	When        *StageWhen `yaml:"when,omitempty"`
 }
 
 // CIStageSpec is where a CI stage runs and what it runs.
@@ -96,38 +63,6 @@ type RunSpec struct {
 type StageWhen struct {
 	PipelineStatus string `yaml:"pipelineStatus"`
 	Condition      string `yaml:"condition,omitempty"`
-}
-
-// GitTriggerDocument is a trigger document of a Git provider's webhook.
-type GitTriggerDocument struct {
-	Trigger GitTrigger `yaml:"trigger"`
-}
-
-// GitTrigger starts a pipeline on a GitHub event of its codebase's
-// repository.
-type GitTrigger struct {
-	Name               string            `yaml:"name"`
-	Identifier         string            `yaml:"identifier"`
-	Enabled            bool              `yaml:"enabled"`
-	Description        string            `yaml:"description,omitempty"`
-	Tags               map[string]string `yaml:"tags"`
-	OrgIdentifier      string            `yaml:"orgIdentifier"`
-	ProjectIdentifier  string            `yaml:"projectIdentifier"`
-	PipelineIdentifier string            `yaml:"pipelineIdentifier"`
-	Source             GitTriggerSource  `yaml:"source"`
-	InputYaml          string            `yaml:"inputYaml"`
-}
-
-// GitTriggerSource is a webhook source.
-type GitTriggerSource struct {
-	Type string     `yaml:"type"`
-	Spec GitWebhook `yaml:"spec"`
-}
-
-// GitWebhook names the Git provider.
-type GitWebhook struct {
-	Type string      `yaml:"type"`
-	Spec GithubEvent `yaml:"spec"`
 }
 
 // GithubEvent is a GitHub event type (PullRequest, Push) and its filter.

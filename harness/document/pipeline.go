@@ -17,13 +17,15 @@ type Document struct {
 
 // Pipeline is the top-level pipeline.
 type Pipeline struct {
-	Name              string             `yaml:"name"`
-	Identifier        string             `yaml:"identifier"`
-	ProjectIdentifier string             `yaml:"projectIdentifier"`
-	OrgIdentifier     string             `yaml:"orgIdentifier"`
-	Description       string             `yaml:"description,omitempty"`
-	Tags              map[string]string  `yaml:"tags"`
-	Variables         []Variable         `yaml:"variables"`
+	Name              string            `yaml:"name"`
+	Identifier        string            `yaml:"identifier"`
+	ProjectIdentifier string            `yaml:"projectIdentifier"`
+	OrgIdentifier     string            `yaml:"orgIdentifier"`
+	Description       string            `yaml:"description,omitempty"`
+	Tags              map[string]string `yaml:"tags"`
+	// Properties hold a CI pipeline's codebase.
+	Properties        *CIProperties      `yaml:"properties,omitempty"`
+	Variables         []Variable         `yaml:"variables,omitempty"`
 	Stages            []StageElement     `yaml:"stages"`
 	NotificationRules []NotificationRule `yaml:"notificationRules,omitempty"`
 	// AllowStageExecutions false: a run runs every stage, none can be
@@ -81,15 +83,16 @@ type StageElement struct {
 	Stage Stage `yaml:"stage"`
 }
 
-// Stage is a stage: a Deployment stage (Spec is a DeploymentSpec) or a
-// Pipeline stage, which runs another pipeline (Spec is a ChainedPipeline).
+// Stage is a stage: a Deployment stage (Spec is a DeploymentSpec), a
+// Pipeline stage, which runs another pipeline (Spec is a ChainedPipeline),
+// a CI stage (CIStageSpec) or an Approval stage (ApprovalStageSpec).
 type Stage struct {
 	Name              string            `yaml:"name"`
 	Identifier        string            `yaml:"identifier"`
 	Description       string            `yaml:"description,omitempty"`
 	Type              string            `yaml:"type"`
 	Spec              any               `yaml:"spec"`
-	FailureStrategies []FailureStrategy `yaml:"failureStrategies"`
+	FailureStrategies []FailureStrategy `yaml:"failureStrategies,omitempty"`
 	// When runs the stage only if the pipeline so far has the status
 	// (Success: every stage before it succeeded).
 	When *StageWhen `yaml:"when,omitempty"`

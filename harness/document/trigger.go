@@ -5,7 +5,8 @@ type TriggerDocument struct {
 	Trigger Trigger `yaml:"trigger"`
 }
 
-// Trigger is a custom webhook trigger of one pipeline.
+// Trigger is a webhook trigger of one pipeline: a custom webhook, or a Git
+// provider's events of the pipeline's codebase.
 type Trigger struct {
 	Name               string            `yaml:"name"`
 	Identifier         string            `yaml:"identifier"`
@@ -25,10 +26,11 @@ type TriggerSource struct {
 	Spec WebhookSource `yaml:"spec"`
 }
 
-// WebhookSource is a custom webhook.
+// WebhookSource is the webhook's kind: Custom (Spec is a CustomWebhook)
+// or Github (Spec is a GithubEvent).
 type WebhookSource struct {
-	Type string        `yaml:"type"`
-	Spec CustomWebhook `yaml:"spec"`
+	Type string `yaml:"type"`
+	Spec any    `yaml:"spec"`
 }
 
 // CustomWebhook holds the payload conditions.
