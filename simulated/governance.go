@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -21,6 +22,19 @@ import (
 // have severity warning does not refuse.
 // https://developer.harness.io/docs/platform/governance/policy-as-code/harness-governance-overview
 func enforceOnSave(news resource.PropertyMap, cloud *Cloud) error {
+	org, project := str(news, "orgId"), str(news, "projectId")
+	all := cloud.OfType("harness:platform/policySet:PolicySet")
+	var ids []string // the sets that apply
+	for id, set := range all {
+		props := set.Properties
+		if props["type"] == "pipeline" && props["action"] == "onsave" && props["enabled"] == true && covers(props, org, project) {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	sort.Strings(ids) // a stable order of messages
 	var doc any
 	if err := yaml.Unmarshal([]byte(str(news, "yaml")), &doc); err != nil {
 		return nil // Check reports YAML that does not parse
@@ -29,24 +43,13 @@ func enforceOnSave(news resource.PropertyMap, cloud *Cloud) error {
 	if err != nil {
 		return nil
 	}
-	org, project := str(news, "orgId"), str(news, "projectId")
 	policies := map[string]Record{} // scope/identifier -> policy
 	for _, p := range cloud.OfType("harness:platform/policy:Policy") {
 		policies[scopeOf(p.Properties)+"/"+fmt.Sprint(p.Properties["identifier"])] = p
 	}
 	var denials []string
-	sets := cloud.OfType("harness:platform/policySet:PolicySet")
-	ids := make([]string, 0, len(sets))
-	for id := range sets {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	for _, id := range ids {
-		set := sets[id]
-		props := set.Properties
-		if props["type"] != "pipeline" || props["action"] != "onsave" || props["enabled"] != true || !covers(props, org, project) {
-			continue
-		}
+		props := all[id].Properties
 		list, _ := props["policies"].([]any)
 		for _, e := range list {
 			ref, _ := e.(map[string]any)
@@ -89,18 +92,15 @@ func scopeOf(props map[string]any) string {
 }
 
 // deny evaluates the deny set of a policy's package, in the Rego syntax
-// Harness's samples use (v0).
+// Harness's samples use (v0). Each policy is compiled once (about 7 ms)
+// and its prepared query kept: every pipeline a stack saves is evaluated
+// against the same few policies.
 func deny(policy string, input any) ([]string, error) {
-	module, err := ast.ParseModuleWithOpts("policy.rego", policy, ast.ParserOptions{RegoVersion: ast.RegoV0})
+	query, err := prepared(policy)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := rego.New(
-		rego.Query(module.Package.Path.String()+".deny"),
-		rego.Module("policy.rego", policy),
-		rego.SetRegoVersion(ast.RegoV0),
-		rego.Input(input),
-	).Eval(context.Background())
+	rs, err := query.Eval(context.Background(), rego.EvalInput(input))
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +115,30 @@ func deny(policy string, input any) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+type preparedPolicy struct {
+	query rego.PreparedEvalQuery
+	err   error
+}
+
+var preparedPolicies sync.Map // policy text -> func() preparedPolicy
+
+func prepared(policy string) (rego.PreparedEvalQuery, error) {
+	load, _ := preparedPolicies.LoadOrStore(policy, sync.OnceValue(func() preparedPolicy {
+		module, err := ast.ParseModuleWithOpts("policy.rego", policy, ast.ParserOptions{RegoVersion: ast.RegoV0})
+		if err != nil {
+			return preparedPolicy{err: err}
+		}
+		q, err := rego.New(
+			rego.Query(module.Package.Path.String()+".deny"),
+			rego.Module("policy.rego", policy),
+			rego.SetRegoVersion(ast.RegoV0),
+		).PrepareForEval(context.Background())
+		return preparedPolicy{q, err}
+	}))
+	p := load.(func() preparedPolicy)()
+	return p.query, p.err
 }
 
 // asJSON is a YAML document as the JSON Harness gives a policy.
