@@ -109,9 +109,10 @@ func (v *validator) checkLimits(r *resourcesDoc, requests, limits Quantities, wh
 			continue // unparsable values are reported by checkQuantities
 		}
 		pos := r.At.Pos()
-		if r.Limits != nil && (r.Limits.CPU != "" && f.key == "cpu" || r.Limits.Memory != "" && f.key == "memory") {
+		switch {
+		case r.Limits.value(f.key) != "":
 			pos = r.Limits.At.Field(f.key)
-		} else if r.Requests != nil {
+		case r.Requests != nil:
 			pos = r.Requests.At.Field(f.key)
 		}
 		v.at(pos, fmt.Sprintf("raise limits.%s to at least %s, or lower the request", f.key, f.request),

@@ -48,6 +48,19 @@ func (q Quantities) scaled(f float64) Quantities {
 	}
 }
 
+// value is the quantity q sets for key (cpu or memory); "" when q is nil
+// or leaves it unset.
+func (q *quantitiesDoc) value(key string) string {
+	switch {
+	case q == nil:
+		return ""
+	case key == "cpu":
+		return q.CPU
+	default:
+		return q.Memory
+	}
+}
+
 // merged is base with each quantity o sets replacing base's.
 func (q Quantities) merged(o *quantitiesDoc) Quantities {
 	if o != nil {
