@@ -47,7 +47,7 @@ type Plan struct {
 	// ChangeWindow is set on Production stacks.
 	ChangeWindow *ChangeWindow
 	Deployments  []Deployment
-	// CatalogServices are the Harness services (and Values files) of the
+	// CatalogServices are the Harness services of the
 	// catalog entries a service stack of the root environment holds.
 	CatalogServices []Service
 	// GitHub is what the stack declares in GitHub.
