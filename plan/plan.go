@@ -20,7 +20,8 @@ const ManagedBy = "harness-platform"
 // the platform stack declares the foundation (in the root environment),
 // the environment, its clusters, delegates, connectors and
 // infrastructure; each service stack declares its services' objects:
-// their Harness services (in the root environment), pipelines, triggers,
+// their Harness services (in the root environment), Values files,
+// pipelines, triggers,
 // monitored services, namespaces and GitHub environments. A service stack
 // plan still describes its environment and clusters (what its objects
 // refer to) but declares none of them.
