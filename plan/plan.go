@@ -21,8 +21,8 @@ const ManagedBy = "harness-platform"
 // the environment, its clusters, delegates, connectors and
 // infrastructure; each service stack declares its services' objects:
 // their Harness services (in the root environment), Values files,
-// pipelines, triggers,
-// monitored services, namespaces and GitHub environments. A service stack
+// pipelines, triggers, monitored services, namespaces and GitHub
+// environments. A service stack
 // plan still describes its environment and clusters (what its objects
 // refer to) but declares none of them.
 type Plan struct {
