@@ -1,6 +1,7 @@
-// Command harness-platform is the Pulumi program: it validates the catalog
-// and every stack file, then declares the current stack's Harness
-// resources. Invalid input stops it before anything is declared.
+// Command harness-platform is the Pulumi program: it reads the catalog and
+// the stack files, resolves them with the current stack's Pulumi config,
+// and declares the stack's Harness resources. Invalid input stops it
+// before anything is declared.
 package main
 
 import (
@@ -14,10 +15,10 @@ import (
 )
 
 func main() {
-	c, err := catalog.Load(".")
+	files, err := catalog.ReadFiles(".")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	pulumi.Run(program.New(c))
+	pulumi.Run(program.New(files))
 }

@@ -5,13 +5,28 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/company/harness-platform/diag"
+	"github.com/company/harness-platform/catalog/internal/yamlstrict"
 )
+
+// Config is the settings of the stack a program runs, as Pulumi config
+// gives them to it: the stack file's values (`pulumi config set` and `-c`
+// write them there before the program starts), and the `pulumiConfig` of
+// the ESC environments the stack file imports, which the stack file
+// overrides. Resolve lays them over the stack file's config.
+type Config struct {
+	// Stack is the stack the program runs: an environment's platform
+	// stack (dev) or one of its service stacks (dev.payments), whose
+	// settings are its environment's.
+	Stack string
+	// Values maps config keys to what the Pulumi SDK returns for them
+	// (objects and lists as JSON). Keys of other namespaces, secrets and
+	// keys without a value are left as the stack file has them.
+	Values map[string]string
+}
 
 // SettingKeys are the config keys of a stack's settings
 // ("harness-platform:environment", ...), the secrets excepted.
@@ -27,46 +42,118 @@ func SettingKeys() []string {
 	return keys
 }
 
-// WithConfig returns the catalog with stack's settings as the program
-// receives them through Pulumi config: the stack file's values, overridden
-// by `pulumi config set` or `-c`, or supplied by the ESC environments the
-// file imports. values maps config keys to what the Pulumi SDK returns for
-// them (objects and lists as JSON); keys without a value are left as the
-// file has them. The result is validated as the files are: a value that
-// equals the file's keeps its file:line:col, one that came from elsewhere is
-// named by its config key. When nothing differs, c itself is returned.
-func (c *Catalog) WithConfig(stack string, values map[string]string) (*Catalog, error) {
-	st, err := c.Stack(stack)
-	if err != nil {
-		return nil, err
+// overlay is a Config laid over its environment's stack file: the values
+// that differ from the file's, each read as a YAML node whose problems are
+// reported at the config key it came from.
+type overlay struct {
+	cfg      *Config
+	env      string
+	values   map[string]string
+	defaults map[string]any
+}
+
+func newOverlay(files Files, cfg *Config) *overlay {
+	if cfg == nil {
+		return nil
 	}
-	cfg := &stackConfig{stack: stack, file: st.File}
-	fileValues := fileSettings(c.files[st.File])
-	defaults := projectDefaults(c.files[ProjectFile])
-	keys := make([]string, 0, len(values))
-	for k := range values {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	env, shard := SplitStack(cfg.Stack)
+	o := &overlay{cfg: cfg, env: env, values: map[string]string{}, defaults: projectDefaults(files[ProjectFile])}
+	for k, raw := range cfg.Values {
 		if !strings.HasPrefix(k, Namespace+":") || secretKeys[k] {
 			continue
 		}
-		given := configValue(values[k])
-		if file, ok := fileValues[k]; ok && reflect.DeepEqual(file, given) {
+		if shard != "" && o.isDefault(k, raw) {
+			// A service stack receives Pulumi.yaml's defaults for what
+			// its own file does not set; its environment's setting stands.
 			continue
 		}
-		if def, ok := defaults[k]; ok && reflect.DeepEqual(def, given) {
-			if _, inFile := fileValues[k]; !inFile {
-				continue // the project's default, which the catalog applies too
+		o.values[k] = raw
+	}
+	return o
+}
+
+func (o *overlay) isDefault(key, raw string) bool {
+	def, ok := o.defaults[key]
+	return ok && reflect.DeepEqual(def, configValue(raw))
+}
+
+// apply returns the stack file's config mapping with the config's values
+// in place of the file's where they differ, marking in sources the nodes
+// that came from config. imports are the ESC environments the file imports.
+func (o *overlay) apply(file string, config *yaml.Node, imports []string, sources yamlstrict.Sources) *yaml.Node {
+	if config != nil && config.Kind != yaml.MappingNode {
+		return config // reported as it is
+	}
+	out := &yaml.Node{Kind: yaml.MappingNode, Line: 1, Column: 1}
+	inFile := map[string]bool{}
+	if config != nil {
+		out.Line, out.Column = config.Line, config.Column
+		for i := 0; i+1 < len(config.Content); i += 2 {
+			k, v := config.Content[i], config.Content[i+1]
+			inFile[k.Value] = true
+			if raw, ok := o.values[k.Value]; ok && !sameValue(v, raw) {
+				v = o.node(k.Value, raw, o.from(file, true, imports), sources)
 			}
+			out.Content = append(out.Content, k, v)
 		}
-		cfg.add(k, values[k])
 	}
-	if len(cfg.keys) == 0 {
-		return c, nil
+	keys := make([]string, 0, len(o.values))
+	for k := range o.values {
+		keys = append(keys, k)
 	}
-	return parse(c.files, cfg)
+	slices.Sort(keys)
+	for _, k := range keys {
+		raw := o.values[k]
+		if inFile[k] || o.isDefault(k, raw) {
+			continue // the file's, or the project's default, which resolve applies too
+		}
+		v := o.node(k, raw, o.from(file, false, imports), sources)
+		key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}
+		sources.Mark(key, sources[v])
+		out.Content = append(out.Content, key, v)
+	}
+	return out
+}
+
+// from says where a value that is not the stack file's came from. The
+// stack file overrides its ESC environments, and `pulumi config set` and
+// `-c` write to it before the program starts, so a value the file holds
+// otherwise came with --config-file or the Automation API's config.
+func (o *overlay) from(file string, inFile bool, imports []string) string {
+	switch {
+	case o.cfg.Stack != o.env:
+		return "from Pulumi config or an ESC environment of the service stack, not " + file
+	case inFile:
+		return "from Pulumi config, which differs from " + file + ": --config-file or the Automation API"
+	case len(imports) > 0:
+		return "from the ESC environment " + strings.Join(imports, " or ") + " that " + file + " imports"
+	default:
+		return "from Pulumi config, not " + file
+	}
+}
+
+// node reads a config value as YAML (JSON objects and lists as their
+// structure, anything else as a string) and marks it as config key's.
+func (o *overlay) node(key, raw, from string, sources yamlstrict.Sources) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: raw}
+	if _, structured := configValue(raw).(string); !structured {
+		var doc yaml.Node
+		if yaml.Unmarshal([]byte(raw), &doc) == nil && len(doc.Content) == 1 {
+			n = doc.Content[0]
+		}
+	}
+	sources.Mark(n, fmt.Sprintf("config %s (stack %s, %s)", key, o.cfg.Stack, from))
+	return n
+}
+
+// sameValue reports whether the file's node holds the value raw, as Pulumi
+// config gives it.
+func sameValue(n *yaml.Node, raw string) bool {
+	var v any
+	if n.Decode(&v) != nil {
+		return false
+	}
+	return reflect.DeepEqual(plainValue(v), configValue(raw))
 }
 
 // configValue is a config value as plain data: JSON objects and lists
@@ -82,29 +169,23 @@ func configValue(raw string) any {
 	return raw
 }
 
-// fileSettings are the project's config values in a stack file, as plain
-// data comparable with configValue's (scalars as the strings Pulumi gives).
-func fileSettings(data []byte) map[string]any {
-	var doc struct {
-		Config map[string]any `yaml:"config"`
+// plainValue is a YAML value as plain data comparable with configValue's
+// (scalars as the strings Pulumi gives).
+func plainValue(v any) any {
+	switch v.(type) {
+	case map[string]any, []any:
+		js, err := json.Marshal(v)
+		if err != nil {
+			return nil
+		}
+		return configValue(string(js))
+	default:
+		return fmt.Sprint(v)
 	}
-	if yaml.Unmarshal(data, &doc) != nil {
-		return nil
-	}
-	return plainValues(doc.Config)
 }
 
 // projectDefaults are the defaults Pulumi.yaml declares for config keys
 // (Pulumi gives them to the program when a stack sets no value).
-// IsProjectDefault reports whether raw, as Pulumi config gives it, is
-// key's default in Pulumi.yaml: what every stack receives when nothing
-// sets the key. A service stack receives the defaults too, and they must
-// not override its environment's settings.
-func (c *Catalog) IsProjectDefault(key, raw string) bool {
-	def, ok := projectDefaults(c.files[ProjectFile])[key]
-	return ok && reflect.DeepEqual(def, configValue(raw))
-}
-
 func projectDefaults(data []byte) map[string]any {
 	var doc struct {
 		Config map[string]struct {
@@ -117,100 +198,8 @@ func projectDefaults(data []byte) map[string]any {
 	values := map[string]any{}
 	for k, v := range doc.Config {
 		if v.Default != nil {
-			values[k] = v.Default
+			values[k] = plainValue(v.Default)
 		}
 	}
-	return plainValues(values)
-}
-
-func plainValues(in map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, v := range in {
-		switch v.(type) {
-		case map[string]any, []any:
-			js, err := json.Marshal(v)
-			if err != nil {
-				continue
-			}
-			out[k] = configValue(string(js))
-		default:
-			out[k] = fmt.Sprint(v)
-		}
-	}
-	return out
-}
-
-// configLineBase shifts the lines of config values' nodes far beyond any
-// stack file's, so that problems found in them can be told apart and named
-// by their config key (see rename).
-const configLineBase = 1 << 20
-
-// stackConfig are the settings of one stack that come from Pulumi config
-// rather than from its stack file.
-type stackConfig struct {
-	stack, file string
-	keys        []string
-	values      []*yaml.Node
-}
-
-func (c *stackConfig) add(key, raw string) {
-	base := (len(c.keys) + 1) * configLineBase
-	node := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: raw, Line: base + 1, Column: 1}
-	if _, structured := configValue(raw).(string); !structured {
-		var doc yaml.Node
-		if yaml.Unmarshal([]byte(raw), &doc) == nil && len(doc.Content) == 1 {
-			node = doc.Content[0]
-			shift(node, base)
-		}
-	}
-	c.keys = append(c.keys, key)
-	c.values = append(c.values, node)
-}
-
-func shift(n *yaml.Node, by int) {
-	n.Line += by
-	for _, c := range n.Content {
-		shift(c, by)
-	}
-}
-
-// merge returns the stack file's config mapping with the config values in
-// place of the file's.
-func (c *stackConfig) merge(config *yaml.Node) *yaml.Node {
-	out := &yaml.Node{Kind: yaml.MappingNode, Line: 1, Column: 1}
-	if config != nil && config.Kind == yaml.MappingNode {
-		out.Line, out.Column = config.Line, config.Column
-		for i := 0; i+1 < len(config.Content); i += 2 {
-			if !slices.Contains(c.keys, config.Content[i].Value) {
-				out.Content = append(out.Content, config.Content[i], config.Content[i+1])
-			}
-		}
-	} else if config != nil {
-		return config // reported as it is
-	}
-	for i, k := range c.keys {
-		key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k, Line: c.values[i].Line, Column: 1}
-		out.Content = append(out.Content, key, c.values[i])
-	}
-	return out
-}
-
-// rename points the problems found in config values at their config key.
-func (c *stackConfig) rename(diags diag.List) {
-	for i, d := range diags {
-		if d.File != c.file || d.Line < configLineBase {
-			continue
-		}
-		if k := d.Line/configLineBase - 1; k < len(c.keys) {
-			diags[i].File = fmt.Sprintf("config %s (stack %s, from pulumi config or ESC)", c.keys[k], c.stack)
-			diags[i].Line, diags[i].Col = 0, 0
-		}
-	}
-}
-
-// File returns the content of a file the catalog was parsed from (a
-// catalog file, a stack file or Pulumi.yaml).
-func (c *Catalog) File(name string) ([]byte, bool) {
-	data, ok := c.files[name]
-	return data, ok
+	return values
 }

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -43,32 +44,35 @@ func withoutESCImport(t *testing.T, files map[string][]byte, stack string) map[s
 }
 
 // Settings given through Pulumi config replace the file's; values equal to
-// the file's change nothing; values from elsewhere are validated and named
-// by their config key, next to the file's own problems with their lines.
-func TestWithConfig(t *testing.T) {
-	c, err := Parse(exampleFiles(t))
+// the file's or to the project's declared defaults change nothing; values
+// from elsewhere are validated once, in the same pass as the files, and
+// named by their config key and source, next to the file's own problems
+// with their lines.
+func TestResolveConfig(t *testing.T) {
+	files := exampleFiles(t)
+	plain, err := Parse(files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	same, err := c.WithConfig("production", map[string]string{
+	same, err := Resolve(files, &Config{Stack: "production", Values: map[string]string{
 		Namespace + ":upstream":    "staging",
 		Namespace + ":approval":    `{"teamApprovals":1,"platformApprovals":1,"timeout":"1d"}`,
 		Namespace + ":githubToken": "ignored",
-	})
-	if err != nil || same != c {
-		t.Fatalf("config equal to the stack file must leave the catalog as it is: %v", err)
+	}})
+	if err != nil || !reflect.DeepEqual(same.Stacks, plain.Stacks) {
+		t.Fatalf("config equal to the stack file must resolve as the file does: %v", err)
 	}
 	// Pulumi gives the program Pulumi.yaml's declared defaults too.
-	if same, err := c.WithConfig("dev", map[string]string{
+	if same, err := Resolve(files, &Config{Stack: "dev", Values: map[string]string{
 		Namespace + ":upstream": "",
 		Namespace + ":approval": `{"teamApprovals":1,"platformApprovals":1,"timeout":"1d"}`,
-	}); err != nil || same != c {
-		t.Fatalf("the project's declared defaults must leave the catalog as it is: %v", err)
+	}}); err != nil || !reflect.DeepEqual(same.Stacks, plain.Stacks) {
+		t.Fatalf("the project's declared defaults must resolve as the file does: %v", err)
 	}
-	changed, err := c.WithConfig("production", map[string]string{
+	changed, err := Resolve(files, &Config{Stack: "production", Values: map[string]string{
 		Namespace + ":approval": `{"teamApprovals":2,"platformApprovals":1,"timeout":"4h"}`,
 		Namespace + ":regions":  `[{"name":"euw1","networkCidr":"10.3.0.0/17"},{"name":"euw2","networkCidr":"10.3.128.0/18"}]`,
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,24 +80,35 @@ func TestWithConfig(t *testing.T) {
 	if prod.Approval.TeamApprovals != 2 || prod.Approval.Timeout != "4h" || prod.Regions[1].NetworkCIDR != "10.3.128.0/18" {
 		t.Errorf("config did not reach the stack: approval %+v, regions %+v", prod.Approval, prod.Regions)
 	}
-	if c.Stacks["production"].Approval.TeamApprovals != 1 {
-		t.Error("WithConfig changed the catalog it was called on")
+	// A service stack's config carries Pulumi.yaml's defaults for what its
+	// own file does not set; its environment's settings stand.
+	if svc, err := Resolve(files, &Config{Stack: "staging.payments", Values: map[string]string{
+		Namespace + ":upstream": "",
+	}}); err != nil || svc.Stacks["staging"].Upstream != "dev" {
+		t.Fatalf("a service stack's project default replaced its environment's upstream: %v", err)
 	}
-	_, err = c.WithConfig("production", map[string]string{
-		Namespace + ":regions":      `[{"name":"euw9","networkCidr":"10.3.0.0/17"}]`,
+	files["Pulumi.production.yaml"] = []byte(strings.Replace(string(files["Pulumi.production.yaml"]), "timeout: 1d", "timeout: forever", 1))
+	_, err = Resolve(files, &Config{Stack: "production", Values: map[string]string{
+		Namespace + ":regions":      `[{"name":"euw1","networkCidr":"not-a-cidr"},{"name":"euw2","networkCidr":"10.3.128.0/17"}]`,
 		Namespace + ":changeWindow": `{"days":["Mon"],"start":"10:00","end":"16:00","colour":"red"}`,
-	})
+		Namespace + ":workloads":    `{"replicas":20}`,
+	}})
 	var d *diag.Error
 	if !errors.As(err, &d) {
 		t.Fatalf("want every problem as a *diag.Error, got %v", err)
 	}
 	msg := err.Error()
 	for _, want := range []string{
-		`config harness-platform:regions (stack production, from pulumi config or ESC): unknown region "euw9"`,
-		`config harness-platform:changeWindow (stack production, from pulumi config or ESC): unknown key "colour"`,
+		`config harness-platform:regions (stack production, from Pulumi config, which differs from Pulumi.production.yaml: --config-file or the Automation API): networkCidr "not-a-cidr" is not an IPv4 CIDR`,
+		`config harness-platform:changeWindow (stack production, from Pulumi config, which differs from Pulumi.production.yaml: --config-file or the Automation API): unknown key "colour"`,
+		`config harness-platform:workloads (stack production, from the ESC environment harness-platform/production that Pulumi.production.yaml imports): harness-platform:workloads.replicas is 20`,
+		`Pulumi.production.yaml:16:5: approval timeout "forever" is not a duration`,
 	} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("missing %q in:\n%s", want, msg)
+		if n := strings.Count(msg, want); n != 1 {
+			t.Errorf("want %q once, found %d times in:\n%s", want, n, msg)
 		}
+	}
+	if len(d.List) != 4 {
+		t.Errorf("want 4 problems, got %d:\n%s", len(d.List), msg)
 	}
 }

@@ -41,11 +41,15 @@ const WebhookAPIKeyKey = Namespace + ":webhookApiKey"
 // existing clusters, a JSON object by region name.
 const KubeconfigsKey = Namespace + ":kubeconfigs"
 
-// Load reads and validates the catalog and every Pulumi.<stack>.yaml in dir.
-// The error, if any, is a *diag.Error listing every problem.
+// Files are the project's input files keyed by their path relative to the
+// project directory: the four catalog files, Pulumi.yaml and the
+// Pulumi.<stack>.yaml files. They are read once and resolved by Resolve.
+type Files map[string][]byte
 
-func Load(dir string) (*Catalog, error) {
-	files := map[string][]byte{}
+// ReadFiles reads the project's input files in dir. The error, if any, is
+// a *diag.Error naming every file it could not read.
+func ReadFiles(dir string) (Files, error) {
+	files := Files{}
 	var diags diag.List
 	for _, name := range []string{ServicesFile, TeamsFile, ArchetypesFile, RegionsFile} {
 		data, err := os.ReadFile(filepath.Join(dir, name))
@@ -71,21 +75,35 @@ func Load(dir string) (*Catalog, error) {
 		}
 		files[filepath.Base(p)] = data
 	}
-	if len(diags) > 0 {
-		return nil, diags.Err()
+	if err := diags.Err(); err != nil {
+		return nil, err
 	}
-	return Parse(files)
+	return files, nil
 }
 
-// Parse validates the catalog given as file contents keyed by their path
-// relative to the project directory (the four catalog files and the
-// Pulumi.<stack>.yaml files).
-func Parse(files map[string][]byte) (*Catalog, error) {
-	return parse(files, nil)
+// Load reads the project's files in dir and resolves them without a
+// stack's Pulumi config (see Resolve).
+func Load(dir string) (*Catalog, error) {
+	files, err := ReadFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	return Resolve(files, nil)
 }
 
-// parse is Parse with one stack's settings given by Pulumi config.
-func parse(files map[string][]byte, cfg *stackConfig) (*Catalog, error) {
+// Parse resolves files without a stack's Pulumi config (see Resolve).
+func Parse(files Files) (*Catalog, error) {
+	return Resolve(files, nil)
+}
+
+// Resolve validates files and resolves them into the catalog the plan
+// takes. cfg, when not nil, is the settings of the stack a program runs as
+// Pulumi config gives them: they are laid over that stack's environment's
+// stack file before anything is validated, so every problem, in a file or
+// in config, is found once and named where it came from (file:line:col, or
+// the config key and its source). The error, if any, is a *diag.Error
+// listing every problem.
+func Resolve(files Files, cfg *Config) (*Catalog, error) {
 	var diags diag.List
 	var sf servicesFile
 	var tf teamsFile
@@ -108,13 +126,14 @@ func parse(files map[string][]byte, cfg *stackConfig) (*Catalog, error) {
 		}
 	}
 	sort.Strings(names)
+	over := newOverlay(files, cfg)
 	for _, name := range names {
 		if strings.Contains(strings.TrimSuffix(strings.TrimPrefix(name, "Pulumi."), ".yaml"), StackSeparator) {
 			// A service stack's file: its settings are its environment's.
 			docs.serviceStackFiles = append(docs.serviceStackFiles, name)
 			continue
 		}
-		if st := parseStack(name, files[name], cfg, &diags); st != nil {
+		if st := parseStack(name, files[name], over, &diags); st != nil {
 			docs.stacks[st.name] = st
 		}
 	}
@@ -130,9 +149,6 @@ func parse(files map[string][]byte, cfg *stackConfig) (*Catalog, error) {
 	v.checkServiceStacks(tf.ServiceStacks)
 	v.checkServiceStackFiles()
 	v.checkVerification()
-	if cfg != nil {
-		cfg.rename(diags)
-	}
 	if err := diags.Err(); err != nil {
 		return nil, err
 	}
@@ -162,20 +178,21 @@ func compact[T any](in []*T) []*T {
 	return out
 }
 
-func decodeFile(files map[string][]byte, name string, into any, diags *diag.List) {
+func decodeFile(files Files, name string, into any, diags *diag.List) {
 	data, ok := files[name]
 	if !ok {
 		diags.Add(name, 0, 0, "create it (see README, \"The catalog\")", "file is missing")
 		return
 	}
 	if n := yamlstrict.ParseFile(name, data, diags); n != nil {
-		yamlstrict.Decode(name, n, into, diags)
+		yamlstrict.Decode(name, n, into, nil, diags)
 	}
 }
 
-// parseStack decodes the project's keys of one stack file; keys of other
-// namespaces (aws:region, ...) belong to other programs and are left alone.
-func parseStack(file string, data []byte, cfg *stackConfig, diags *diag.List) *stackDoc {
+// parseStack decodes the project's keys of one stack file, with over's
+// config laid over them when it is this stack's; keys of other namespaces
+// (aws:region, ...) belong to other programs and are left alone.
+func parseStack(file string, data []byte, over *overlay, diags *diag.List) *stackDoc {
 	root := yamlstrict.ParseFile(file, data, diags)
 	if root == nil {
 		return nil
@@ -198,9 +215,10 @@ func parseStack(file string, data []byte, cfg *stackConfig, diags *diag.List) *s
 		}
 	}
 	var sf stackFile
-	yamlstrict.Decode(file, top, &sf, diags)
-	if cfg != nil && cfg.stack == st.name {
-		config = cfg.merge(config)
+	yamlstrict.Decode(file, top, &sf, nil, diags)
+	sources := yamlstrict.Sources{}
+	if over != nil && over.env == st.name {
+		config = over.apply(file, config, st.imports, sources)
 	}
 	if config == nil {
 		diags.Add(file, root.Line, root.Column, "add a config: section with "+Namespace+":environment and "+Namespace+":regions", "no config section")
@@ -222,7 +240,7 @@ func parseStack(file string, data []byte, cfg *stackConfig, diags *diag.List) *s
 		}
 		own.Content = append(own.Content, k, v)
 	}
-	yamlstrict.Decode(file, own, st, diags)
+	yamlstrict.Decode(file, own, st, sources, diags)
 	return st
 }
 

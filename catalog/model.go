@@ -54,7 +54,7 @@ type Catalog struct {
 
 	services map[string]int
 	teams    map[string]int
-	files    map[string][]byte // what it was parsed from (WithConfig)
+	files    Files // what it was resolved from
 }
 
 // Service is one catalog service, with its archetype's defaults and its
@@ -160,7 +160,7 @@ type Stack struct {
 	// Workloads scale the catalog's replicas and resources here.
 	Workloads WorkloadFactors
 	// Imports are the Pulumi ESC environments the stack file imports;
-	// their values reach the program as config (Catalog.WithConfig).
+	// their values reach the program as config (Config).
 	Imports []string
 }
 
@@ -386,4 +386,15 @@ func (s *Service) StrategyIn(st *Stack) string {
 		return s.ProductionStrategy
 	}
 	return Rolling
+}
+
+// Files are the files the catalog was resolved from; callers must not
+// change them.
+func (c *Catalog) Files() Files { return c.files }
+
+// File returns the content of a file the catalog was resolved from (a
+// catalog file, a stack file or Pulumi.yaml).
+func (c *Catalog) File(name string) ([]byte, bool) {
+	data, ok := c.files[name]
+	return data, ok
 }

@@ -194,7 +194,7 @@ func stateEntries(t *testing.T, state, stack string) []string {
 // type starts with prefix ("" for all).
 func mockCount(t *testing.T, c *catalog.Catalog, stack, prefix string, opts ...pulumi.RunOption) int {
 	rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{}}
-	if err := mocktest.Run(program.New(c), stack, rec, opts...); err != nil {
+	if err := mocktest.Run(program.New(c.Files()), stack, rec, opts...); err != nil {
 		t.Fatal(err)
 	}
 	n := 0

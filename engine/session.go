@@ -171,7 +171,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	wsOpts := []auto.LocalWorkspaceOption{
 		auto.WorkDir(workDir),
-		auto.Program(withTransform(withProbes(program.New(c, program.StrictPreview(s.isStrict), program.Guarded(s.guarded),
+		auto.Program(withTransform(withProbes(program.New(c.Files(), program.StrictPreview(s.isStrict), program.Guarded(s.guarded),
 			program.ReadOutputs(s.readOutputs)), &s.probes), opts.Transform)),
 		auto.Pulumi(cmd),
 		auto.EnvVars(env),

@@ -25,7 +25,7 @@ const (
 	FileStoreRoot = "Root"
 )
 
-// Build computes the plan of stack. The catalog must be valid (catalog.Load
+// Build computes the plan of stack. The catalog must be valid (catalog.Resolve
 // returns only valid ones); Build does no I/O and always gives the same
 // plan for the same catalog.
 //

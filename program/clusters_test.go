@@ -296,7 +296,7 @@ func TestExistingCluster(t *testing.T) {
 	const kubeconfig = "apiVersion: v1\nkind: Config\n# existing-cluster-credentials\n"
 	cfgs, _ := json.Marshal(map[string]string{"euw2": kubeconfig})
 	rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
-	err = mocktest.Run(New(c), "staging", rec, mocktest.WithConfig(map[string]string{
+	err = mocktest.Run(New(c.Files()), "staging", rec, mocktest.WithConfig(map[string]string{
 		"harness:accountId": mocktest.TestAccount, catalog.KubeconfigsKey: string(cfgs),
 	}, catalog.KubeconfigsKey))
 	if err != nil {

@@ -120,7 +120,7 @@ func TestServiceRepositories(t *testing.T) {
 	}
 	const key = "harness_api_key_never_in_plaintext"
 	rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
-	err := mocktest.Run(New(c), "staging", rec, mocktest.WithConfig(map[string]string{
+	err := mocktest.Run(New(c.Files()), "staging", rec, mocktest.WithConfig(map[string]string{
 		"harness:accountId": mocktest.TestAccount, catalog.WebhookAPIKeyKey: key}, catalog.WebhookAPIKeyKey))
 	if err != nil {
 		t.Fatal(err)

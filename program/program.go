@@ -20,26 +20,18 @@ import (
 	"github.com/company/harness-platform/plan"
 )
 
-// New returns the program for a validated catalog. Validation happens
-// before this, so invalid input never reaches the engine. The stack is an
-// environment's platform stack (dev) or one of its service stacks
-// (dev.payments), whose settings are the environment's.
-func New(c *catalog.Catalog, opts ...Option) pulumi.RunFunc {
+// New returns the program of the project's files. Each run resolves them
+// once with the stack's Pulumi config (catalog.Resolve), and invalid input,
+// in a file or in config, stops it before anything is registered. The
+// stack is an environment's platform stack (dev) or one of its service
+// stacks (dev.payments), whose settings are the environment's.
+func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 	cfg := options{outputs: readDirectly}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
 	return func(ctx *pulumi.Context) error {
-		env, shard := catalog.SplitStack(ctx.Stack())
-		values := settings(ctx)
-		if shard != "" {
-			for k, v := range values {
-				if c.IsProjectDefault(k, v) {
-					delete(values, k) // its environment's setting stands
-				}
-			}
-		}
-		c, err := c.WithConfig(env, values)
+		c, err := catalog.Resolve(files, &catalog.Config{Stack: ctx.Stack(), Values: settings(ctx)})
 		if err != nil {
 			return err
 		}

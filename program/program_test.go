@@ -105,7 +105,7 @@ func stacksOf(c *catalog.Catalog, name string) []string {
 func runWith(outputs map[string]resource.PropertyMap, c *catalog.Catalog, name string, dryRun bool, opts ...pulumi.RunOption) (*mocktest.Recorder, error) {
 	rec := &mocktest.Recorder{StackOutputs: outputs}
 	for _, stack := range stacksOf(c, name) {
-		if err := mocktest.Run(New(c), stack, rec, append([]pulumi.RunOption{mocktest.WithDryRun(dryRun)}, opts...)...); err != nil {
+		if err := mocktest.Run(New(c.Files()), stack, rec, append([]pulumi.RunOption{mocktest.WithDryRun(dryRun)}, opts...)...); err != nil {
 			return rec, fmt.Errorf("%s: %w", stack, err)
 		}
 	}
@@ -126,7 +126,7 @@ func mustRun(t *testing.T, c *catalog.Catalog, stack string) *mocktest.Recorder 
 func mustRunOne(t testing.TB, c *catalog.Catalog, stack string) *mocktest.Recorder {
 	t.Helper()
 	rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
-	if err := mocktest.Run(New(c), stack, rec); err != nil {
+	if err := mocktest.Run(New(c.Files()), stack, rec); err != nil {
 		t.Fatalf("%s: %v", stack, err)
 	}
 	return rec
@@ -390,7 +390,7 @@ func TestPromotionIsErrorOnUpAndWarningOnPreview(t *testing.T) {
 	outputs[catalogtest.OnlyServiceStack(t, c, "staging")] = upstreamOutputs(c, catalogtest.OnlyServiceStack(t, c, "staging"), []string{"payment-service"})
 	rec := &mocktest.Recorder{StackOutputs: outputs}
 	stack := catalogtest.OnlyServiceStack(t, c, "production")
-	err := mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(false))
+	err := mocktest.Run(New(c.Files()), stack, rec, mocktest.WithDryRun(false))
 	if err == nil || !strings.Contains(err.Error(), `is not deployed in upstream stack "staging.services" yet; run `+"`pulumi up --stack staging.services`") {
 		t.Fatalf("up: want promotion error naming the service and upstream, got %v", err)
 	}
@@ -402,7 +402,7 @@ func TestPromotionIsErrorOnUpAndWarningOnPreview(t *testing.T) {
 	var warnings []string
 	defer func(w func(*pulumi.Context, string) error) { warn = w }(warn)
 	warn = func(_ *pulumi.Context, msg string) error { warnings = append(warnings, msg); return nil }
-	if err := mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(true)); err != nil {
+	if err := mocktest.Run(New(c.Files()), stack, rec, mocktest.WithDryRun(true)); err != nil {
 		t.Fatalf("preview must only warn: %v", err)
 	}
 	want := `service "auth-service" is not deployed in upstream stack "staging.services" yet`
@@ -417,7 +417,7 @@ func TestPromotionIsErrorOnUpAndWarningOnPreview(t *testing.T) {
 func TestUpstreamNeverDeployed(t *testing.T) {
 	c := example(t)
 	rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{}}
-	err := mocktest.Run(New(c), "staging", rec)
+	err := mocktest.Run(New(c.Files()), "staging", rec)
 	if err == nil || !strings.Contains(err.Error(), "run `pulumi up --stack dev` first") {
 		t.Fatalf("want a message naming the stack to deploy first, got %v", err)
 	}
@@ -496,44 +496,6 @@ func TestProviderVersionPinned(t *testing.T) {
 				t.Errorf("%s %s asks for harness %q", stack, r.Name, r.Version)
 			}
 		}
-	}
-}
-
-// Settings reach the program as Pulumi config (`pulumi config set`, `-c`,
-// ESC): a value given there, not in the stack file, changes what is
-// declared; a bad one is refused, named by its config key, before anything
-// is registered.
-func TestSettingsFromPulumiConfig(t *testing.T) {
-	c := example(t)
-	config := func(key, value string) pulumi.RunOption {
-		return mocktest.WithConfig(map[string]string{
-			"harness-platform:githubToken": mocktest.TestToken,
-			"harness:accountId":            mocktest.TestAccount,
-			"harness-platform:" + key:      value,
-		}, "harness-platform:githubToken")
-	}
-	rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
-	// A service stack's settings are its environment's, from the same
-	// config.
-	if err := mocktest.Run(New(c), catalogtest.OnlyServiceStack(t, c, "production"), rec, config("approval", `{"teamApprovals":1,"platformApprovals":1,"timeout":"4h"}`)); err != nil {
-		t.Fatal(err)
-	}
-	pipelines := rec.OfType(tPipeline)
-	if len(pipelines) == 0 {
-		t.Fatal("no pipelines")
-	}
-	for _, p := range pipelines {
-		if !strings.Contains(str(p, "yaml"), "timeout: 4h") {
-			t.Errorf("%s: the approval timeout from config (4h) is not in the pipeline", p.Name)
-		}
-	}
-	rec = &mocktest.Recorder{StackOutputs: deployedChain(c)}
-	err := mocktest.Run(New(c), "production", rec, config("regions", `[{"name":"euw1","networkCidr":"not-a-cidr"},{"name":"euw2","networkCidr":"10.3.128.0/17"}]`))
-	if err == nil || !strings.Contains(err.Error(), "config harness-platform:regions (stack production, from pulumi config or ESC)") {
-		t.Fatalf("want the bad config value named by its key, got %v", err)
-	}
-	if n := len(rec.Resources()); n != 0 {
-		t.Errorf("a refused configuration registered %d resources", n)
 	}
 }
 
@@ -633,7 +595,7 @@ func TestGuardVerdictReported(t *testing.T) {
 	stack := catalogtest.OnlyServiceStack(t, c, "production")
 	for _, strict := range []bool{false, true} {
 		var verdicts []error
-		prog := New(c, StrictPreview(func(string) bool { return strict }), Guarded(func(s string, err error) {
+		prog := New(c.Files(), StrictPreview(func(string) bool { return strict }), Guarded(func(s string, err error) {
 			if s == stack {
 				verdicts = append(verdicts, err)
 			}

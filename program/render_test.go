@@ -86,7 +86,7 @@ func TestContractsAreReadOnce(t *testing.T) {
 	}
 	for stack, names := range want {
 		rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
-		if err := mocktest.Run(New(c), stack, rec); err != nil {
+		if err := mocktest.Run(New(c.Files()), stack, rec); err != nil {
 			t.Fatal(err)
 		}
 		var w []string
@@ -109,7 +109,7 @@ func TestDecommissionGuard(t *testing.T) {
 	previous := upstreamOutputs(c, stack, append(planServices(t, c, stack), "old-service"))
 	outputs[stack] = previous
 	rec := &mocktest.Recorder{StackOutputs: outputs}
-	err := mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(false))
+	err := mocktest.Run(New(c.Files()), stack, rec, mocktest.WithDryRun(false))
 	if err == nil || !strings.Contains(err.Error(), "would delete the Production pipeline of old-service, not retired in its last deployment") {
 		t.Fatalf("up: %v", err)
 	}
@@ -117,13 +117,13 @@ func TestDecommissionGuard(t *testing.T) {
 		t.Errorf("the refused update registered %d resources", n)
 	}
 	rec = &mocktest.Recorder{StackOutputs: outputs}
-	if err := mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(true)); err != nil {
+	if err := mocktest.Run(New(c.Files()), stack, rec, mocktest.WithDryRun(true)); err != nil {
 		t.Fatalf("preview must only warn: %v", err)
 	}
 	// Retired in the last deployment: its removal is the documented path.
 	previous[OutRetired] = resource.NewArrayProperty([]resource.PropertyValue{resource.NewStringProperty("old-service")})
 	rec = &mocktest.Recorder{StackOutputs: outputs}
-	if err := mocktest.Run(New(c), stack, rec, mocktest.WithDryRun(false)); err != nil {
+	if err := mocktest.Run(New(c.Files()), stack, rec, mocktest.WithDryRun(false)); err != nil {
 		t.Fatalf("removing a retired service: %v", err)
 	}
 }
@@ -144,7 +144,7 @@ func TestFoundationKeepsServicesOthersDeploy(t *testing.T) {
 	owner := catalogtest.OnlyServiceStack(t, c, "dev")
 	for _, preview := range []bool{true, false} {
 		rec := &mocktest.Recorder{StackOutputs: outputs}
-		err := mocktest.Run(New(c), owner, rec, mocktest.WithDryRun(preview))
+		err := mocktest.Run(New(c.Files()), owner, rec, mocktest.WithDryRun(preview))
 		want := `service "old-service" leaves the catalog, but stack "staging.services" still deploys it`
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `stack "production.services" still deploys it`) {
 			t.Fatalf("preview=%v: want %q, got %v", preview, want, err)
@@ -158,7 +158,7 @@ func TestFoundationKeepsServicesOthersDeploy(t *testing.T) {
 		outputs[name] = upstreamOutputs(c, name, planServices(t, c, name))
 	}
 	rec := &mocktest.Recorder{StackOutputs: outputs}
-	if err := mocktest.Run(New(c), owner, rec, mocktest.WithDryRun(false)); err != nil {
+	if err := mocktest.Run(New(c.Files()), owner, rec, mocktest.WithDryRun(false)); err != nil {
 		t.Fatalf("removing a service no other stack deploys: %v", err)
 	}
 	if got := strings.Join(rec.Reads(), ","); !strings.Contains(got, "staging.services") || !strings.Contains(got, "production.services") {
@@ -173,7 +173,7 @@ func TestFoundationMismatch(t *testing.T) {
 	up := upstreamOutputs(c, "dev", nil)
 	up[OutFoundation].ObjectValue()[FoundationProjectID] = resource.NewStringProperty("elsewhere")
 	rec := &mocktest.Recorder{StackOutputs: map[string]resource.PropertyMap{"dev": up}}
-	err := mocktest.Run(New(c), "staging", rec, mocktest.WithDryRun(true))
+	err := mocktest.Run(New(c.Files()), "staging", rec, mocktest.WithDryRun(true))
 	if err == nil || !strings.Contains(err.Error(), `deploys into org "default" project "elsewhere"`) {
 		t.Fatalf("want a foundation mismatch, got %v", err)
 	}

@@ -21,10 +21,32 @@ import (
 	"github.com/company/harness-platform/diag"
 )
 
+// Sources name where nodes that are not their file's came from (a stack's
+// Pulumi config, say): a problem in one is reported at that name, without
+// a line, since no file has one for it.
+type Sources map[*yaml.Node]string
+
+// Mark records n and every node under it as coming from source.
+func (s Sources) Mark(n *yaml.Node, source string) {
+	s[n] = source
+	for _, c := range n.Content {
+		s.Mark(c, source)
+	}
+}
+
+// pos is where n is: its source, or its line and column in file.
+func (s Sources) pos(file string, n *yaml.Node) diag.Pos {
+	if src, ok := s[n]; ok {
+		return diag.Pos{File: src}
+	}
+	return diag.Pos{File: file, Line: n.Line, Col: n.Column}
+}
+
 // At records the position of a decoded mapping.
 type At struct {
-	file string
-	node *yaml.Node
+	file    string
+	node    *yaml.Node
+	sources Sources
 }
 
 // Pos is the position of the mapping itself.
@@ -32,14 +54,14 @@ func (a At) Pos() diag.Pos {
 	if a.node == nil {
 		return diag.Pos{File: a.file}
 	}
-	return diag.Pos{File: a.file, Line: a.node.Line, Col: a.node.Column}
+	return a.sources.pos(a.file, a.node)
 }
 
 // Field is the position of the value of key, or of the mapping when the key
 // is absent.
 func (a At) Field(key string) diag.Pos {
 	if n := a.value(key); n != nil {
-		return diag.Pos{File: a.file, Line: n.Line, Col: n.Column}
+		return a.sources.pos(a.file, n)
 	}
 	return a.Pos()
 }
@@ -47,8 +69,7 @@ func (a At) Field(key string) diag.Pos {
 // Item is the position of the i-th element of the sequence under key.
 func (a At) Item(key string, i int) diag.Pos {
 	if n := a.value(key); n != nil && n.Kind == yaml.SequenceNode && i < len(n.Content) {
-		c := n.Content[i]
-		return diag.Pos{File: a.file, Line: c.Line, Col: c.Column}
+		return a.sources.pos(a.file, n.Content[i])
 	}
 	return a.Field(key)
 }
@@ -109,20 +130,24 @@ func ParseFile(file string, data []byte, diags *diag.List) *yaml.Node {
 
 // Decode decodes node into v, a pointer to a struct, adding a diagnostic for
 // every problem found. Fields whose values are wrong keep their zero value.
-func Decode(file string, node *yaml.Node, v any, diags *diag.List) {
-	d := decoder{file: file, diags: diags}
+// Nodes of node's tree are file's unless sources (which may be nil) names
+// another source for them.
+func Decode(file string, node *yaml.Node, v any, sources Sources, diags *diag.List) {
+	d := decoder{file: file, sources: sources, diags: diags}
 	d.decode(node, reflect.ValueOf(v).Elem(), "")
 }
 
 type decoder struct {
-	file  string
-	diags *diag.List
+	file    string
+	sources Sources
+	diags   *diag.List
 }
 
 var atType = reflect.TypeOf(At{})
 
 func (d *decoder) add(n *yaml.Node, fix, format string, args ...any) {
-	d.diags.Add(d.file, n.Line, n.Column, fix, format, args...)
+	p := d.sources.pos(d.file, n)
+	d.diags.Add(p.File, p.Line, p.Col, fix, format, args...)
 }
 
 func kindName(n *yaml.Node) string {
@@ -242,7 +267,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 		}
 	}
 	if fields.at >= 0 {
-		v.Field(fields.at).Set(reflect.ValueOf(At{file: d.file, node: n}))
+		v.Field(fields.at).Set(reflect.ValueOf(At{file: d.file, node: n, sources: d.sources}))
 	}
 }
 
