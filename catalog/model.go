@@ -85,9 +85,21 @@ type Service struct {
 	// Requests and Limits are each replica's, before an environment
 	// scales them.
 	Requests, Limits Quantities
-	// Workloads are its replicas and resources in each environment it is
-	// enabled in, scaled by the environment's factors.
-	Workloads map[string]Workload
+	// In is how it runs in each environment it is enabled in, by stack
+	// name; an environment it is not enabled in has no entry.
+	In map[string]Placement
+}
+
+// Placement is how a service runs in one environment.
+type Placement struct {
+	// Regions are where: its own regions, or all of the environment's,
+	// in the environment's order.
+	Regions []string
+	// Strategy is Rolling, or in Production its ProductionStrategy.
+	Strategy string
+	// Workload is its replicas and resources, scaled by the
+	// environment's factors.
+	Workload Workload
 }
 
 // Workload is what a service runs with in one environment.
@@ -355,37 +367,8 @@ func (c *Catalog) Team(name string) (Team, bool) {
 
 // EnabledIn reports whether s is enabled in the named stack.
 func (s *Service) EnabledIn(stack string) bool {
-	for _, e := range s.Environments {
-		if e == stack {
-			return true
-		}
-	}
-	return false
-}
-
-// RegionsIn is where s runs in st: its regions, or all of st's, in st's
-// order.
-func (s *Service) RegionsIn(st *Stack) []string {
-	if len(s.Regions) == 0 {
-		return st.RegionNames()
-	}
-	var out []string
-	for _, r := range st.Regions {
-		for _, want := range s.Regions {
-			if r.Name == want {
-				out = append(out, r.Name)
-			}
-		}
-	}
-	return out
-}
-
-// StrategyIn is s's strategy in st: lower environments always roll.
-func (s *Service) StrategyIn(st *Stack) string {
-	if st.IsProduction() {
-		return s.ProductionStrategy
-	}
-	return Rolling
+	_, ok := s.In[stack]
+	return ok
 }
 
 // Files are the files the catalog was resolved from; callers must not

@@ -61,14 +61,28 @@ func resolve(v *validator) *Catalog {
 			}
 		}
 		svc.Requests, svc.Limits = s.resources(a)
-		svc.Workloads = map[string]Workload{}
+		svc.In = map[string]Placement{}
 		for _, env := range svc.Environments {
-			svc.Workloads[env] = workloadIn(svc.Replicas, svc.Requests, svc.Limits, c.Stacks[env].Workloads)
+			svc.In[env] = placementIn(&svc, c.Stacks[env])
 		}
 		c.services[s.Name] = len(c.Services)
 		c.Services = append(c.Services, svc)
 	}
 	return c
+}
+
+// placementIn is how s runs in st.
+func placementIn(s *Service, st *Stack) Placement {
+	p := Placement{Strategy: Rolling, Workload: workloadIn(s.Replicas, s.Requests, s.Limits, st.Workloads)}
+	if st.IsProduction() {
+		p.Strategy = s.ProductionStrategy
+	}
+	for _, r := range st.Regions {
+		if len(s.Regions) == 0 || slices.Contains(s.Regions, r.Name) {
+			p.Regions = append(p.Regions, r.Name)
+		}
+	}
+	return p
 }
 
 func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {

@@ -287,7 +287,7 @@ func TestWorkloadsPerEnvironment(t *testing.T) {
 		{"settlement-batch", "dev", Workload{1, Quantities{"50m", "64Mi"}, Quantities{"250m", "128Mi"}}},
 	} {
 		s, _ := c.Service(tc.service)
-		if got := s.Workloads[tc.env]; got != tc.want {
+		if got := s.In[tc.env].Workload; got != tc.want {
 			t.Errorf("%s in %s: %+v, want %+v", tc.service, tc.env, got, tc.want)
 		}
 	}

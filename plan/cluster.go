@@ -241,10 +241,11 @@ func namespacesByRegion(c *catalog.Catalog, st *catalog.Stack, shard string) map
 	out := map[string][]string{}
 	for i := range c.Services {
 		s := &c.Services[i]
-		if !s.EnabledIn(st.Name) || s.Stack != shard {
+		in, ok := s.In[st.Name]
+		if !ok || s.Stack != shard {
 			continue
 		}
-		for _, r := range s.RegionsIn(st) {
+		for _, r := range in.Regions {
 			out[r] = append(out[r], ident.Namespace(st.Environment.Name, s.Name, r))
 		}
 	}

@@ -81,7 +81,7 @@ func TestClusters(t *testing.T) {
 			}
 			var want []string
 			for _, s := range c.Services {
-				if deployed[s.Name] && slices.Contains(s.RegionsIn(st), r.Name) {
+				if deployed[s.Name] && slices.Contains(s.In[st.Name].Regions, r.Name) {
 					want = append(want, ident.Namespace(st.Environment.Name, s.Name, r.Name))
 				}
 			}

@@ -16,7 +16,8 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	platform, _ := c.Team(c.PlatformTeam)
 	for i := range c.Services {
 		s := &c.Services[i]
-		if !s.EnabledIn(st.Name) || s.Stack != p.Shard {
+		in, ok := s.In[st.Name]
+		if !ok || s.Stack != p.Shard {
 			continue
 		}
 		team, _ := c.Team(s.Team)
@@ -32,7 +33,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 			testedIn: testedIn,
 			svc:      s, stack: st, scope: p.Scope,
 			teamGroup: team.UserGroup, platformTeam: platform.UserGroup, notify: notify,
-			regions: s.RegionsIn(st), strategy: s.StrategyIn(st),
+			in:   in,
 			tags: deploymentTags(s, st),
 		})
 	}
@@ -65,7 +66,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 			{KindEnvironment, st.Environment.Identifier},
 			{KindFile, values.Identifier},
 		}
-		for _, r := range d.regions {
+		for _, r := range d.in.Regions {
 			needs = append(needs, Ref{KindInfrastructure, ident.Infrastructure(st.Environment.Identifier, r)})
 		}
 		if p.ChangeWindow != nil {

@@ -129,14 +129,14 @@ func teamResources(c *catalog.Catalog, f *catalog.Foundation) map[string]map[str
 		s := &c.Services[i]
 		add(s.Team, "SERVICE", ident.Service(s.Name))
 		for _, name := range c.Chain {
-			st := c.Stacks[name]
-			if !s.EnabledIn(name) {
+			in, ok := s.In[name]
+			if !ok {
 				continue
 			}
-			env := st.Environment.Identifier
+			env := c.Stacks[name].Environment.Identifier
 			add(s.Team, "PIPELINE", ident.Pipeline(s.Name, env))
 			add(s.Team, "ENVIRONMENT", env)
-			for _, r := range s.RegionsIn(st) {
+			for _, r := range in.Regions {
 				add(s.Team, "CONNECTOR", ident.KubernetesConnector(env, r))
 			}
 		}

@@ -38,8 +38,7 @@ type deploymentInput struct {
 	// testedIn is the environment a Production pipeline deploys the tag
 	// to first (the stack's upstream); nil elsewhere.
 	testedIn *catalog.Stack
-	regions  []string
-	strategy string
+	in       catalog.Placement // how the service runs in stack
 	tags     map[string]string // deploymentTags, computed once
 }
 
@@ -59,7 +58,7 @@ func pipelineDocument(d *deploymentInput) document.Document {
 	if st.IsProduction() {
 		steps = append(append(steps, approvalSteps(d)...), changeWindowStep(d))
 	}
-	if d.strategy == catalog.Canary {
+	if d.in.Strategy == catalog.Canary {
 		steps = append(steps, canaryStep("canary_10", "Canary 10 percent", 10, timeout))
 		if s.Verification {
 			steps = append(steps, verifyStep("verify_canary_10", "Verify canary 10 percent", 5*time.Minute))
@@ -111,7 +110,7 @@ func pipelineDocument(d *deploymentInput) document.Document {
 		Tags:              d.tags,
 		Variables: []document.Variable{
 			{Name: ImageTagInput, Type: "String", Description: "Image tag of " + s.Image + " to deploy", Required: true, Value: "<+input>"},
-			{Name: TargetRegionInput, Type: "String", Description: "Region to deploy to", Required: true, Value: "<+input>.allowedValues(" + strings.Join(d.regions, ",") + ")"},
+			{Name: TargetRegionInput, Type: "String", Description: "Region to deploy to", Required: true, Value: "<+input>.allowedValues(" + strings.Join(d.in.Regions, ",") + ")"},
 		},
 		NotificationRules:    notificationRules(d.notify, st.IsProduction()),
 		Stages:               stages,

@@ -48,7 +48,7 @@ func inputFor(t *testing.T, c *catalog.Catalog, st *catalog.Stack, service strin
 	team, _ := c.Team(s.Team)
 	platform, _ := c.Team(c.PlatformTeam)
 	return &deploymentInput{svc: &s, stack: st, scope: Scope{"default", "platform"}, teamGroup: team.UserGroup,
-		platformTeam: platform.UserGroup, regions: s.RegionsIn(st), strategy: s.StrategyIn(st), tags: deploymentTags(&s, st)}
+		platformTeam: platform.UserGroup, in: s.In[st.Name], tags: deploymentTags(&s, st)}
 }
 
 func TestFoundationOnlyInTheRootStack(t *testing.T) {
@@ -88,7 +88,7 @@ func TestDependencies(t *testing.T) {
 	for _, d := range p.Deployments {
 		s, _ := c.Service(d.Service)
 		want := []Ref{{KindService, strings.ReplaceAll(d.Service, "-", "_")}, {KindEnvironment, "prod"}, {KindFile, strings.ReplaceAll(d.Service, "-", "_") + "_prod_values"}}
-		for _, r := range s.RegionsIn(c.Stacks["production"]) {
+		for _, r := range s.In["production"].Regions {
 			want = append(want, Ref{KindInfrastructure, "prod_" + r + "_k8s"})
 		}
 		want = append(want, Ref{KindPolicySet, "prod_change_window"})
@@ -321,7 +321,7 @@ func TestValuesPerEnvironment(t *testing.T) {
 		p := mustBuild(t, c, stack)
 		for _, d := range p.Deployments {
 			s, _ := c.Service(d.Service)
-			w := s.Workloads[p.Platform]
+			w := s.In[p.Platform].Workload
 			v := d.Values
 			if v.Name != s.Name+"-"+p.Environment.Identifier+"-values.yaml" || !slices.Contains(d.Pipeline.Needs, Ref{KindFile, v.Identifier}) {
 				t.Errorf("%s %s: values file %s (%s), pipeline needs %v", stack, s.Name, v.Name, v.Identifier, d.Pipeline.Needs)
@@ -450,7 +450,7 @@ func TestVerifyStepsHaveMonitoredServices(t *testing.T) {
 			for _, md := range spec.MetricDefinitions {
 				for _, r := range st.RegionNames() {
 					ns := ident.Namespace(st.Environment.Name, s.Name, r)
-					if strings.Contains(md.Query, ns) != slices.Contains(s.RegionsIn(st), r) {
+					if strings.Contains(md.Query, ns) != slices.Contains(s.In[st.Name].Regions, r) {
 						t.Errorf("%s/%s %s: query %q and namespace %s of region %s", stack, s.Name, md.Identifier, md.Query, ns, r)
 					}
 				}

@@ -40,7 +40,7 @@ type ValueQuantities struct {
 // https://developer.harness.io/docs/continuous-delivery/deploy-srv-diff-platforms/kubernetes/cd-kubernetes-category/add-and-override-values-yaml-files).
 func valuesFile(d *deploymentInput) (File, error) {
 	s, env := d.svc, d.stack.Environment
-	w := s.Workloads[d.stack.Name]
+	w := d.in.Workload
 	quantities := func(q catalog.Quantities) ValueQuantities { return ValueQuantities{CPU: q.CPU, Memory: q.Memory} }
 	body, err := document.MarshalString(Values{
 		Image:     "<+artifacts.primary.image>",

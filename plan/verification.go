@@ -110,8 +110,8 @@ func monitoredService(d *deploymentInput, conn *PrometheusConnector) (*Monitored
 		return nil, nil
 	}
 	q := st.Verification.Queries[s.Archetype]
-	namespaces := make([]string, len(d.regions))
-	for i, r := range d.regions {
+	namespaces := make([]string, len(d.in.Regions))
+	for i, r := range d.in.Regions {
 		namespaces[i] = ident.Namespace(st.Environment.Name, s.Name, r)
 	}
 	pattern := strings.Join(namespaces, "|")

@@ -363,7 +363,7 @@ func TestPipelinesPerEnvironment(t *testing.T) {
 			} else if strings.Contains(joined, "HarnessApproval") || strings.Contains(joined, "Policy") {
 				t.Errorf("%s %s: lower environment pipeline has gates: %s", stack, p.Name, joined)
 			}
-			wantCanary := s.StrategyIn(st) == catalog.Canary
+			wantCanary := s.In[st.Name].Strategy == catalog.Canary
 			if strings.Contains(joined, "K8sCanaryDeploy") != wantCanary || (wantCanary && !st.IsProduction()) {
 				t.Errorf("%s %s: canary=%v, steps %s", stack, p.Name, wantCanary, joined)
 			}
