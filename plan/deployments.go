@@ -5,7 +5,6 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/harness/document"
-	"github.com/company/harness-platform/ident"
 )
 
 // buildDeployments is, for every service of the stack's shard enabled in
@@ -40,6 +39,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	p.Deployments = make([]Deployment, len(inputs))
 	return parallel(len(inputs), func(i int) error {
 		d := inputs[i]
+		d.names = namesOf(d)
 		py, err := document.MarshalString(pipelineDocument(d))
 		if err != nil {
 			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, err)
@@ -60,14 +60,14 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		if err != nil {
 			return fmt.Errorf("monitored service of %s: %w", d.svc.Name, err)
 		}
-		tags := TagList(d.tags)
+		tags := d.names.tags
 		needs := []Ref{
-			{KindService, ident.Service(d.svc.Name)},
+			{KindService, d.names.service},
 			{KindEnvironment, st.Environment.Identifier},
 			{KindFile, values.Identifier},
 		}
-		for _, r := range d.in.Regions {
-			needs = append(needs, Ref{KindInfrastructure, ident.Infrastructure(st.Environment.Identifier, r)})
+		for _, id := range d.names.infrastructures {
+			needs = append(needs, Ref{KindInfrastructure, id})
 		}
 		if p.ChangeWindow != nil {
 			needs = append(needs, Ref{KindPolicySet, p.ChangeWindow.PolicySet.Identifier})
@@ -75,7 +75,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		if monitored != nil {
 			needs = append(needs, Ref{KindMonitoredService, monitored.Identifier})
 		}
-		pipelineID := d.pipelineID()
+		pipelineID := d.names.pipeline
 		p.Deployments[i] = Deployment{
 			Service:   d.svc.Name,
 			Retired:   d.svc.Retired,
@@ -84,15 +84,15 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 			Values:    values,
 			Pipeline: Pipeline{
 				Identifier:  pipelineID,
-				Name:        d.pipelineName(),
+				Name:        d.names.pipelineName,
 				Description: fmt.Sprintf("Deploys %s to %s", d.svc.Name, st.Environment.Name),
 				Tags:        tags,
 				YAML:        py,
 				Needs:       needs,
 			},
 			Trigger: Trigger{
-				Identifier: ident.Trigger(d.svc.Name, st.Environment.Identifier),
-				Name:       d.pipelineName() + "-webhook",
+				Identifier: d.names.trigger,
+				Name:       d.names.pipelineName + "-webhook",
 				TargetID:   pipelineID,
 				Tags:       tags,
 				YAML:       ty,

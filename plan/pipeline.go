@@ -40,14 +40,39 @@ type deploymentInput struct {
 	testedIn *catalog.Stack
 	in       catalog.Placement // how the service runs in stack
 	tags     map[string]string // deploymentTags, computed once
+	names    deploymentNames
 }
 
-func (d *deploymentInput) pipelineID() string {
-	return ident.Pipeline(d.svc.Name, d.stack.Environment.Identifier)
+// deploymentNames are the identifiers and names of a deployment's objects
+// and of what they refer to, computed once (package ident).
+type deploymentNames struct {
+	service, pipeline, pipelineName, trigger string
+	valuesFile, valuesFileName, monitored    string
+	changeWindowSet                          string
+	infrastructures, namespaces              []string // by region, as in.Regions
+	infrastructureExpr                       string   // of the run's target region
+	testedPipeline                           string   // the chained upstream pipeline; "" without one
+	tags                                     []string // the provider's form of the deployment's tags
 }
 
-func (d *deploymentInput) pipelineName() string {
-	return ident.PipelineName(d.svc.Name, d.stack.Environment.Name)
+func namesOf(d *deploymentInput) deploymentNames {
+	s, env := d.svc.Name, d.stack.Environment
+	n := deploymentNames{
+		service: ident.Service(s), pipeline: ident.Pipeline(s, env.Identifier), pipelineName: ident.PipelineName(s, env.Name),
+		trigger: ident.Trigger(s, env.Identifier), valuesFile: ident.ValuesFile(s, env.Identifier),
+		valuesFileName: ident.ValuesFileName(s, env.Identifier), monitored: ident.MonitoredService(s, env.Identifier),
+		changeWindowSet:    ident.ChangeWindowPolicySet(env.Identifier),
+		infrastructureExpr: ident.InfrastructureExpr(env.Identifier, "pipeline.variables."+TargetRegionInput),
+		tags:               TagList(d.tags),
+	}
+	for _, r := range d.in.Regions {
+		n.infrastructures = append(n.infrastructures, ident.Infrastructure(env.Identifier, r))
+		n.namespaces = append(n.namespaces, ident.Namespace(env.Name, s, r))
+	}
+	if d.testedIn != nil {
+		n.testedPipeline = ident.Pipeline(s, d.testedIn.Environment.Identifier)
+	}
+	return n
 }
 
 // pipelineDocument is d's pipeline.
@@ -82,12 +107,12 @@ func pipelineDocument(d *deploymentInput) document.Document {
 		Type:       "Deployment",
 		Spec: document.DeploymentSpec{
 			DeploymentType: "Kubernetes",
-			Service:        document.ServiceRef{ServiceRef: ident.Service(s.Name)},
+			Service:        document.ServiceRef{ServiceRef: d.names.service},
 			Environment: document.Environment{
 				EnvironmentRef: st.Environment.Identifier,
 				InfrastructureDefinitions: []document.InfraRef{{
 					// The cluster follows the region chosen at run time.
-					Identifier: ident.InfrastructureExpr(st.Environment.Identifier, "pipeline.variables."+TargetRegionInput),
+					Identifier: d.names.infrastructureExpr,
 				}},
 			},
 			Execution: document.Execution{Steps: steps, RollbackSteps: rollback},
@@ -102,8 +127,8 @@ func pipelineDocument(d *deploymentInput) document.Document {
 		allowStageExecutions = new(bool)
 	}
 	return document.Document{Pipeline: document.Pipeline{
-		Name:              d.pipelineName(),
-		Identifier:        d.pipelineID(),
+		Name:              d.names.pipelineName,
+		Identifier:        d.names.pipeline,
 		ProjectIdentifier: d.scope.ProjectID,
 		OrgIdentifier:     d.scope.OrgID,
 		Description:       fmt.Sprintf("Deploys %s to %s. Generated from the catalog by %s; edit the catalog, not this pipeline.", s.Name, st.Environment.Name, ManagedBy),
@@ -131,7 +156,7 @@ const TestedStageID = "tested_upstream"
 // pick the Production stage alone (allowStageExecutions: false).
 // https://developer.harness.io/docs/platform/pipelines/pipeline-chaining/
 func testedStage(d *deploymentInput, upstream *catalog.Stack) document.StageElement {
-	child := ident.Pipeline(d.svc.Name, upstream.Environment.Identifier)
+	child := d.names.testedPipeline
 	return document.StageElement{Stage: document.Stage{
 		Name:        "Deploy to " + upstream.Environment.Name + " first",
 		Identifier:  TestedStageID,
@@ -255,12 +280,12 @@ func changeWindowStep(d *deploymentInput) document.StepElement {
 		Environment:     d.stack.Environment.Name,
 		EnvironmentType: d.stack.Environment.Type,
 		Service:         d.svc.Name,
-		Pipeline:        d.pipelineID(),
+		Pipeline:        d.names.pipeline,
 	}); err != nil {
 		panic(err) // a struct of strings always encodes
 	}
 	s := step("Policy", "Change window", "change_window", document.PolicySpec{
-		PolicySets: []string{ident.ChangeWindowPolicySet(d.stack.Environment.Identifier)},
+		PolicySets: []string{d.names.changeWindowSet},
 		Type:       "Custom",
 		PolicySpec: document.CustomPolicySpec{Payload: payload.String()},
 	}, "2m")
@@ -272,7 +297,7 @@ func changeWindowStep(d *deploymentInput) document.StepElement {
 // whose payload names the service starts the pipeline with the payload's
 // image tag and region. A retired service's trigger is disabled.
 func triggerDocument(d *deploymentInput) (document.TriggerDocument, error) {
-	pipelineID := d.pipelineID()
+	pipelineID := d.names.pipeline
 	inputs, err := document.MarshalString(document.InputSetDocument{Pipeline: document.RuntimeInputs{
 		Identifier: pipelineID,
 		Variables: []document.InputValue{
@@ -284,10 +309,10 @@ func triggerDocument(d *deploymentInput) (document.TriggerDocument, error) {
 		return document.TriggerDocument{}, err
 	}
 	return document.TriggerDocument{Trigger: document.Trigger{
-		Name:               d.pipelineName() + "-webhook",
-		Identifier:         ident.Trigger(d.svc.Name, d.stack.Environment.Identifier),
+		Name:               d.names.pipelineName + "-webhook",
+		Identifier:         d.names.trigger,
 		Enabled:            !d.svc.Retired,
-		Description:        fmt.Sprintf("Starts %s when a build of %s calls the webhook with %s, %s and %s.", d.pipelineName(), d.svc.Name, PayloadServiceName, PayloadImageTag, PayloadTargetRegion),
+		Description:        fmt.Sprintf("Starts %s when a build of %s calls the webhook with %s, %s and %s.", d.names.pipelineName, d.svc.Name, PayloadServiceName, PayloadImageTag, PayloadTargetRegion),
 		Tags:               d.tags,
 		OrgIdentifier:      d.scope.OrgID,
 		ProjectIdentifier:  d.scope.ProjectID,

@@ -47,8 +47,10 @@ func inputFor(t *testing.T, c *catalog.Catalog, st *catalog.Stack, service strin
 	}
 	team, _ := c.Team(s.Team)
 	platform, _ := c.Team(c.PlatformTeam)
-	return &deploymentInput{svc: &s, stack: st, scope: Scope{"default", "platform"}, teamGroup: team.UserGroup,
+	d := &deploymentInput{svc: &s, stack: st, scope: Scope{"default", "platform"}, teamGroup: team.UserGroup,
 		platformTeam: platform.UserGroup, in: s.In[st.Name], tags: deploymentTags(&s, st)}
+	d.names = namesOf(d)
+	return d
 }
 
 func TestFoundationOnlyInTheRootStack(t *testing.T) {

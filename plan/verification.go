@@ -110,11 +110,7 @@ func monitoredService(d *deploymentInput, conn *PrometheusConnector) (*Monitored
 		return nil, nil
 	}
 	q := st.Verification.Queries[s.Archetype]
-	namespaces := make([]string, len(d.in.Regions))
-	for i, r := range d.in.Regions {
-		namespaces[i] = ident.Namespace(st.Environment.Name, s.Name, r)
-	}
-	pattern := strings.Join(namespaces, "|")
+	pattern := strings.Join(d.names.namespaces, "|")
 	fill := func(query string) string {
 		return strings.ReplaceAll(strings.ReplaceAll(query, "{{service}}", s.Name), "{{namespace}}", pattern)
 	}
@@ -137,16 +133,16 @@ func monitoredService(d *deploymentInput, conn *PrometheusConnector) (*Monitored
 	if err != nil {
 		return nil, err
 	}
-	svcID, envID := ident.Service(s.Name), st.Environment.Identifier
+	svcID, envID := d.names.service, st.Environment.Identifier
 	return &MonitoredService{
-		Identifier:     ident.MonitoredService(s.Name, envID),
+		Identifier:     d.names.monitored,
 		Name:           s.Name + "-" + st.Environment.Name,
 		Description:    "Error rate and latency of " + s.Name + " in " + st.Environment.Name + ", for its Verify steps",
 		ServiceRef:     svcID,
 		EnvironmentRef: envID,
 		Type:           "Application",
 		HealthSource:   HealthSource{Identifier: "prometheus", Name: "Prometheus", Type: "Prometheus", Spec: string(spec)},
-		Tags:           TagList(d.tags),
+		Tags:           d.names.tags,
 		Needs:          []Ref{{KindService, svcID}, {KindEnvironment, envID}, {KindPrometheusConnector, conn.Identifier}},
 	}, nil
 }
