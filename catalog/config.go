@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -42,6 +43,46 @@ func SettingKeys() []string {
 	return keys
 }
 
+// A Resolver resolves one project's files for every run of a process (the
+// program runs once per stack in an engine session): a run whose config
+// holds nothing its stack file does not already say gets the catalog
+// resolved without config, resolved once; any other resolves the files
+// with its config (Resolve). The catalogs are read-only and may be shared.
+type Resolver struct {
+	files Files
+	once  sync.Once
+	plain *Catalog
+	err   error
+}
+
+// NewResolver returns a Resolver of files.
+func NewResolver(files Files) *Resolver { return &Resolver{files: files} }
+
+// Resolve is Resolve(files, cfg).
+func (r *Resolver) Resolve(cfg *Config) (*Catalog, error) {
+	if over := newOverlay(r.files, cfg); over != nil && over.changes(stackConfig(r.files, over.env)) {
+		return Resolve(r.files, cfg)
+	}
+	r.once.Do(func() { r.plain, r.err = Resolve(r.files, nil) })
+	return r.plain, r.err
+}
+
+// stackConfig is the config mapping of stack's file, or nil; problems are
+// left for Resolve to report.
+func stackConfig(files Files, stack string) *yaml.Node {
+	var root yaml.Node
+	if yaml.Unmarshal(files["Pulumi."+stack+".yaml"], &root) != nil || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	top := root.Content[0]
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == "config" {
+			return top.Content[i+1]
+		}
+	}
+	return nil
+}
+
 // overlay is a Config laid over its environment's stack file: the values
 // that differ from the file's, each read as a YAML node whose problems are
 // reported at the config key it came from.
@@ -70,6 +111,24 @@ func newOverlay(files Files, cfg *Config) *overlay {
 		o.values[k] = raw
 	}
 	return o
+}
+
+// changes reports whether the overlay changes anything in the stack
+// file's config mapping: a value the file does not hold, that is not the
+// project's default either.
+func (o *overlay) changes(config *yaml.Node) bool {
+	inFile := map[string]*yaml.Node{}
+	if config != nil && config.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(config.Content); i += 2 {
+			inFile[config.Content[i].Value] = config.Content[i+1]
+		}
+	}
+	for k, raw := range o.values {
+		if n, ok := inFile[k]; ok && !sameValue(n, raw) || !ok && !o.isDefault(k, raw) {
+			return true
+		}
+	}
+	return false
 }
 
 func (o *overlay) isDefault(key, raw string) bool {

@@ -112,3 +112,31 @@ func TestResolveConfig(t *testing.T) {
 		t.Errorf("want 4 problems, got %d:\n%s", len(d.List), msg)
 	}
 }
+
+// A Resolver resolves the files once for every run whose config the stack
+// files already say, and resolves them with the config of any other run.
+func TestResolver(t *testing.T) {
+	r := NewResolver(exampleFiles(t))
+	same := map[string]string{Namespace + ":upstream": "staging", Namespace + ":approval": `{"teamApprovals":1,"platformApprovals":1,"timeout":"1d"}`}
+	a, err := r.Resolve(&Config{Stack: "production", Values: same})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := r.Resolve(&Config{Stack: "dev.payments", Values: map[string]string{Namespace + ":upstream": ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != b {
+		t.Error("two runs whose config the stack files say resolved the files twice")
+	}
+	changed, err := r.Resolve(&Config{Stack: "production", Values: map[string]string{Namespace + ":approval": `{"teamApprovals":2,"platformApprovals":1,"timeout":"1d"}`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed == a || changed.Stacks["production"].Approval.TeamApprovals != 2 || a.Stacks["production"].Approval.TeamApprovals != 1 {
+		t.Error("a run with its own config got the shared catalog, or changed it")
+	}
+	if _, err := r.Resolve(&Config{Stack: "production", Values: map[string]string{Namespace + ":workloads": `{"replicas":20}`}}); err == nil {
+		t.Error("a bad value from ESC was not reported")
+	}
+}

@@ -21,8 +21,9 @@ import (
 )
 
 // New returns the program of the project's files. Each run resolves them
-// once with the stack's Pulumi config (catalog.Resolve), and invalid input,
-// in a file or in config, stops it before anything is registered. The
+// with the stack's Pulumi config (catalog.Resolver: runs whose config the
+// stack files already say share one resolution), and invalid input, in a
+// file or in config, stops it before anything is registered. The
 // stack is an environment's platform stack (dev) or one of its service
 // stacks (dev.payments), whose settings are the environment's.
 func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
@@ -30,8 +31,9 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 	for _, opt := range opts {
 		opt(&cfg)
 	}
+	resolver := catalog.NewResolver(files)
 	return func(ctx *pulumi.Context) error {
-		c, err := catalog.Resolve(files, &catalog.Config{Stack: ctx.Stack(), Values: settings(ctx)})
+		c, err := resolver.Resolve(&catalog.Config{Stack: ctx.Stack(), Values: settings(ctx)})
 		if err != nil {
 			return err
 		}

@@ -104,8 +104,9 @@ func stacksOf(c *catalog.Catalog, name string) []string {
 // the first refusal stops the run.
 func runWith(outputs map[string]resource.PropertyMap, c *catalog.Catalog, name string, dryRun bool, opts ...pulumi.RunOption) (*mocktest.Recorder, error) {
 	rec := &mocktest.Recorder{StackOutputs: outputs}
+	prog := New(c.Files()) // one program for the stacks, as in an engine session
 	for _, stack := range stacksOf(c, name) {
-		if err := mocktest.Run(New(c.Files()), stack, rec, append([]pulumi.RunOption{mocktest.WithDryRun(dryRun)}, opts...)...); err != nil {
+		if err := mocktest.Run(prog, stack, rec, append([]pulumi.RunOption{mocktest.WithDryRun(dryRun)}, opts...)...); err != nil {
 			return rec, fmt.Errorf("%s: %w", stack, err)
 		}
 	}
