@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -114,21 +115,11 @@ func newOverlay(files Files, cfg *Config) *overlay {
 }
 
 // changes reports whether the overlay changes anything in the stack
-// file's config mapping: a value the file does not hold, that is not the
-// project's default either.
+// file's config mapping: whether apply takes any value from config.
 func (o *overlay) changes(config *yaml.Node) bool {
-	inFile := map[string]*yaml.Node{}
-	if config != nil && config.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(config.Content); i += 2 {
-			inFile[config.Content[i].Value] = config.Content[i+1]
-		}
-	}
-	for k, raw := range o.values {
-		if n, ok := inFile[k]; ok && !sameValue(n, raw) || !ok && !o.isDefault(k, raw) {
-			return true
-		}
-	}
-	return false
+	sources := yamlstrict.Sources{}
+	o.apply("", config, nil, sources)
+	return len(sources) > 0
 }
 
 func (o *overlay) isDefault(key, raw string) bool {
@@ -156,12 +147,7 @@ func (o *overlay) apply(file string, config *yaml.Node, imports []string, source
 			out.Content = append(out.Content, k, v)
 		}
 	}
-	keys := make([]string, 0, len(o.values))
-	for k := range o.values {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(o.values)) {
 		raw := o.values[k]
 		if inFile[k] || o.isDefault(k, raw) {
 			continue // the file's, or the project's default, which resolve applies too
