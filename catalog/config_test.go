@@ -77,6 +77,17 @@ func TestResolveConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	prod := changed.Stacks["production"]
+	// Each setting keeps its origin: the file's position, or its key and
+	// source.
+	if got := prod.Origin(Namespace + ":upstream").String(); got != "Pulumi.production.yaml:5:30" {
+		t.Errorf("upstream from %s, want Pulumi.production.yaml:5:30", got)
+	}
+	if got := prod.Origin(Namespace + ":approval").File; got != "config harness-platform:approval (stack production, from Pulumi config, which differs from Pulumi.production.yaml: --config-file or the Automation API)" {
+		t.Errorf("approval from %s", got)
+	}
+	if got := prod.Origin(WorkloadsKey); got != (diag.Pos{File: "Pulumi.production.yaml"}) {
+		t.Errorf("an unset setting from %v, want its stack file", got)
+	}
 	if prod.Approval.TeamApprovals != 2 || prod.Approval.Timeout != "4h" || prod.Regions[1].NetworkCIDR != "10.3.128.0/18" {
 		t.Errorf("config did not reach the stack: approval %+v, regions %+v", prod.Approval, prod.Regions)
 	}

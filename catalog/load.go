@@ -37,6 +37,10 @@ var secretKeys = map[string]bool{Namespace + ":githubToken": true, Namespace + "
 // key that services' builds send with their webhook calls.
 const WebhookAPIKeyKey = Namespace + ":webhookApiKey"
 
+// WorkloadsKey is the setting that scales the catalog's workloads in an
+// environment.
+const WorkloadsKey = Namespace + ":workloads"
+
 // KubeconfigsKey is the config secret holding the kubeconfigs of a stack's
 // existing clusters, a JSON object by region name.
 const KubeconfigsKey = Namespace + ":kubeconfigs"

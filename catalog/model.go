@@ -8,7 +8,11 @@
 // The model is plain data, resolved once: treat it as read-only.
 package catalog
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/company/harness-platform/diag"
+)
 
 // Namespace is the project's config namespace in the stack files.
 const Namespace = "harness-platform"
@@ -174,6 +178,18 @@ type Stack struct {
 	// Imports are the Pulumi ESC environments the stack file imports;
 	// their values reach the program as config (Config).
 	Imports []string
+	// Origins are where each setting the stack has came from, by config
+	// key: its position in File, or, for a value from Pulumi config that
+	// the file does not hold, the key and its source (File set, no line).
+	Origins map[string]diag.Pos
+}
+
+// Origin is where the setting key came from; File when it is not set.
+func (s *Stack) Origin(key string) diag.Pos {
+	if p, ok := s.Origins[key]; ok {
+		return p
+	}
+	return diag.Pos{File: s.File}
 }
 
 // WorkloadFactors scale the catalog's workloads in one environment.

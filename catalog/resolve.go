@@ -1,6 +1,10 @@
 package catalog
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/company/harness-platform/diag"
+)
 
 // resolve turns validated documents into the model, filling in every
 // default. It runs only on documents that validated without a problem.
@@ -97,8 +101,14 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 		},
 		Upstream:  d.Upstream,
 		Imports:   slices.Clone(d.imports),
+		Origins:   map[string]diag.Pos{},
 		Approval:  d.approval(),
 		Workloads: d.factors(),
+	}
+	for _, key := range SettingKeys() {
+		if d.At.Has(key) {
+			st.Origins[key] = d.At.Field(key)
+		}
 	}
 	for _, r := range d.Regions {
 		st.Regions = append(st.Regions, StackRegion{Name: r.Name, NetworkCIDR: r.NetworkCIDR, Kind: r.kind(), AWSRegion: regions[r.Name].AWSRegion})

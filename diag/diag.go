@@ -19,10 +19,7 @@ type Diagnostic struct {
 
 func (d Diagnostic) String() string {
 	var b strings.Builder
-	b.WriteString(d.File)
-	if d.Line > 0 {
-		fmt.Fprintf(&b, ":%d:%d", d.Line, max(d.Col, 1))
-	}
+	b.WriteString(Pos{d.File, d.Line, d.Col}.String())
 	b.WriteString(": ")
 	b.WriteString(d.Message)
 	if d.Fix != "" {
@@ -87,6 +84,14 @@ func (e *Error) Error() string {
 type Pos struct {
 	File      string
 	Line, Col int
+}
+
+// String is file:line:col, or the file alone without a line.
+func (p Pos) String() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, max(p.Col, 1))
+	}
+	return p.File
 }
 
 // At adds a diagnostic at pos.

@@ -57,6 +57,12 @@ func TestSettingsReachThePlan(t *testing.T) {
 			t.Errorf("%s: %d replicas with the ESC environment's factor 2, %d without", name, doubled[name], n)
 		}
 	}
+	// and the Values files name where their factors came from.
+	for _, f := range rec.OfType(tFile) {
+		if want := "and config harness-platform:workloads (stack " + services + ", from Pulumi config or an ESC environment of the service stack, not Pulumi.production.yaml); change them"; strings.HasSuffix(str(f, "name"), "-values.yaml") && !strings.Contains(str(f, "content"), want) {
+			t.Errorf("%s does not name the origin of its workloads (%s):\n%s", str(f, "name"), want, str(f, "content"))
+		}
+	}
 	// `pulumi up -c --path harness-platform:approval.timeout=4h`: one field.
 	dashC := cliSet(t, files, stack, "harness-platform:approval.timeout", "4h", true)
 	rec = runCLI(t, dashC, services, nil)

@@ -66,6 +66,9 @@ func (a At) Field(key string) diag.Pos {
 	return a.Pos()
 }
 
+// Has reports whether the mapping has key.
+func (a At) Has(key string) bool { return a.value(key) != nil }
+
 // Item is the position of the i-th element of the sequence under key.
 func (a At) Item(key string, i int) diag.Pos {
 	if n := a.value(key); n != nil && n.Kind == yaml.SequenceNode && i < len(n.Content) {
