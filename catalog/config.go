@@ -162,16 +162,18 @@ func (o *overlay) apply(file string, config *yaml.Node, imports []string, source
 
 // from says where a value that is not the stack file's came from. The
 // stack file overrides its ESC environments, and `pulumi config set` and
-// `-c` write to it before the program starts, so a value the file holds
-// otherwise came with --config-file or the Automation API's config.
+// `-c` write to it before the program starts, so a value the file lacks
+// came from the ESC environments it imports (which the engine makes its
+// service stacks import too), and one the file holds otherwise came with
+// --config-file, the Automation API's config or a service stack's own.
 func (o *overlay) from(file string, inFile bool, imports []string) string {
 	switch {
+	case !inFile && len(imports) > 0:
+		return "from the ESC environment " + strings.Join(imports, " or ") + " that " + file + " imports"
 	case o.cfg.Stack != o.env:
-		return "from Pulumi config or an ESC environment of the service stack, not " + file
+		return "from the service stack's own config, not " + file
 	case inFile:
 		return "from Pulumi config, which differs from " + file + ": --config-file or the Automation API"
-	case len(imports) > 0:
-		return "from the ESC environment " + strings.Join(imports, " or ") + " that " + file + " imports"
 	default:
 		return "from Pulumi config, not " + file
 	}

@@ -389,13 +389,19 @@ func (s *Session) stack(ctx context.Context, name string, preview bool) (auto.St
 	// upsert first tries to create it, one more CLI run (and checkpoint
 	// read) per stack and operation.
 	var stack auto.Stack
-	if _, ok := s.existing.Load(name); ok {
+	_, selected := s.existing.Load(name)
+	if selected {
 		stack, err = auto.SelectStack(ctx, name, s.workspace)
 	} else {
 		stack, err = auto.UpsertStack(ctx, name, s.workspace)
 	}
 	if err != nil {
 		return auto.Stack{}, err
+	}
+	if !selected && shard != "" && !s.opts.Offline {
+		if err := importEnvironments(ctx, s.workspace, name, st.Imports); err != nil {
+			return auto.Stack{}, fmt.Errorf("importing %s's ESC environments into %s: %w", st.Name, name, err)
+		}
 	}
 	s.existing.Store(name, true)
 	if s.opts.Offline && st.OwnsFoundation() && shard == "" {

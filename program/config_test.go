@@ -59,7 +59,7 @@ func TestSettingsReachThePlan(t *testing.T) {
 	}
 	// and the Values files name where their factors came from.
 	for _, f := range rec.OfType(tFile) {
-		if want := "and config harness-platform:workloads (stack " + services + ", from Pulumi config or an ESC environment of the service stack, not Pulumi.production.yaml); change them"; strings.HasSuffix(str(f, "name"), "-values.yaml") && !strings.Contains(str(f, "content"), want) {
+		if want := "and config harness-platform:workloads (stack " + services + ", from the ESC environment harness-platform/production that Pulumi.production.yaml imports); change them"; strings.HasSuffix(str(f, "name"), "-values.yaml") && !strings.Contains(str(f, "content"), want) {
 			t.Errorf("%s does not name the origin of its workloads (%s):\n%s", str(f, "name"), want, str(f, "content"))
 		}
 	}
