@@ -739,9 +739,16 @@ func TestUpstreamNeverDeployed(t *testing.T) {
 // A value the provider refuses (a test-only catalog bypassing validation)
 // fails preview with the provider's own message.
 func TestProviderRejectsBadInput(t *testing.T) {
-	c := example(t)
-	c.Stacks["dev"].Environment.Identifier = "int-stable"
-	s := open(t, t.TempDir(), c)
+	// What a faulty generator would register (the catalog refuses such an
+	// identifier before the program runs): the environment's identifier
+	// written as its name.
+	s := openWith(t, t.TempDir(), example(t), func(_ context.Context, args *pulumi.ResourceTransformArgs) *pulumi.ResourceTransformResult {
+		if args.Type != "harness:platform/environment:Environment" || args.Props["identifier"] != pulumi.String("int_stable") {
+			return nil
+		}
+		args.Props["identifier"] = pulumi.String("int-stable")
+		return &pulumi.ResourceTransformResult{Props: args.Props, Opts: args.Opts}
+	})
 	_, err := s.Preview(context.Background(), "dev", RunOptions{})
 	if err == nil {
 		t.Fatal("preview accepted an identifier Harness refuses")

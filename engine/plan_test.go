@@ -1,12 +1,16 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/catalogtest"
 )
 
 // An up with update plans (preview --save-plan, up --plan) does what the
@@ -38,10 +42,21 @@ func TestUpdatePlans(t *testing.T) {
 	s.Close()
 	before := cloudRecords(t, state)
 	// Merged after the approval: a service's description.
-	changed := example(t)
-	changed.Services[0].Description = "changed after the approval"
+	files, err := catalogtest.ExampleFiles("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const description = "description: Card and wallet payments."
+	if !bytes.Contains(files[catalog.ServicesFile], []byte(description)) {
+		t.Fatal("example entry changed; update the test")
+	}
+	files[catalog.ServicesFile] = bytes.Replace(files[catalog.ServicesFile], []byte(description), []byte("description: changed after the approval"), 1)
+	changed, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s = open(t, state, changed)
-	_, err := s.Up(ctx, "dev", RunOptions{PlanDir: approved})
+	_, err = s.Up(ctx, "dev", RunOptions{PlanDir: approved})
 	if err == nil {
 		t.Fatal("up --plan applied a change the approved plan does not hold")
 	}
