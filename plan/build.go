@@ -1,8 +1,6 @@
 package plan
 
 import (
-	"maps"
-
 	"github.com/company/harness-platform/catalog"
 )
 
@@ -67,10 +65,4 @@ func Build(c *catalog.Catalog, stack string) (*Plan, error) {
 	}
 	buildGitHub(p, c, st)
 	return p, nil
-}
-
-func managedTags(extra map[string]string) []string {
-	tags := map[string]string{"managed-by": ManagedBy}
-	maps.Copy(tags, extra)
-	return TagList(tags)
 }

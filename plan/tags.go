@@ -30,6 +30,14 @@ func deploymentTags(s *catalog.Service, st *catalog.Stack) map[string]string {
 	return tags
 }
 
+// managedTags are the tags of a platform object: extra plus managed-by,
+// in the provider's form.
+func managedTags(extra map[string]string) []string {
+	tags := map[string]string{"managed-by": ManagedBy}
+	maps.Copy(tags, extra)
+	return TagList(tags)
+}
+
 // TagList is the provider's form of tags: sorted "key:value" strings.
 func TagList(tags map[string]string) []string {
 	out := make([]string, 0, len(tags))
