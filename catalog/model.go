@@ -333,15 +333,6 @@ func (s *Stack) IsProduction() bool { return s.Environment.Type == Production }
 // OwnsFoundation reports whether this stack declares the foundation.
 func (s *Stack) OwnsFoundation() bool { return s.Upstream == "" }
 
-// RegionNames lists the stack's regions.
-func (s *Stack) RegionNames() []string {
-	out := make([]string, len(s.Regions))
-	for i, r := range s.Regions {
-		out[i] = r.Name
-	}
-	return out
-}
-
 // Root is the stack that owns the foundation.
 func (c *Catalog) Root() *Stack { return c.Stacks[c.Chain[0]] }
 

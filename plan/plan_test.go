@@ -450,7 +450,8 @@ func TestVerifyStepsHaveMonitoredServices(t *testing.T) {
 				t.Fatalf("%s/%s: health source %s", stack, s.Name, m.HealthSource.Spec)
 			}
 			for _, md := range spec.MetricDefinitions {
-				for _, r := range st.RegionNames() {
+				for _, region := range st.Regions {
+					r := region.Name
 					ns := ident.Namespace(st.Environment.Name, s.Name, r)
 					if strings.Contains(md.Query, ns) != slices.Contains(s.In[st.Name].Regions, r) {
 						t.Errorf("%s/%s %s: query %q and namespace %s of region %s", stack, s.Name, md.Identifier, md.Query, ns, r)
