@@ -36,13 +36,18 @@ func declareClusters(ctx *pulumi.Context, p *plan.Plan, account string, kubeconf
 			return out, err
 		}
 		out.kubeconfigs[c.Region] = cluster.Kubeconfig
+		// The delegate comes after the cluster's provider, which waits for
+		// the nodes and the admin access. Not after the Cluster component:
+		// the SDK expands a component into the children it has registered
+		// so far, asynchronously, so that set differed between a preview
+		// and its up, and `up --plan` refused the update.
 		d, err := components.NewDelegate(ctx, c.Delegate.Name, &components.DelegateArgs{
 			Plan:         c.Delegate,
 			AWSConnector: c.AWSConnector,
 			Scope:        p.Scope,
 			AccountID:    account,
 			Cluster:      cluster,
-		}, pulumi.DependsOn([]pulumi.Resource{cluster}))
+		}, pulumi.DependsOn([]pulumi.Resource{cluster.Provider}))
 		if err != nil {
 			return out, err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/components"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/mocktest"
 	"github.com/company/harness-platform/plan"
@@ -321,5 +322,34 @@ func TestExistingCluster(t *testing.T) {
 	}
 	if got := len(rec.OfType(tAWSConn)); got != 1 {
 		t.Errorf("%d AWS connectors, want 1: an existing cluster has no IRSA", got)
+	}
+}
+
+// A delegate waits for its cluster's Kubernetes provider, a custom
+// resource, and for nothing else of the cluster: an update plan (preview
+// --save-plan, up --plan) records each resource's dependencies, and a
+// DependsOn naming the Cluster component gave whichever of its children
+// the SDK had registered by then, a set that differed between the preview
+// and the up.
+func TestDelegateWaitsForTheClusterProvider(t *testing.T) {
+	c := example(t)
+	for _, stack := range c.Chain {
+		rec := mustRunOne(t, c, stack)
+		providers := map[string]bool{}
+		for _, p := range rec.OfType(tK8sProvider) {
+			if resource.URN(p.Parent).Type() == components.ClusterType {
+				providers[p.URN(stack)] = true
+			}
+		}
+		delegates := rec.OfType(components.DelegateType)
+		if len(delegates) == 0 || len(delegates) != len(providers) {
+			t.Fatalf("%s: %d delegates for %d cluster providers", stack, len(delegates), len(providers))
+		}
+		for _, d := range delegates {
+			if len(d.Dependencies) != 1 || !providers[d.Dependencies[0]] {
+				t.Errorf("%s: delegate %s depends on %v, want its cluster's Kubernetes provider only", stack, d.Name, d.Dependencies)
+			}
+			delete(providers, d.Dependencies[0])
+		}
 	}
 }
