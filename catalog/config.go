@@ -61,8 +61,8 @@ func NewResolver(files Files) *Resolver { return &Resolver{files: files} }
 
 // Resolve is Resolve(files, cfg).
 func (r *Resolver) Resolve(cfg *Config) (*Catalog, error) {
-	if over := newOverlay(r.files, cfg); over != nil && over.changes(stackConfig(r.files, over.env)) {
-		return Resolve(r.files, cfg)
+	if over := newOverlay(r.files, cfg); over.changes(r.files) {
+		return resolveFiles(r.files, over)
 	}
 	r.once.Do(func() { r.plain, r.err = Resolve(r.files, nil) })
 	return r.plain, r.err
@@ -114,11 +114,15 @@ func newOverlay(files Files, cfg *Config) *overlay {
 	return o
 }
 
-// changes reports whether the overlay changes anything in the stack
-// file's config mapping: whether apply takes any value from config.
-func (o *overlay) changes(config *yaml.Node) bool {
+// changes reports whether the overlay (nil: no config) changes anything
+// in its stack file's config mapping: whether apply takes any value from
+// config.
+func (o *overlay) changes(files Files) bool {
+	if o == nil {
+		return false
+	}
 	sources := yamlstrict.Sources{}
-	o.apply("", config, nil, sources)
+	o.apply("", stackConfig(files, o.env), nil, sources)
 	return len(sources) > 0
 }
 

@@ -108,6 +108,11 @@ func Parse(files Files) (*Catalog, error) {
 // the config key and its source). The error, if any, is a *diag.Error
 // listing every problem.
 func Resolve(files Files, cfg *Config) (*Catalog, error) {
+	return resolveFiles(files, newOverlay(files, cfg))
+}
+
+// resolveFiles is Resolve with cfg read as an overlay (nil: no config).
+func resolveFiles(files Files, over *overlay) (*Catalog, error) {
 	var diags diag.List
 	var sf servicesFile
 	var tf teamsFile
@@ -130,7 +135,6 @@ func Resolve(files Files, cfg *Config) (*Catalog, error) {
 		}
 	}
 	sort.Strings(names)
-	over := newOverlay(files, cfg)
 	for _, name := range names {
 		if strings.Contains(strings.TrimSuffix(strings.TrimPrefix(name, "Pulumi."), ".yaml"), StackSeparator) {
 			// A service stack's file: its settings are its environment's.
