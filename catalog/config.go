@@ -72,16 +72,10 @@ func (r *Resolver) Resolve(cfg *Config) (*Catalog, error) {
 // left for Resolve to report.
 func stackConfig(files Files, stack string) *yaml.Node {
 	var root yaml.Node
-	if yaml.Unmarshal(files["Pulumi."+stack+".yaml"], &root) != nil || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+	if yaml.Unmarshal(files["Pulumi."+stack+".yaml"], &root) != nil || len(root.Content) == 0 {
 		return nil
 	}
-	top := root.Content[0]
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		if top.Content[i].Value == "config" {
-			return top.Content[i+1]
-		}
-	}
-	return nil
+	return yamlstrict.Value(root.Content[0], "config")
 }
 
 // overlay is a Config laid over its environment's stack file: the values

@@ -256,12 +256,8 @@ func parseStack(file string, data []byte, over *overlay, diags *diag.List) *stac
 // environments the stack imports, as a list of names or, in the older form,
 // under `imports:`. Their values reach the program as Pulumi config.
 func escImports(file string, n *yaml.Node, diags *diag.List) []string {
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == "imports" {
-				return escImports(file, n.Content[i+1], diags)
-			}
-		}
+	if imports := yamlstrict.Value(n, "imports"); imports != nil {
+		return escImports(file, imports, diags)
 	}
 	if n.Kind != yaml.SequenceNode {
 		diags.Add(file, n.Line, n.Column, "write the ESC environments to import as a list: environment: [project/env]",

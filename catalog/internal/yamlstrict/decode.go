@@ -87,13 +87,17 @@ func (a At) Tag(key string) string {
 	return ""
 }
 
-func (a At) value(key string) *yaml.Node {
-	if a.node == nil || a.node.Kind != yaml.MappingNode {
+func (a At) value(key string) *yaml.Node { return Value(a.node, key) }
+
+// Value is the value of key in the mapping m; nil when m is not a mapping
+// (or nil) or has no such key.
+func Value(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
-	for i := 0; i+1 < len(a.node.Content); i += 2 {
-		if a.node.Content[i].Value == key {
-			return a.node.Content[i+1]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
 		}
 	}
 	return nil
