@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,11 +76,7 @@ func TestServiceStacksImportTheirEnvironment(t *testing.T) {
 		if stack == "staging.payments" && (!slices.Contains(got, "platform/shared") || !strings.Contains(string(data), strings.TrimSpace(salt))) {
 			t.Errorf("%s lost what it held:\n%s", stack, data)
 		}
-		files := c.Files()
-		with := catalog.Files{}
-		for k, v := range files {
-			with[k] = v
-		}
+		with := maps.Clone(c.Files())
 		with["Pulumi."+stack+".yaml"] = data
 		if _, err := catalog.Parse(with); err != nil {
 			t.Errorf("the catalog refuses %s as written:\n%s\n%v", stack, data, err)
