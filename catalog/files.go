@@ -174,7 +174,8 @@ type awsDoc struct {
 
 type clusterDoc struct {
 	At                yamlstrict.At
-	KubernetesVersion string       `yaml:"kubernetesVersion" required:"true" desc:"EKS Kubernetes version, quoted, e.g. \"1.31\"; upgraded by a reviewed change."`
+	KubernetesVersion string       `yaml:"kubernetesVersion" required:"true" desc:"EKS Kubernetes minor version, quoted, e.g. \"1.35\": one in EKS standard support (validate checks it against EKS's calendar), upgraded one minor version at a time by a reviewed change."`
+	UpgradePolicy     string       `yaml:"upgradePolicy" enum:"STANDARD|EXTENDED" desc:"What EKS does when the version leaves standard support: STANDARD (default) upgrades the cluster automatically, EXTENDED keeps it in extended support, billed per cluster hour."`
 	AdminRoleArn      string       `yaml:"adminRoleArn" required:"true" desc:"IAM role of the platform team, given cluster admin through an access entry (the creator gets no implicit admin)."`
 	PublicEndpoint    bool         `yaml:"publicEndpoint" desc:"Expose the API server publicly (default false: private endpoint only)."`
 	PublicAccessCidrs []string     `yaml:"publicAccessCidrs" desc:"Networks allowed to reach a public endpoint; required with publicEndpoint, never 0.0.0.0/0."`

@@ -162,6 +162,7 @@ func resolveFiles(files Files, over *overlay) (*Catalog, error) {
 	}
 	c := resolve(v)
 	c.files = files
+	c.Warnings = v.warns.Sorted()
 	return c, nil
 }
 

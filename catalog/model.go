@@ -55,6 +55,9 @@ type Catalog struct {
 	// Stacks by name, and their names in promotion order (root first).
 	Stacks map[string]*Stack
 	Chain  []string
+	// Warnings are what validation found that stops nothing, each at
+	// file:line with its fix: every run shows them.
+	Warnings diag.List
 
 	services map[string]int
 	teams    map[string]int
@@ -225,6 +228,9 @@ type AWS struct {
 // Cluster is how the stack's EKS clusters are built.
 type Cluster struct {
 	KubernetesVersion string
+	// UpgradePolicy is the EKS support type: calendar.SupportStandard
+	// (the default) or calendar.SupportExtended.
+	UpgradePolicy     string
 	AdminRoleArn      string
 	PublicEndpoint    bool
 	PublicAccessCidrs []string

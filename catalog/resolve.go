@@ -3,6 +3,7 @@ package catalog
 import (
 	"slices"
 
+	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/diag"
 )
 
@@ -120,6 +121,7 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 		n := cl.NodeGroup
 		st.Cluster = &Cluster{
 			KubernetesVersion: cl.KubernetesVersion,
+			UpgradePolicy:     orDefault(cl.UpgradePolicy, calendar.SupportStandard),
 			AdminRoleArn:      cl.AdminRoleArn,
 			PublicEndpoint:    cl.PublicEndpoint,
 			PublicAccessCidrs: slices.Clone(cl.PublicAccessCidrs),

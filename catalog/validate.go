@@ -16,6 +16,9 @@ import (
 type validator struct {
 	files *decoded
 	diags *diag.List
+	// warns are what a run should hear but that stops nothing (a
+	// version close to the end of its support, a placeholder network).
+	warns diag.List
 
 	regions      map[string]*regionDoc
 	teams        map[string]*teamDoc
@@ -39,6 +42,10 @@ func newValidator(files *decoded, diags *diag.List) *validator {
 
 func (v *validator) at(pos diag.Pos, fix, format string, args ...any) {
 	v.diags.At(pos, fix, format, args...)
+}
+
+func (v *validator) warnAt(pos diag.Pos, fix, format string, args ...any) {
+	v.warns.At(pos, fix, format, args...)
 }
 
 // unique reports a name declared twice and a name whose Harness identifier

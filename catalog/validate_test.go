@@ -140,7 +140,7 @@ func TestValidationErrors(t *testing.T) {
 		{"stack: bad change window", []edit{{"Pulumi.production.yaml", `start: "10:00"`, `start: "25:00"`}, {"Pulumi.production.yaml", "Thu]", "Thursday]"}},
 			[]string{`Pulumi.production.yaml:20:27: "Thursday" is not a weekday; use one of: Mon, Tue, Wed, Thu, Fri, Sat, Sun`,
 				`Pulumi.production.yaml:21:12: change window start "25:00" is not a time; write it as HH:MM in UTC, e.g. 10:00`}},
-		{"cluster: unquoted kubernetes version", []edit{{"Pulumi.production.yaml", `kubernetesVersion: "1.31"`, `kubernetesVersion: 1.30`}},
+		{"cluster: unquoted kubernetes version", []edit{{"Pulumi.production.yaml", `kubernetesVersion: "1.35"`, `kubernetesVersion: 1.30`}},
 			[]string{`Pulumi.production.yaml:36:24: kubernetesVersion 1.30 is not a string (Pulumi config would read it as a number); quote it: kubernetesVersion: "1.30"`}},
 		{"cluster: public endpoint open to the internet", []edit{{"Pulumi.production.yaml", "    publicAccessCidrs: [198.51.100.0/28]", "    publicAccessCidrs: [0.0.0.0/0, 203.0.113.7/24, 198.51.100.0/28]"}},
 			[]string{`Pulumi.production.yaml:44:25: publicAccessCidrs 0.0.0.0/0 opens the API server to the whole internet; list only the networks that administer the cluster`,

@@ -178,7 +178,10 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 	cluster, err := eks.NewCluster(ctx, e.Name, &eks.ClusterArgs{
 		Name:    pulumi.String(e.Name),
 		Version: pulumi.String(e.KubernetesVersion),
-		RoleArn: clusterRole.Arn,
+		// Explicit, so that a cluster is never billed extended support
+		// by EKS's default (EXTENDED) without the stack file saying so.
+		UpgradePolicy: &eks.ClusterUpgradePolicyArgs{SupportType: pulumi.String(e.UpgradePolicy)},
+		RoleArn:       clusterRole.Arn,
 		VpcConfig: &eks.ClusterVpcConfigArgs{
 			SubnetIds:             private,
 			EndpointPrivateAccess: pulumi.Bool(true),
@@ -247,6 +250,10 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 		NodeRoleArn:   nodeRole.Arn,
 		SubnetIds:     private,
 		InstanceTypes: pulumi.StringArray{pulumi.String(n.InstanceType)},
+		// The cluster's version, so that an upgrade of the cluster
+		// upgrades its nodes after it (EKS leaves a node group at the
+		// version it was created with otherwise).
+		Version: pulumi.String(e.KubernetesVersion),
 		ScalingConfig: &eks.NodeGroupScalingConfigArgs{
 			MinSize: pulumi.Int(n.MinSize), DesiredSize: pulumi.Int(n.DesiredSize), MaxSize: pulumi.Int(n.MaxSize),
 		},

@@ -42,6 +42,9 @@ type EKS struct {
 	// RoleArn is assumed by the region's explicit AWS provider.
 	RoleArn           string
 	KubernetesVersion string
+	// UpgradePolicy is EKS's support type for the cluster (STANDARD:
+	// upgraded by EKS when its version leaves standard support).
+	UpgradePolicy     string
 	VPC               VPC
 	PublicEndpoint    bool
 	PublicAccessCidrs []string
@@ -157,6 +160,7 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 		AWSRegion:         r.AWSRegion,
 		RoleArn:           st.AWS.RoleArn,
 		KubernetesVersion: c.KubernetesVersion,
+		UpgradePolicy:     c.UpgradePolicy,
 		VPC:               vpc,
 		PublicEndpoint:    c.PublicEndpoint,
 		PublicAccessCidrs: slices.Clone(c.PublicAccessCidrs),

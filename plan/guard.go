@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"github.com/company/harness-platform/calendar"
 	"slices"
 	"strings"
 
@@ -26,6 +27,7 @@ const (
 	GuardPromotion    = "promotion"
 	GuardDecommission = "decommission"
 	GuardMove         = "move"
+	GuardUpgrade      = "upgrade"
 )
 
 // Violation is a guard's refusal of a plan.
@@ -58,6 +60,10 @@ type Observed struct {
 	// stacks, read by the root environment's service stacks when services
 	// leave the catalog.
 	Downstream []*Deployed
+	// KubernetesVersions are the versions a platform stack's EKS clusters
+	// run, by region, as its last contract says (nil before its first
+	// deployment).
+	KubernetesVersions map[string]string
 }
 
 // Guard checks p against what is deployed. Violations are in a stable
@@ -81,6 +87,7 @@ func Guard(c *catalog.Catalog, p *Plan, o Observed) []Violation {
 		}
 	}
 	out = append(out, moves(c, p, o)...)
+	out = append(out, upgrades(c, p, o.KubernetesVersions)...)
 	if o.Previous != nil && p.Production {
 		if removed := RemovedWithoutRetiring(o.Previous, p.Services()); len(removed) > 0 {
 			removed = slices.DeleteFunc(removed, func(svc string) bool { return movedAway(c, p, svc) != "" })
@@ -252,6 +259,30 @@ func uniqueIdentifiers(p *Plan) []Violation {
 		add(KindFile, "", d.Values.Identifier)
 		add(KindPipeline, "", d.Pipeline.Identifier)
 		add(KindTrigger, d.Trigger.TargetID, d.Trigger.Identifier)
+	}
+	return out
+}
+
+// upgrades refuses, before anything changes, a cluster version change EKS
+// would refuse halfway through an up (UpdateClusterVersion: one minor
+// version up at a time, never down), with the version to go through.
+func upgrades(c *catalog.Catalog, p *Plan, deployed map[string]string) []Violation {
+	var out []Violation
+	for _, cl := range p.Clusters {
+		from := deployed[cl.Region]
+		if cl.EKS == nil || from == "" {
+			continue
+		}
+		to := cl.EKS.KubernetesVersion
+		if err := calendar.UpgradeRefusal(from, to); err != nil {
+			fix := fmt.Sprintf("set kubernetesVersion \"1.%d\", up, and repeat until %s", calendar.Minor(from)+1, to)
+			if calendar.Newer(from, to) {
+				fix = fmt.Sprintf("EKS never downgrades: keep kubernetesVersion %q", from)
+			}
+			out = append(out, Violation{Guard: GuardUpgrade, Blocking: true, Message: fmt.Sprintf(
+				"cluster %s runs Kubernetes %s, and %s (%s) asks for %s: EKS would refuse the update (%v); %s",
+				cl.EKS.Name, from, c.Stacks[p.Platform].Origin(catalog.Namespace+":cluster"), p.Platform, to, err, fix)})
+		}
 	}
 	return out
 }

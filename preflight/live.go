@@ -12,13 +12,19 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
+	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"gopkg.in/yaml.v3"
+
+	"github.com/company/harness-platform/calendar"
 )
 
 // Live asks the real services, with the credentials the providers read
@@ -176,4 +182,45 @@ func Server(kubeconfig string) (server string, ca []byte, err error) {
 		}
 	}
 	return "", nil, errors.New("the kubeconfig names no cluster for its current context")
+}
+
+// EKS asks EKS in region, as role (assumed as the AWS provider assumes
+// it), for the version's status (DescribeClusterVersions, which lists the
+// versions EKS offers with their support status) and the cluster's
+// version (DescribeCluster; ResourceNotFoundException: not created yet).
+func (l Live) EKS(ctx context.Context, role, region, name, version string) (EKSAnswer, error) {
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(region))
+	if err != nil {
+		return EKSAnswer{}, err
+	}
+	cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(sts.NewFromConfig(cfg), role,
+		func(o *stscreds.AssumeRoleOptions) { o.RoleSessionName = "harness-platform-preflight" }))
+	client := eks.NewFromConfig(cfg)
+	var a EKSAnswer
+	pages := eks.NewDescribeClusterVersionsPaginator(client, &eks.DescribeClusterVersionsInput{})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return EKSAnswer{}, err
+		}
+		for _, v := range page.ClusterVersions {
+			if aws.ToString(v.ClusterVersion) == version {
+				a.Status = string(v.VersionStatus)
+			}
+			if v.VersionStatus == ekstypes.VersionStatusStandardSupport {
+				a.Standard = append(a.Standard, aws.ToString(v.ClusterVersion))
+			}
+		}
+	}
+	slices.SortFunc(a.Standard, func(x, y string) int { return calendar.Minor(y) - calendar.Minor(x) })
+	out, err := client.DescribeCluster(ctx, &eks.DescribeClusterInput{Name: aws.String(name)})
+	var notFound *ekstypes.ResourceNotFoundException
+	switch {
+	case errors.As(err, &notFound):
+	case err != nil:
+		return EKSAnswer{}, err
+	default:
+		a.Deployed = aws.ToString(out.Cluster.Version)
+	}
+	return a, nil
 }

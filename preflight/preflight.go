@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/plan"
 )
@@ -35,7 +36,29 @@ type Services interface {
 	AssumeRole(ctx context.Context, role, region string) error
 	// Cluster: the API server of the kubeconfig answers from here.
 	Cluster(ctx context.Context, region, kubeconfig string) error
+	// EKS: what EKS in region says, as role, of a version
+	// (DescribeClusterVersions) and of the cluster name (DescribeCluster).
+	EKS(ctx context.Context, role, region, name, version string) (EKSAnswer, error)
 }
+
+// EKSAnswer is what EKS says of a version and a cluster.
+type EKSAnswer struct {
+	// Status is the version's status (DescribeClusterVersions'
+	// versionStatus: STANDARD_SUPPORT, EXTENDED_SUPPORT, UNSUPPORTED);
+	// "" when EKS does not list it.
+	Status string
+	// Standard are the versions in standard support, newest first.
+	Standard []string
+	// Deployed is the version the cluster runs; "" when it does not exist.
+	Deployed string
+}
+
+// EKS versionStatus values.
+const (
+	EKSStandardSupport = "STANDARD_SUPPORT"
+	EKSExtendedSupport = "EXTENDED_SUPPORT"
+	EKSUnsupported     = "UNSUPPORTED"
+)
 
 // Requirements are what one environment's stacks use.
 type Requirements struct {
@@ -50,6 +73,16 @@ type Requirements struct {
 	// created yet is reached by the up that creates it; validate checks
 	// that its runners may reach it).
 	Clusters []Cluster
+	// EKS are the EKS clusters the environment declares.
+	EKS []EKSCluster
+}
+
+// EKSCluster is an EKS cluster as the stack file asks for it.
+type EKSCluster struct {
+	Name, Region, Role string
+	Version, Policy    string
+	// File is the stack file that sets the version.
+	File string
 }
 
 // Role is an AWS role a region's provider assumes.
@@ -92,6 +125,13 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 	}
 	for _, repos := range r.GitHub {
 		sort.Strings(repos)
+	}
+	if p, err := plan.Build(c, st.Name); err == nil {
+		for _, cl := range p.Clusters {
+			if e := cl.EKS; e != nil {
+				r.EKS = append(r.EKS, EKSCluster{Name: e.Name, Region: e.AWSRegion, Role: e.RoleArn, Version: e.KubernetesVersion, Policy: e.UpgradePolicy, File: st.File})
+			}
+		}
 	}
 	for _, reg := range st.Regions {
 		if reg.Kind == catalog.RegionEKS && st.AWS != nil {
@@ -144,9 +184,47 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 		fail(fmt.Sprintf("AWS role %s in %s", role.Arn, role.Region), svc.AssumeRole(ctx, role.Arn, role.Region),
 			"let the CI identity (ESC's OIDC login) assume it: add it to the role's trust policy, or fix harness-platform:aws.roleArn in Pulumi."+r.Environment+".yaml")
 	}
+	for _, e := range r.EKS {
+		out = append(out, checkEKS(ctx, svc, e)...)
+	}
 	for _, cl := range r.Clusters {
 		fail(fmt.Sprintf("cluster API of %s/%s", r.Environment, cl.Region), svc.Cluster(ctx, cl.Region, cl.Kubeconfig),
 			"run the job on the stack's runners (harness-platform:runner labels), whose egressCidrs the cluster's publicAccessCidrs cover (README, Where the jobs run)")
 	}
 	return out
+}
+
+// checkEKS asks EKS itself whether it offers the cluster's version (the
+// live calendar, where validate reads the project's copy) and whether it
+// would take the cluster from the version it runs to that one.
+func checkEKS(ctx context.Context, svc Services, e EKSCluster) []Problem {
+	check := fmt.Sprintf("EKS cluster %s in %s", e.Name, e.Region)
+	a, err := svc.EKS(ctx, e.Role, e.Region, e.Name, e.Version)
+	if err != nil {
+		return []Problem{{Check: check, Err: err, Fix: "let the run's AWS identity call eks:DescribeClusterVersions and eks:DescribeCluster"}}
+	}
+	var out []Problem
+	standard := strings.Join(a.Standard, ", ")
+	switch {
+	case a.Status == "" || a.Status == EKSUnsupported:
+		out = append(out, Problem{Check: check, Err: fmt.Errorf("EKS does not offer Kubernetes %s (DescribeClusterVersions: %s)", e.Version, orNone(a.Status)),
+			Fix: fmt.Sprintf("set kubernetesVersion in %s to a version in standard support: %s", e.File, standard)})
+	case a.Status == EKSExtendedSupport && e.Policy != calendar.SupportExtended:
+		out = append(out, Problem{Check: check, Err: fmt.Errorf("Kubernetes %s is in EKS extended support, and upgradePolicy is %s: EKS upgrades the cluster itself", e.Version, e.Policy),
+			Fix: fmt.Sprintf("set kubernetesVersion in %s to a version in standard support (%s), or upgradePolicy: EXTENDED", e.File, standard)})
+	}
+	if a.Deployed != "" {
+		if err := calendar.UpgradeRefusal(a.Deployed, e.Version); err != nil {
+			out = append(out, Problem{Check: check, Err: fmt.Errorf("it runs Kubernetes %s (DescribeCluster), and EKS refuses the update to %s: %v", a.Deployed, e.Version, err),
+				Fix: fmt.Sprintf("set kubernetesVersion \"1.%d\" in %s, up, and repeat until %s", calendar.Minor(a.Deployed)+1, e.File, e.Version)})
+		}
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "not listed"
+	}
+	return s
 }

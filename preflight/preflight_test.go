@@ -34,6 +34,10 @@ func TestRequire(t *testing.T) {
 	if len(r.Clusters) != 1 || r.Clusters[0] != (Cluster{Region: "euw1", Kubeconfig: "kubeconfig of euw1"}) {
 		t.Errorf("clusters %v", r.Clusters)
 	}
+	dev := c.Stacks["dev"]
+	if len(r.EKS) != 2 || r.EKS[0] != (EKSCluster{Name: "int-stable-euw1", Region: "eu-west-1", Role: dev.AWS.RoleArn, Version: dev.Cluster.KubernetesVersion, Policy: "STANDARD", File: "Pulumi.dev.yaml"}) {
+		t.Errorf("EKS clusters %+v", r.EKS)
+	}
 	// A service stack's name checks its whole environment.
 	shard := c.StacksOf("staging")[1]
 	if rs, err := Require(c, "acct", shard, nil); err != nil || rs.Environment != "staging" || len(rs.Clusters) != 0 {
@@ -76,6 +80,53 @@ func (f failing) Harness(context.Context, string, string) error    { return f.er
 func (f failing) GitHub(context.Context, string, []string) error   { return f.err() }
 func (f failing) AssumeRole(context.Context, string, string) error { return f.err() }
 func (f failing) Cluster(context.Context, string, string) error    { return f.err() }
+func (f failing) EKS(context.Context, string, string, string, string) (EKSAnswer, error) {
+	return EKSAnswer{Status: EKSStandardSupport}, f.err()
+}
+
+// answering answers EKS with a fixed answer, and every other check.
+type answering struct {
+	failing
+	eks EKSAnswer
+}
+
+func (a answering) EKS(context.Context, string, string, string, string) (EKSAnswer, error) {
+	return a.eks, nil
+}
+
+// Preflight asks EKS itself (DescribeClusterVersions, DescribeCluster)
+// whether it offers the version and would take the cluster to it.
+func TestEKSChecks(t *testing.T) {
+	e := EKSCluster{Name: "prod-euw1", Region: "eu-west-1", Role: "arn:r", Version: "1.35", Policy: "STANDARD", File: "Pulumi.production.yaml"}
+	standard := []string{"1.35", "1.34"}
+	for _, tc := range []struct {
+		name    string
+		cluster EKSCluster
+		answer  EKSAnswer
+		want    string
+	}{
+		{"offered, not deployed", e, EKSAnswer{Status: EKSStandardSupport, Standard: standard}, ""},
+		{"one minor version up", e, EKSAnswer{Status: EKSStandardSupport, Standard: standard, Deployed: "1.34"}, ""},
+		{"not listed", e, EKSAnswer{Standard: standard},
+			"EKS cluster prod-euw1 in eu-west-1: EKS does not offer Kubernetes 1.35 (DescribeClusterVersions: not listed); set kubernetesVersion in Pulumi.production.yaml to a version in standard support: 1.35, 1.34"},
+		{"extended support with the standard policy", e, EKSAnswer{Status: EKSExtendedSupport, Standard: standard},
+			"Kubernetes 1.35 is in EKS extended support, and upgradePolicy is STANDARD: EKS upgrades the cluster itself; set kubernetesVersion in Pulumi.production.yaml to a version in standard support (1.35, 1.34), or upgradePolicy: EXTENDED"},
+		{"extended support on purpose", EKSCluster{Name: e.Name, Region: e.Region, Version: e.Version, Policy: "EXTENDED"}, EKSAnswer{Status: EKSExtendedSupport}, ""},
+		{"two minor versions up", e, EKSAnswer{Status: EKSStandardSupport, Standard: standard, Deployed: "1.33"},
+			`it runs Kubernetes 1.33 (DescribeCluster), and EKS refuses the update to 1.35: InvalidParameterException: Unsupported Kubernetes minor version update from 1.33 to 1.35; set kubernetesVersion "1.34" in Pulumi.production.yaml, up, and repeat until 1.35`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			problems := Run(context.Background(), answering{failing{ok: true}, tc.answer}, Requirements{EKS: []EKSCluster{tc.cluster}})
+			var got []string
+			for _, p := range problems {
+				got = append(got, p.Error())
+			}
+			if text := strings.Join(got, "\n"); tc.want == "" && text != "" || !strings.Contains(text, tc.want) {
+				t.Errorf("got %q, want %q", text, tc.want)
+			}
+		})
+	}
+}
 
 // Live asks Harness and GitHub as the providers do, with the credentials
 // from the environment, and reads a refusal as one.

@@ -149,6 +149,11 @@ func TestClustersAndDelegates(t *testing.T) {
 			if got := str(e, "version"); got != st.Cluster.KubernetesVersion {
 				t.Errorf("%s: %s runs Kubernetes %q, want %q", stack, e.Name, got, st.Cluster.KubernetesVersion)
 			}
+			// Explicit: EKS's default (EXTENDED) would bill extended
+			// support without the stack file saying so.
+			if got := value(e, "upgradePolicy.supportType").StringValue(); got != "STANDARD" {
+				t.Errorf("%s: %s upgradePolicy %q, want STANDARD", stack, e.Name, got)
+			}
 		}
 		for _, a := range rec.OfType(tAccessPol) {
 			if str(a, "principalArn") != st.Cluster.AdminRoleArn || !strings.HasSuffix(str(a, "policyArn"), "AmazonEKSClusterAdminPolicy") {
@@ -156,6 +161,9 @@ func TestClustersAndDelegates(t *testing.T) {
 			}
 		}
 		for _, n := range rec.OfType(tNodeGroup) {
+			if got := str(n, "version"); got != st.Cluster.KubernetesVersion {
+				t.Errorf("%s: node group %s at Kubernetes %q, want its cluster's %q", stack, n.Name, got, st.Cluster.KubernetesVersion)
+			}
 			ng := st.Cluster.NodeGroup
 			if value(n, "scalingConfig.minSize").NumberValue() != float64(ng.MinSize) || value(n, "scalingConfig.maxSize").NumberValue() != float64(ng.MaxSize) ||
 				!slices.Equal(propertyStrings(value(n, "instanceTypes")), []string{ng.InstanceType}) {

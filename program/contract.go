@@ -38,6 +38,10 @@ const (
 	// OutKubeconfigs (platform stacks) are the clusters' kubeconfigs by
 	// region, a secret: what the service stacks reach them with.
 	OutKubeconfigs = "kubeconfigs"
+	// OutKubernetesVersions (platform stacks with EKS clusters) are the
+	// Kubernetes versions of the clusters by region, read back by the
+	// next run to refuse an upgrade EKS would refuse.
+	OutKubernetesVersions = "kubernetesVersions"
 	// OutServiceStacks (platform stacks) lists the environment's service
 	// stacks; OutPlatform (service stacks) names the platform stack.
 	OutServiceStacks = "serviceStacks"
@@ -60,6 +64,8 @@ type contract struct {
 	Retired     []string
 	Env         map[string]any
 	Kubeconfigs map[string]string
+	// KubernetesVersions are the EKS clusters' versions by region.
+	KubernetesVersions map[string]string
 	// planned is set on the contract a platform stack not deployed yet
 	// will export (plannedPlatform): its kubeconfigs are unknown.
 	planned bool
@@ -288,6 +294,12 @@ func decode(stack string, outputs map[string]any) *contract {
 	c.Services = stringList(outputs[OutServices])
 	c.Retired = stringList(outputs[OutRetired])
 	c.Env, _ = outputs[OutEnvironment].(map[string]any)
+	if k, ok := outputs[OutKubernetesVersions].(map[string]any); ok {
+		c.KubernetesVersions = map[string]string{}
+		for region, v := range k {
+			c.KubernetesVersions[region], _ = v.(string)
+		}
+	}
 	if k, ok := outputs[OutKubeconfigs].(map[string]any); ok {
 		c.Kubeconfigs = map[string]string{}
 		for region, v := range k {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
@@ -40,6 +41,17 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 		p, err := plan.Build(c, ctx.Stack())
 		if err != nil {
 			return err
+		}
+		if p.IsPlatform() {
+			// What validation warns of in the stack's own file (a version
+			// leaving support), on every preview and up of it.
+			for _, w := range c.Warnings {
+				if w.File == c.Stacks[p.Platform].File {
+					if err := warn(ctx, w.String()); err != nil {
+						return err
+					}
+				}
+			}
 		}
 		var o plan.Observed
 		// from is the contract this stack re-exports and refers to: the
@@ -77,6 +89,15 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 				if o.Downstream, err = readDownstream(ctx, c, cfg.outputs); err != nil {
 					return err
 				}
+			}
+		}
+		if p.IsPlatform() && slices.ContainsFunc(p.Clusters, func(cl plan.Cluster) bool { return cl.EKS != nil }) {
+			previous, err := readPrevious(ctx)
+			if err != nil {
+				return err
+			}
+			if previous != nil {
+				o.KubernetesVersions = previous.KubernetesVersions
 			}
 		}
 		strict := !ctx.DryRun() || cfg.strict != nil && cfg.strict(ctx.Stack())
@@ -250,6 +271,15 @@ func declarePlatform(ctx *pulumi.Context, p *plan.Plan, upstream *contract, done
 	}
 	export(ctx, p, upstream, pulumi.StringMap{})
 	ctx.Export(OutKubeconfigs, pulumi.ToSecret(clusters.kubeconfigs))
+	versions := pulumi.StringMap{}
+	for _, cl := range p.Clusters {
+		if cl.EKS != nil {
+			versions[cl.Region] = pulumi.String(cl.EKS.KubernetesVersion)
+		}
+	}
+	if len(versions) > 0 {
+		ctx.Export(OutKubernetesVersions, versions)
+	}
 	return nil
 }
 

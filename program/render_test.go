@@ -2,11 +2,13 @@ package program
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 
+	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/mocktest"
@@ -67,18 +69,19 @@ func TestRegisteredYAMLIsRendered(t *testing.T) {
 }
 
 // Each stack reads every contract it needs once, before registering
-// anything: a platform stack its upstream platform stack's; a service
+// anything: a platform stack its upstream platform stack's and, when it
+// declares EKS clusters, its own last (the versions they run); a service
 // stack its platform stack's, the upstream environment's (its platform
 // stack and service stacks: promotion holds across them) and its own last.
 func TestContractsAreReadOnce(t *testing.T) {
 	c := example(t)
 	org := "organization/harness-platform/"
 	want := map[string][]string{
-		"dev":                 nil,
+		"dev":                 {"dev"},
 		"dev.services":        {"dev", "dev.services"},
-		"staging":             {"dev"},
+		"staging":             {"dev", "staging"},
 		"staging.services":    {"staging", "dev", "dev.services", "staging.services"},
-		"production":          {"staging"},
+		"production":          {"staging", "production"},
 		"production.services": {"production", "staging", "staging.services", "production.services"},
 	}
 	if got := c.AllStacks(); len(got) != len(want) {
@@ -95,6 +98,40 @@ func TestContractsAreReadOnce(t *testing.T) {
 		}
 		if got := strings.Join(rec.Reads(), ","); got != strings.Join(w, ",") {
 			t.Errorf("%s read %q, want %q", stack, got, strings.Join(w, ","))
+		}
+	}
+}
+
+// A cluster upgrade EKS would refuse (more than one minor version, or
+// down) is refused before anything is registered, in a preview too: the
+// versions the clusters run come from the stack's own last contract.
+func TestUpgradeGuard(t *testing.T) {
+	c := example(t)
+	want := c.Stacks["production"].Cluster.KubernetesVersion
+	for _, tc := range []struct {
+		deployed string
+		refusal  string
+	}{
+		{fmt.Sprintf("1.%d", calendar.Minor(want)-1), ""},
+		{want, ""},
+		{fmt.Sprintf("1.%d", calendar.Minor(want)-2), fmt.Sprintf(
+			"upgrade check failed: cluster prod-euw1 runs Kubernetes 1.%d, and Pulumi.production.yaml:36:5 (production) asks for %s: EKS would refuse the update (InvalidParameterException: Unsupported Kubernetes minor version update from 1.%[1]d to %[2]s); set kubernetesVersion \"1.%d\", up, and repeat until %[2]s",
+			calendar.Minor(want)-2, want, calendar.Minor(want)-1)},
+		{fmt.Sprintf("1.%d", calendar.Minor(want)+1), "EKS never downgrades"},
+	} {
+		outputs := deployedChain(c)
+		outputs["production"][OutKubernetesVersions] = resource.NewObjectProperty(resource.NewPropertyMapFromMap(map[string]any{"euw1": tc.deployed, "euw2": want}))
+		for _, preview := range []bool{true, false} {
+			rec := &mocktest.Recorder{StackOutputs: outputs}
+			err := mocktest.Run(New(c.Files()), "production", rec, mocktest.WithDryRun(preview))
+			switch {
+			case tc.refusal == "" && err != nil:
+				t.Errorf("deployed %s, preview=%v: %v", tc.deployed, preview, err)
+			case tc.refusal != "" && (err == nil || !strings.Contains(err.Error(), tc.refusal)):
+				t.Errorf("deployed %s, preview=%v: want %q, got %v", tc.deployed, preview, tc.refusal, err)
+			case tc.refusal != "" && len(rec.Resources()) != 0:
+				t.Errorf("deployed %s: the refused run registered %d resources", tc.deployed, len(rec.Resources()))
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package simulated
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 )
@@ -42,5 +43,33 @@ func TestInfraCheck(t *testing.T) {
 	checked, _ := aws.Check("aws:iam/role:Role", "nodes", resource.NewPropertyMapFromMap(map[string]any{"assumeRolePolicy": "{}"}))
 	if n := checked["name"]; !n.IsString() || !strings.HasPrefix(n.StringValue(), "nodes-") {
 		t.Errorf("role not auto-named: %v", n)
+	}
+}
+
+// The simulated EKS refuses, with EKS's own words, a version it no
+// longer offers and an update of more than one minor version.
+func TestEKSRefusesVersions(t *testing.T) {
+	defer func(f func() time.Time) { eksNow = f }(eksNow)
+	eksNow = func() time.Time { return time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC) }
+	aws := infra{provider: "aws"}
+	cluster := func(v string) resource.PropertyMap {
+		return resource.NewPropertyMapFromMap(map[string]any{"name": "prod-euw1", "version": v})
+	}
+	if err := aws.CheckWrite(eksClusterType, "c", nil, cluster("1.31")); err == nil ||
+		!strings.Contains(err.Error(), "creating EKS Cluster (prod-euw1): operation error EKS: CreateCluster, https response error StatusCode: 400") ||
+		!strings.HasSuffix(err.Error(), "InvalidParameterException: unsupported Kubernetes version 1.31") {
+		t.Errorf("create 1.31 on 2026-11-26: %v", err)
+	}
+	for _, v := range []string{"1.32", "1.35", "1.36"} {
+		if err := aws.CheckWrite(eksClusterType, "c", nil, cluster(v)); err != nil {
+			t.Errorf("create %s: %v", v, err)
+		}
+	}
+	if err := aws.CheckWrite(eksClusterType, "c", cluster("1.33"), cluster("1.35")); err == nil ||
+		!strings.HasSuffix(err.Error(), "InvalidParameterException: Unsupported Kubernetes minor version update from 1.33 to 1.35") {
+		t.Errorf("update 1.33 -> 1.35: %v", err)
+	}
+	if err := aws.CheckWrite(eksClusterType, "c", cluster("1.34"), cluster("1.35")); err != nil {
+		t.Errorf("update 1.34 -> 1.35: %v", err)
 	}
 }

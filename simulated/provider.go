@@ -311,6 +311,9 @@ func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pul
 		if err := p.checkSave(typ, news); err != nil {
 			return nil, err
 		}
+		if err := p.checkWrite(typ, req.GetName(), nil, news); err != nil {
+			return nil, err
+		}
 		if err := p.cloud.Put(key, Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
 			return nil, err
 		}
@@ -394,6 +397,9 @@ func (p *Provider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pul
 			return nil, fmt.Errorf("%s %q was deleted outside Pulumi; run a refresh", typ, req.GetId())
 		}
 		if err := p.checkSave(typ, news); err != nil {
+			return nil, err
+		}
+		if err := p.checkWrite(typ, req.GetName(), olds, news); err != nil {
 			return nil, err
 		}
 		if err := p.cloud.Put(key, Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
@@ -570,6 +576,20 @@ func (p *Provider) list(l importid.Listing, args resource.PropertyMap) resource.
 // real service refuses an object that names others it cannot use.
 type saveGuard interface {
 	CheckSave(typ string, news resource.PropertyMap, cloud *Cloud) error
+}
+
+// writeGuard is a Behavior whose service refuses some creates and
+// updates for what they change, not only for what they name: EKS's
+// versions (olds is nil for a create).
+type writeGuard interface {
+	CheckWrite(typ, name string, olds, news resource.PropertyMap) error
+}
+
+func (p *Provider) checkWrite(typ, name string, olds, news resource.PropertyMap) error {
+	if g, ok := p.behavior.(writeGuard); ok {
+		return g.CheckWrite(typ, name, olds, news)
+	}
+	return nil
 }
 
 func (p *Provider) checkSave(typ string, news resource.PropertyMap) error {

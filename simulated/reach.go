@@ -12,6 +12,9 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"gopkg.in/yaml.v3"
+
+	"github.com/company/harness-platform/calendar"
+	"github.com/company/harness-platform/preflight"
 )
 
 // Reach is who calls the simulated services, and from where: what the
@@ -235,4 +238,34 @@ func (s *Servers) AssumeRole(_ context.Context, role, _ string) error {
 // Cluster: the API server answers from the runner.
 func (s *Servers) Cluster(_ context.Context, _ string, kubeconfig string) error {
 	return loadReach(&s.reach).cluster(s.clouds["aws"], kubeconfig)
+}
+
+// EKS: the version's status on EKS's calendar today, and the version
+// the simulated cluster of that name runs.
+func (s *Servers) EKS(_ context.Context, role, _, name, version string) (preflight.EKSAnswer, error) {
+	if err := loadReach(&s.reach).assumeRole(role); err != nil {
+		return preflight.EKSAnswer{}, err
+	}
+	var a preflight.EKSAnswer
+	today := eksNow()
+	if v, ok := calendar.LookupEKS(version); ok {
+		switch v.Status(today) {
+		case calendar.Standard, calendar.EndingSoon:
+			a.Status = preflight.EKSStandardSupport
+		case calendar.Extended:
+			a.Status = preflight.EKSExtendedSupport
+		}
+	}
+	a.Standard = calendar.InStandard(today)
+	if aws := s.clouds["aws"]; aws != nil {
+		if err := aws.Reload(); err != nil {
+			return preflight.EKSAnswer{}, err
+		}
+		for _, c := range aws.OfType(eksClusterType) {
+			if c.Properties["name"] == name {
+				a.Deployed, _ = c.Properties["version"].(string)
+			}
+		}
+	}
+	return a, nil
 }

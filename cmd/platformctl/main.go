@@ -345,6 +345,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		printLoadError(stderr, err)
 		return exitFail
 	}
+	for _, w := range c.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
 	return cmd.run(c, o, stdout, stderr)
 }
 

@@ -1,0 +1,85 @@
+package catalog
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/company/harness-platform/diag"
+)
+
+// versionCase validates the example with production's cluster edited, on
+// a given day, and returns its problems and warnings.
+func validateOn(t *testing.T, day string, edits ...edit) (problems, warnings []string) {
+	t.Helper()
+	d, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(f func() time.Time) { now = f }(now)
+	now = func() time.Time { return d.Add(9 * time.Hour) }
+	files := exampleFiles(t)
+	for _, e := range edits {
+		if !strings.Contains(string(files[e.file]), e.old) {
+			t.Fatalf("%s does not contain %q", e.file, e.old)
+		}
+		files[e.file] = []byte(strings.Replace(string(files[e.file]), e.old, e.new, 1))
+	}
+	c, err := Parse(files)
+	var derr *diag.Error
+	if errors.As(err, &derr) {
+		for _, p := range derr.List {
+			problems = append(problems, p.String())
+		}
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if c != nil {
+		for _, w := range c.Warnings {
+			warnings = append(warnings, w.String())
+		}
+	}
+	return problems, warnings
+}
+
+// Every stack's version is judged against EKS's calendar on the day
+// validation runs (calendar.EKS).
+func TestEKSVersionsOnTheCalendar(t *testing.T) {
+	version := func(v string) edit {
+		return edit{"Pulumi.production.yaml", `kubernetesVersion: "1.35"`, `kubernetesVersion: "` + v + `"`}
+	}
+	extended := edit{"Pulumi.production.yaml", `kubernetesVersion: "1.35"`, "kubernetesVersion: \"1.33\"\n    upgradePolicy: EXTENDED"}
+	for _, tc := range []struct {
+		name, day          string
+		edits              []edit
+		problems, warnings []string
+	}{
+		{"in standard support", "2026-11-26", nil, nil, nil},
+		{"past extended support, on its last day", "2026-11-26", []edit{version("1.31")},
+			[]string{`Pulumi.production.yaml:36:24: kubernetesVersion "1.31" left EKS extended support on 2026-11-26: EKS creates no cluster of it and upgrades those that remain; upgrade one minor version per up (1.32 first) to a version in standard support: 1.35, 1.34`}, nil},
+		{"past standard support, upgraded by EKS", "2026-11-26", []edit{version("1.33")},
+			[]string{`Pulumi.production.yaml:36:24: kubernetesVersion "1.33" left EKS standard support on 2026-07-29: with upgradePolicy STANDARD, EKS upgrades the cluster itself; upgrade one minor version per up (1.34 first) to a version in standard support (1.35, 1.34), or set upgradePolicy: EXTENDED to pay for extended support until 2027-07-29`}, nil},
+		{"past standard support, extended on purpose", "2026-11-26", []edit{extended}, nil,
+			[]string{`Pulumi.production.yaml:36:24: kubernetesVersion "1.33" is in EKS extended support (billed per cluster hour) since 2026-07-29, until 2027-07-29; upgrade to 1.34 before 2027-07-29`}},
+		{"within 60 days of the end", "2026-11-26", []edit{version("1.34")}, nil,
+			[]string{`Pulumi.production.yaml:36:24: kubernetesVersion "1.34" leaves EKS standard support on 2026-12-02, in 6 days; upgrade to 1.35 before then (one minor version per up)`}},
+		{"61 days before the end", "2026-10-02", []edit{version("1.34")}, nil, nil},
+		{"newer than the calendar", "2026-11-26", []edit{version("1.36")}, nil,
+			[]string{`Pulumi.production.yaml:36:24: kubernetesVersion "1.36" is newer than the project's EKS calendar (checked 2026-11-26, newest 1.35); check that EKS offers it (https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html (Amazon EKS Kubernetes release calendar)) and add it to calendar.EKS`}},
+		{"older than the calendar", "2026-11-26", []edit{version("1.20")},
+			[]string{`Pulumi.production.yaml:36:24: kubernetesVersion "1.20" is no longer offered by EKS; use a version in EKS standard support: 1.35, 1.34`}, nil},
+		{"unknown upgrade policy", "2026-11-26", []edit{{"Pulumi.production.yaml", `kubernetesVersion: "1.35"`, "kubernetesVersion: \"1.35\"\n    upgradePolicy: LATEST"}},
+			[]string{`Pulumi.production.yaml:37:20: "LATEST" is not a valid upgradePolicy; use one of: STANDARD, EXTENDED`}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			problems, warnings := validateOn(t, tc.day, tc.edits...)
+			if strings.Join(problems, "\n") != strings.Join(tc.problems, "\n") {
+				t.Errorf("problems:\n got: %s\nwant: %s", strings.Join(problems, "\n      "), strings.Join(tc.problems, "\n      "))
+			}
+			if strings.Join(warnings, "\n") != strings.Join(tc.warnings, "\n") {
+				t.Errorf("warnings:\n got: %s\nwant: %s", strings.Join(warnings, "\n      "), strings.Join(tc.warnings, "\n      "))
+			}
+		})
+	}
+}

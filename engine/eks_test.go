@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/preflight"
+)
+
+// devAt is the example catalog with dev's clusters at version (and
+// upgradePolicy, when not empty).
+func devAt(t *testing.T, version, policy string) *catalog.Catalog {
+	t.Helper()
+	files, err := catalogtest.ExampleFiles("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := `kubernetesVersion: "` + example(t).Stacks["dev"].Cluster.KubernetesVersion + `"`
+	repl := `kubernetesVersion: "` + version + `"`
+	if policy != "" {
+		repl += "\n    upgradePolicy: " + policy
+	}
+	if !strings.Contains(string(files["Pulumi.dev.yaml"]), old) {
+		t.Fatalf("Pulumi.dev.yaml has no %s", old)
+	}
+	files["Pulumi.dev.yaml"] = []byte(strings.Replace(string(files["Pulumi.dev.yaml"]), old, repl, 1))
+	c, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// clusterVersion registers every EKS cluster at version, past the
+// program's own checks: what an older program, or a run whose outputs
+// were lost, would send to EKS.
+func clusterVersion(version string) pulumi.ResourceTransform {
+	return func(_ context.Context, args *pulumi.ResourceTransformArgs) *pulumi.ResourceTransformResult {
+		if args.Type != "aws:eks/cluster:Cluster" {
+			return nil
+		}
+		args.Props["version"] = pulumi.String(version)
+		return &pulumi.ResourceTransformResult{Props: args.Props, Opts: args.Opts}
+	}
+}
+
+// The simulated EKS refuses what EKS refuses, with its words: a version
+// past extended support (CreateCluster) and an update of more than one
+// minor version (UpdateClusterVersion). Preflight reports each first,
+// asking the simulated EKS as it asks the real one; the program refuses
+// the upgrade before anything changes.
+func TestEKSRefusesVersions(t *testing.T) {
+	ctx := context.Background()
+	state := t.TempDir()
+	// dev deployed at 1.33: in extended support, on purpose.
+	deployed := devAt(t, "1.33", "EXTENDED")
+	s := open(t, state, deployed)
+	if _, err := s.Up(ctx, "dev", RunOptions{}); err != nil {
+		t.Fatalf("up at 1.33: %v\n%s", err, s.out)
+	}
+	s.Close()
+
+	// The stack file asks for 1.35: two minor versions at once.
+	next := open(t, state, devAt(t, "1.35", ""))
+	problems, err := next.Preflight(ctx, "dev")
+	if want := "EKS cluster int-stable-euw1 in eu-west-1: it runs Kubernetes 1.33 (DescribeCluster), and EKS refuses the update to 1.35"; err != nil || !strings.Contains(problemsText(problems), want) {
+		t.Errorf("preflight: %v %s, want %q", err, problemsText(problems), want)
+	}
+	if _, err := next.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(err.Error()+next.out.String(), "upgrade check failed: cluster int-stable-euw1 runs Kubernetes 1.33") {
+		t.Errorf("the preview of a two-version upgrade: %v\n%s", err, next.out)
+	}
+	next.Close()
+
+	// Past the program's check, EKS itself refuses.
+	forced := openWith(t, state, deployed, clusterVersion("1.35"))
+	if _, err := forced.Up(ctx, "dev", RunOptions{}); err == nil ||
+		!strings.Contains(forced.out.String(), "UpdateClusterVersion, https response error StatusCode: 400") ||
+		!strings.Contains(forced.out.String(), "InvalidParameterException: Unsupported Kubernetes minor version update from 1.33 to 1.35") {
+		t.Errorf("an update EKS refuses: %v\n%s", err, forced.out)
+	}
+	forced.Close()
+
+	// A version past extended support: no cluster of it is created.
+	gone := openWith(t, t.TempDir(), example(t), clusterVersion("1.31"))
+	req := preflight.Requirements{EKS: []preflight.EKSCluster{{Name: "int-stable-euw1", Region: "eu-west-1", Version: "1.31", Policy: "STANDARD", File: "Pulumi.dev.yaml"}}}
+	if text := problemsText(preflight.Run(ctx, gone.Servers, req)); !strings.Contains(text, "EKS does not offer Kubernetes 1.31 (DescribeClusterVersions: not listed)") {
+		t.Errorf("preflight of 1.31: %s", text)
+	}
+	if _, err := gone.Up(ctx, "dev", RunOptions{}); err == nil ||
+		!strings.Contains(gone.out.String(), "InvalidParameterException: unsupported Kubernetes version 1.31") {
+		t.Errorf("a cluster of 1.31: %v\n%s", err, gone.out)
+	}
+}
