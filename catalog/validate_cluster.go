@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/company/harness-platform/diag"
 	"github.com/company/harness-platform/ident"
 )
 
@@ -87,6 +88,8 @@ func (v *validator) checkCluster(c *clusterDoc) {
 			v.at(c.At.Item("publicAccessCidrs", i), "list only the networks that administer the cluster", "publicAccessCidrs %s opens the API server to the whole internet", cidr)
 		case p.Masked() != p:
 			v.at(c.At.Item("publicAccessCidrs", i), fmt.Sprintf("write %s", p.Masked()), "publicAccessCidrs %q has host bits set", cidr)
+		default:
+			v.placeholder(c.At.Item("publicAccessCidrs", i), "publicAccessCidrs", cidr)
 		}
 	}
 	n := c.NodeGroup
@@ -149,6 +152,7 @@ func (v *validator) checkRunner(st *stackDoc) {
 		case p.Bits() == 0 || p.Masked() != p:
 			v.at(r.At.Item("egressCidrs", i), "write the runners' NAT network, masked, e.g. 198.51.100.0/28", "runner egressCidrs %q is not a network of the runners' addresses", cidr)
 		default:
+			v.placeholder(r.At.Item("egressCidrs", i), "runner egressCidrs", cidr)
 			egress = append(egress, p)
 		}
 	}
@@ -172,5 +176,17 @@ func (v *validator) checkRunner(st *stackDoc) {
 			v.at(r.At.Item("egressCidrs", i), fmt.Sprintf("add %s to %s:cluster publicAccessCidrs", e, Namespace),
 				"the runners' address %s cannot reach the clusters' API: publicAccessCidrs %v does not cover it", e, c.PublicAccessCidrs)
 		}
+	}
+}
+
+// placeholder warns of a network no runner's public address is in (the
+// examples' documentation ranges): validation passes, so that the example
+// previews offline, but a real run would create the clusters and then
+// time out on their API. Preflight refuses it where the run's real
+// address is known.
+func (v *validator) placeholder(pos diag.Pos, key, cidr string) {
+	if what, ok := ReservedRange(cidr); ok {
+		v.warnAt(pos, "write the public (NAT) network of the runners that run this stack (README, Where the jobs run)",
+			"%s %s %s: no runner reaches the clusters' public endpoint from it", key, cidr, what)
 	}
 }

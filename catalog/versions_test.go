@@ -9,7 +9,7 @@ import (
 	"github.com/company/harness-platform/diag"
 )
 
-// versionCase validates the example with production's cluster edited, on
+// validateOn validates the example with production's cluster edited, on
 // a given day, and returns its problems and warnings.
 func validateOn(t *testing.T, day string, edits ...edit) (problems, warnings []string) {
 	t.Helper()
@@ -37,7 +37,9 @@ func validateOn(t *testing.T, day string, edits ...edit) (problems, warnings []s
 	}
 	if c != nil {
 		for _, w := range c.Warnings {
-			warnings = append(warnings, w.String())
+			if strings.Contains(w.Message, "kubernetesVersion") {
+				warnings = append(warnings, w.String())
+			}
 		}
 	}
 	return problems, warnings
@@ -81,5 +83,34 @@ func TestEKSVersionsOnTheCalendar(t *testing.T) {
 				t.Errorf("warnings:\n got: %s\nwant: %s", strings.Join(warnings, "\n      "), strings.Join(tc.warnings, "\n      "))
 			}
 		})
+	}
+}
+
+// The example's runner networks are documentation ranges (RFC 5737):
+// validation names each, as a warning (the example previews offline), and
+// a real network is not named.
+func TestPlaceholderNetworksAreNamed(t *testing.T) {
+	c, err := Parse(exampleFiles(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range c.Warnings {
+		if strings.Contains(w.Message, "RFC 5737") {
+			got = append(got, w.String())
+		}
+	}
+	if len(got) != 6 || got[0] != "Pulumi.dev.yaml:53:25: publicAccessCidrs 198.51.100.0/28 is in a documentation range, TEST-NET-2 (RFC 5737): no runner reaches the clusters' public endpoint from it; write the public (NAT) network of the runners that run this stack (README, Where the jobs run)" {
+		t.Errorf("warnings:\n%s", strings.Join(got, "\n"))
+	}
+	for network, want := range map[string]string{
+		"198.51.100.0/28": "is in a documentation range, TEST-NET-2 (RFC 5737)",
+		"10.20.0.0/16":    "is in a private range (RFC 1918)",
+		"198.0.0.0/8":     "overlaps 198.18.0.0/15, the benchmarking range (RFC 2544)",
+		"52.94.76.0/28":   "",
+	} {
+		if got, _ := ReservedRange(network); got != want {
+			t.Errorf("ReservedRange(%s) = %q, want %q", network, got, want)
+		}
 	}
 }

@@ -27,6 +27,19 @@ func TestPreflight(t *testing.T) {
 	if problems, err := s.Preflight(ctx, "dev"); err != nil || len(problems) > 0 {
 		t.Fatalf("preflight before the first up: %v %v", problems, err)
 	}
+	// From outside the runners' networks, before the clusters exist: the
+	// up would create them and then time out on their API.
+	s.Servers.SetReach(simulated.Reach{Runner: netip.MustParseAddr("192.0.2.10")})
+	problems, err := s.Preflight(ctx, "dev")
+	for _, want := range []string{
+		"the address this run comes from, 192.0.2.10: not in the runners' egressCidrs [198.51.100.0/28]",
+		"the address this run comes from, 192.0.2.10: the clusters' public endpoint allows only publicAccessCidrs [198.51.100.0/28]: an up would create the clusters, then time out on their API (port 443)",
+	} {
+		if err != nil || !strings.Contains(problemsText(problems), want) {
+			t.Errorf("preflight before the first up, from outside: %v, want %q:\n%s", err, want, problemsText(problems))
+		}
+	}
+	s.Servers.SetReach(DefaultReach(c))
 	if _, err := s.Up(ctx, "dev", RunOptions{}); err != nil {
 		t.Fatalf("up: %v\n%s", err, s.out)
 	}
@@ -49,7 +62,7 @@ func TestPreflight(t *testing.T) {
 	if err := os.WriteFile(lock, []byte(`{"pid":4242,"username":"runner","hostname":"ci-7","timestamp":"2026-11-25T10:00:00Z"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	problems, err := s.Preflight(ctx, "dev")
+	problems, err = s.Preflight(ctx, "dev")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"slices"
@@ -33,6 +34,9 @@ import (
 // ESC's OIDC login exports).
 type Live struct {
 	Client *http.Client
+	// CheckIP answers a GET with the caller's public IPv4 address
+	// (default: AWS's https://checkip.amazonaws.com).
+	CheckIP string
 }
 
 func (l Live) client() *http.Client {
@@ -223,4 +227,20 @@ func (l Live) EKS(ctx context.Context, role, region, name, version string) (EKSA
 		a.Deployed = aws.ToString(out.Cluster.Version)
 	}
 	return a, nil
+}
+
+// RunnerAddress asks CheckIP for the address this run comes from.
+func (l Live) RunnerAddress(ctx context.Context) (netip.Addr, error) {
+	u := l.CheckIP
+	if u == "" {
+		u = "https://checkip.amazonaws.com"
+	}
+	status, body, err := l.get(ctx, u, http.Header{})
+	if err != nil {
+		return netip.Addr{}, err
+	}
+	if status != http.StatusOK {
+		return netip.Addr{}, fmt.Errorf("GET %s: %d", u, status)
+	}
+	return netip.ParseAddr(strings.TrimSpace(string(body)))
 }

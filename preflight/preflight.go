@@ -14,6 +14,7 @@ package preflight
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"slices"
 	"sort"
 	"strings"
@@ -39,6 +40,9 @@ type Services interface {
 	// EKS: what EKS in region says, as role, of a version
 	// (DescribeClusterVersions) and of the cluster name (DescribeCluster).
 	EKS(ctx context.Context, role, region, name, version string) (EKSAnswer, error)
+	// RunnerAddress is the public address this run reaches the internet
+	// from; the zero Addr when it reaches every network.
+	RunnerAddress(ctx context.Context) (netip.Addr, error)
 }
 
 // EKSAnswer is what EKS says of a version and a cluster.
@@ -75,6 +79,18 @@ type Requirements struct {
 	Clusters []Cluster
 	// EKS are the EKS clusters the environment declares.
 	EKS []EKSCluster
+	// Network is where the EKS clusters' API answers from and where the
+	// runners are (nil without EKS clusters).
+	Network *Network
+}
+
+// Network is the stack file's runner and endpoint settings.
+type Network struct {
+	File              string
+	Labels            []string
+	EgressCidrs       []string
+	PublicEndpoint    bool
+	PublicAccessCidrs []string
 }
 
 // EKSCluster is an EKS cluster as the stack file asks for it.
@@ -133,6 +149,12 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 			}
 		}
 	}
+	if len(r.EKS) > 0 && st.Cluster != nil {
+		r.Network = &Network{File: st.File, PublicEndpoint: st.Cluster.PublicEndpoint, PublicAccessCidrs: st.Cluster.PublicAccessCidrs}
+		if st.Runner != nil {
+			r.Network.Labels, r.Network.EgressCidrs = st.Runner.Labels, st.Runner.EgressCidrs
+		}
+	}
 	for _, reg := range st.Regions {
 		if reg.Kind == catalog.RegionEKS && st.AWS != nil {
 			r.Roles = append(r.Roles, Role{Arn: st.AWS.RoleArn, Region: reg.AWSRegion})
@@ -187,6 +209,9 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 	for _, e := range r.EKS {
 		out = append(out, checkEKS(ctx, svc, e)...)
 	}
+	if r.Network != nil {
+		out = append(out, checkNetwork(ctx, svc, *r.Network)...)
+	}
 	for _, cl := range r.Clusters {
 		fail(fmt.Sprintf("cluster API of %s/%s", r.Environment, cl.Region), svc.Cluster(ctx, cl.Region, cl.Kubeconfig),
 			"run the job on the stack's runners (harness-platform:runner labels), whose egressCidrs the cluster's publicAccessCidrs cover (README, Where the jobs run)")
@@ -227,4 +252,54 @@ func orNone(s string) string {
 		return "not listed"
 	}
 	return s
+}
+
+// checkNetwork checks that this run comes from the runners' networks and
+// that the clusters' public endpoint allows it, before an up creates
+// clusters it could not then reach (it would time out on their API,
+// halfway through). A network in a reserved range (the example's
+// documentation ranges) is named: no run comes from it.
+func checkNetwork(ctx context.Context, svc Services, n Network) []Problem {
+	addr, err := svc.RunnerAddress(ctx)
+	if err != nil {
+		return []Problem{{Check: "the address this run comes from", Err: err, Fix: "let the run reach https://checkip.amazonaws.com, or run it on the stack's runners"}}
+	}
+	if !addr.IsValid() {
+		return nil
+	}
+	var placeholders []string
+	for _, key := range []struct {
+		name  string
+		cidrs []string
+	}{{"egressCidrs", n.EgressCidrs}, {"publicAccessCidrs", n.PublicAccessCidrs}} {
+		for _, c := range key.cidrs {
+			if what, ok := catalog.ReservedRange(c); ok {
+				placeholders = append(placeholders, fmt.Sprintf("%s %s %s", key.name, c, what))
+			}
+		}
+	}
+	note := ""
+	if len(placeholders) > 0 {
+		note = " (" + strings.Join(placeholders, "; ") + ": placeholders no run comes from)"
+	}
+	var out []Problem
+	check := "the address this run comes from, " + addr.String()
+	if !containsAddr(n.EgressCidrs, addr) {
+		out = append(out, Problem{Check: check, Err: fmt.Errorf("not in the runners' egressCidrs %v%s", n.EgressCidrs, note),
+			Fix: fmt.Sprintf("run the job on the stack's runners (runs-on: %v), and write their NAT network in %s (harness-platform:runner egressCidrs)", n.Labels, n.File)})
+	}
+	if n.PublicEndpoint && !containsAddr(n.PublicAccessCidrs, addr) {
+		out = append(out, Problem{Check: check, Err: fmt.Errorf("the clusters' public endpoint allows only publicAccessCidrs %v: an up would create the clusters, then time out on their API (port 443)%s", n.PublicAccessCidrs, note),
+			Fix: fmt.Sprintf("list the runners' NAT network in harness-platform:cluster publicAccessCidrs in %s", n.File)})
+	}
+	return out
+}
+
+func containsAddr(cidrs []string, addr netip.Addr) bool {
+	for _, c := range cidrs {
+		if p, err := netip.ParsePrefix(c); err == nil && p.Contains(addr) {
+			return true
+		}
+	}
+	return false
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -80,6 +81,9 @@ func (f failing) Harness(context.Context, string, string) error    { return f.er
 func (f failing) GitHub(context.Context, string, []string) error   { return f.err() }
 func (f failing) AssumeRole(context.Context, string, string) error { return f.err() }
 func (f failing) Cluster(context.Context, string, string) error    { return f.err() }
+func (f failing) RunnerAddress(context.Context) (netip.Addr, error) {
+	return netip.MustParseAddr("52.94.76.5"), f.err()
+}
 func (f failing) EKS(context.Context, string, string, string, string) (EKSAnswer, error) {
 	return EKSAnswer{Status: EKSStandardSupport}, f.err()
 }
@@ -211,5 +215,47 @@ func TestLiveCluster(t *testing.T) {
 	srv.Close()
 	if err := (Live{}).Cluster(context.Background(), "euw1", kubeconfig(url)); err == nil {
 		t.Error("a closed API server answered")
+	}
+}
+
+// Before an up creates clusters, preflight checks that the run comes
+// from the runners' networks and that the clusters' public endpoint will
+// answer it, naming placeholder (reserved) networks.
+func TestNetworkChecks(t *testing.T) {
+	n := Network{File: "Pulumi.dev.yaml", Labels: []string{"self-hosted"}, EgressCidrs: []string{"52.94.76.0/28"}, PublicEndpoint: true, PublicAccessCidrs: []string{"52.94.76.0/28"}}
+	placeholder := Network{File: n.File, Labels: n.Labels, EgressCidrs: []string{"198.51.100.0/28"}, PublicEndpoint: true, PublicAccessCidrs: []string{"198.51.100.0/28"}}
+	for _, tc := range []struct {
+		name string
+		n    Network
+		want []string
+	}{
+		{"from the runners", n, nil},
+		{"placeholders", placeholder, []string{
+			"the address this run comes from, 52.94.76.5: not in the runners' egressCidrs [198.51.100.0/28] (egressCidrs 198.51.100.0/28 is in a documentation range, TEST-NET-2 (RFC 5737); publicAccessCidrs 198.51.100.0/28 is in a documentation range, TEST-NET-2 (RFC 5737): placeholders no run comes from); run the job on the stack's runners (runs-on: [self-hosted]), and write their NAT network in Pulumi.dev.yaml (harness-platform:runner egressCidrs)",
+			"the address this run comes from, 52.94.76.5: the clusters' public endpoint allows only publicAccessCidrs [198.51.100.0/28]: an up would create the clusters, then time out on their API (port 443)"}},
+	} {
+		problems := Run(context.Background(), failing{ok: true}, Requirements{Network: &tc.n})
+		var got []string
+		for _, p := range problems {
+			got = append(got, p.Error())
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %d problems, want %d:\n%s", tc.name, len(got), len(tc.want), strings.Join(got, "\n"))
+			continue
+		}
+		for i := range got {
+			if !strings.HasPrefix(got[i], tc.want[i]) {
+				t.Errorf("%s:\n got %s\nwant %s", tc.name, got[i], tc.want[i])
+			}
+		}
+	}
+}
+
+// Live asks AWS's checkip for the run's address.
+func TestLiveRunnerAddress(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "52.94.76.5") }))
+	defer srv.Close()
+	if addr, err := (Live{CheckIP: srv.URL}).RunnerAddress(context.Background()); err != nil || addr != netip.MustParseAddr("52.94.76.5") {
+		t.Errorf("address %v, %v", addr, err)
 	}
 }

@@ -200,7 +200,9 @@ func TestFoundationOnlyInDev(t *testing.T) {
 	}
 	// The manifests repository's connector, and this repository's (the
 	// CI pipeline's codebase).
+	// (Registered concurrently: in no fixed order.)
 	gh := dev.OfType(tGithub)
+	slices.SortFunc(gh, func(a, b mocktest.Registered) int { return -strings.Compare(str(a, "url"), str(b, "url")) })
 	if len(gh) != 2 || str(gh[0], "url") != "https://github.com/company/platform-next" || str(gh[1], "url") != "https://github.com/company/harness-platform" {
 		t.Fatalf("github connectors: %+v", gh)
 	}

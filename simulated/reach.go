@@ -269,3 +269,8 @@ func (s *Servers) EKS(_ context.Context, role, _, name, version string) (preflig
 	}
 	return a, nil
 }
+
+// RunnerAddress: the runner's address.
+func (s *Servers) RunnerAddress(context.Context) (netip.Addr, error) {
+	return loadReach(&s.reach).Runner, nil
+}
