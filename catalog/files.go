@@ -180,6 +180,8 @@ type clusterDoc struct {
 	PublicEndpoint    bool         `yaml:"publicEndpoint" desc:"Expose the API server publicly (default false: private endpoint only)."`
 	PublicAccessCidrs []string     `yaml:"publicAccessCidrs" desc:"Networks allowed to reach a public endpoint; required with publicEndpoint, never 0.0.0.0/0."`
 	NodeGroup         nodeGroupDoc `yaml:"nodeGroup" required:"true" desc:"The managed node group in the private subnets."`
+	NATGateways       string       `yaml:"natGateways" enum:"perZone|single" desc:"NAT gateways of the private subnets: perZone (default; a zone keeps egress when the other fails) or single (one, in zone a: cheaper, for environments that may lose egress with a zone)."`
+	LogRetentionDays  *int         `yaml:"logRetentionDays" desc:"Days CloudWatch keeps the control-plane logs (default 90): one of CloudWatch's retention periods (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653)."`
 }
 
 // workloadsDoc scales the catalog's workloads in one environment.

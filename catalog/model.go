@@ -40,9 +40,13 @@ const (
 	DefaultApprovalTimeout   = "1d"
 	DefaultDelegateChartRepo = "https://app.harness.io/storage/harness-download/delegate-helm-chart/"
 	DefaultDelegateReplicas  = 2
-	DefaultDelegateCPU       = "1"
-	DefaultDelegateMemory    = "2048"
-	DefaultManagerEndpoint   = "https://app.harness.io"
+	// DefaultLogRetentionDays is how long CloudWatch keeps an EKS
+	// cluster's control-plane logs unless the stack file says otherwise
+	// (EKS creates its log group with no expiry).
+	DefaultLogRetentionDays = 90
+	DefaultDelegateCPU      = "1"
+	DefaultDelegateMemory   = "2048"
+	DefaultManagerEndpoint  = "https://app.harness.io"
 )
 
 // Catalog is the validated, resolved input of the program.
@@ -225,12 +229,22 @@ type AWS struct {
 	RoleArn string
 }
 
+// NAT gateway layouts of a cluster's VPC.
+const (
+	NATPerZone = "perZone"
+	NATSingle  = "single"
+)
+
 // Cluster is how the stack's EKS clusters are built.
 type Cluster struct {
 	KubernetesVersion string
 	// UpgradePolicy is the EKS support type: calendar.SupportStandard
 	// (the default) or calendar.SupportExtended.
-	UpgradePolicy     string
+	UpgradePolicy string
+	// NATGateways is NATPerZone (the default) or NATSingle.
+	NATGateways string
+	// LogRetentionDays is how long the control-plane logs are kept.
+	LogRetentionDays  int
 	AdminRoleArn      string
 	PublicEndpoint    bool
 	PublicAccessCidrs []string

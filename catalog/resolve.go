@@ -119,9 +119,15 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 	}
 	if cl := d.Cluster; cl != nil {
 		n := cl.NodeGroup
+		retention := DefaultLogRetentionDays
+		if cl.LogRetentionDays != nil {
+			retention = *cl.LogRetentionDays
+		}
 		st.Cluster = &Cluster{
 			KubernetesVersion: cl.KubernetesVersion,
 			UpgradePolicy:     orDefault(cl.UpgradePolicy, calendar.SupportStandard),
+			NATGateways:       orDefault(cl.NATGateways, NATPerZone),
+			LogRetentionDays:  retention,
 			AdminRoleArn:      cl.AdminRoleArn,
 			PublicEndpoint:    cl.PublicEndpoint,
 			PublicAccessCidrs: slices.Clone(cl.PublicAccessCidrs),

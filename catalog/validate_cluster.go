@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/company/harness-platform/diag"
@@ -16,6 +17,10 @@ var (
 	instanceType = regexp.MustCompile(`^[a-z][a-z0-9-]*\.[a-z0-9]+$`)
 	quantity     = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 )
+
+// logRetentions are the retention periods CloudWatch Logs accepts
+// (PutRetentionPolicy's retentionInDays).
+var logRetentions = []int{1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653}
 
 // minVPCBits is the smallest VPC an EKS region may have: it is cut into a
 // private and a public subnet in each of two availability zones.
@@ -91,6 +96,10 @@ func (v *validator) checkCluster(c *clusterDoc) {
 		default:
 			v.placeholder(c.At.Item("publicAccessCidrs", i), "publicAccessCidrs", cidr)
 		}
+	}
+	if d := c.LogRetentionDays; d != nil && !slices.Contains(logRetentions, *d) {
+		v.at(c.At.Field("logRetentionDays"), fmt.Sprintf("use one of CloudWatch's retention periods: %v", logRetentions),
+			"logRetentionDays %d is not a CloudWatch Logs retention period", *d)
 	}
 	n := c.NodeGroup
 	if n.InstanceType != "" && !instanceType.MatchString(n.InstanceType) {

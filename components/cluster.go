@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/cloudwatch"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/ec2"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
@@ -125,11 +126,17 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 		subnets[s.Name] = sn
 	}
 	// One NAT gateway per zone, in its public subnet, so a zone's nodes
-	// keep egress when the other zone fails.
+	// keep egress when the other zone fails; or, where the stack file
+	// says natGateways: single, one in the first zone for both.
 	nat := map[string]*ec2.NatGateway{}
+	var first *ec2.NatGateway
 	for _, s := range e.VPC.Public() {
 		if _, err := ec2.NewRouteTableAssociation(ctx, s.Name, &ec2.RouteTableAssociationArgs{SubnetId: subnets[s.Name].ID(), RouteTableId: publicRT.ID()}, in...); err != nil {
 			return err
+		}
+		if e.SingleNAT && first != nil {
+			nat[s.Zone] = first
+			continue
 		}
 		eip, err := ec2.NewEip(ctx, s.Name, &ec2.EipArgs{Domain: pulumi.String("vpc"), Tags: pulumi.StringMap{"Name": pulumi.String(s.Name)}}, in...)
 		if err != nil {
@@ -141,6 +148,9 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 			return err
 		}
 		nat[s.Zone] = ng
+		if first == nil {
+			first = ng
+		}
 	}
 	var private pulumi.StringArray
 	for _, s := range e.VPC.Private() {
@@ -175,6 +185,14 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 	if err != nil {
 		return err
 	}
+	// The log group EKS writes the control-plane logs to, declared before
+	// the cluster with a retention: EKS would create it, kept forever.
+	logs, err := cloudwatch.NewLogGroup(ctx, e.Name, &cloudwatch.LogGroupArgs{
+		Name: pulumi.String(e.LogGroup), RetentionInDays: pulumi.Int(e.LogRetentionDays),
+	}, in...)
+	if err != nil {
+		return err
+	}
 	cluster, err := eks.NewCluster(ctx, e.Name, &eks.ClusterArgs{
 		Name:    pulumi.String(e.Name),
 		Version: pulumi.String(e.KubernetesVersion),
@@ -199,7 +217,7 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 			AuthenticationMode:                      pulumi.String("API"),
 			BootstrapClusterCreatorAdminPermissions: pulumi.Bool(false),
 		},
-	}, with(pulumi.DependsOn([]pulumi.Resource{clusterPolicy}))...)
+	}, with(pulumi.DependsOn([]pulumi.Resource{clusterPolicy, logs}))...)
 	if err != nil {
 		return err
 	}
@@ -257,9 +275,9 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 		ScalingConfig: &eks.NodeGroupScalingConfigArgs{
 			MinSize: pulumi.Int(n.MinSize), DesiredSize: pulumi.Int(n.DesiredSize), MaxSize: pulumi.Int(n.MaxSize),
 		},
-	}, with(pulumi.DependsOn(nodePolicies),
-		// The cluster autoscaler owns the desired size once the group runs.
-		pulumi.IgnoreChanges([]string{"scalingConfig.desiredSize"}))...)
+	}, with(pulumi.DependsOn(nodePolicies))...)
+	// No autoscaler runs in the cluster: the group runs desiredSize nodes,
+	// as the stack file says; minSize and maxSize bound a change of it.
 	if err != nil {
 		return err
 	}

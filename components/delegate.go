@@ -47,6 +47,10 @@ type Delegate struct {
 	Resources Resources
 }
 
+// DelegateReleaseTimeout is how long, in seconds, the Helm release waits
+// for the delegate's pods to be ready.
+const DelegateReleaseTimeout = 900
+
 // NewDelegate declares a delegate.
 func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...pulumi.ResourceOption) (*Delegate, error) {
 	d := &Delegate{Resources: Resources{}}
@@ -119,6 +123,10 @@ func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...p
 		Version:        pulumi.String(p.ChartVersion),
 		RepositoryOpts: &helmv3.RepositoryOptsArgs{Repo: pulumi.String(p.ChartRepository)},
 		Values:         values,
+		// The delegate image is about 1 GB, pulled on nodes that may be
+		// fresh: Helm's default wait of 300 s is not enough for the
+		// first install.
+		Timeout: pulumi.Int(DelegateReleaseTimeout),
 	}, k8s...)
 	if err != nil {
 		return nil, err

@@ -49,6 +49,13 @@ type EKS struct {
 	PublicEndpoint    bool
 	PublicAccessCidrs []string
 	LogTypes          []string
+	// LogGroup is the control-plane log group EKS writes to, declared
+	// with LogRetentionDays so that it is not EKS's own, kept forever.
+	LogGroup         string
+	LogRetentionDays int
+	// SingleNAT: one NAT gateway (zone a) for every private subnet,
+	// instead of one per zone.
+	SingleNAT bool
 	// AdminRoleArn gets cluster admin through an access entry; the
 	// creator gets none implicitly.
 	AdminRoleArn string
@@ -165,6 +172,9 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 		PublicEndpoint:    c.PublicEndpoint,
 		PublicAccessCidrs: slices.Clone(c.PublicAccessCidrs),
 		LogTypes:          EKSLogTypes,
+		LogGroup:          "/aws/eks/" + ident.ClusterName(env.Name, r.Name) + "/cluster",
+		LogRetentionDays:  c.LogRetentionDays,
+		SingleNAT:         c.NATGateways == catalog.NATSingle,
 		AdminRoleArn:      c.AdminRoleArn,
 		NodeGroup:         c.NodeGroup,
 		Tags:              map[string]string{"environment": env.Name, "region": r.Name, "managed-by": ManagedBy},

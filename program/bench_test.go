@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/cloudwatch"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/ec2"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
@@ -136,6 +137,7 @@ var states = map[string]func() pulumi.Resource{
 	"aws:ec2/routeTableAssociation:RouteTableAssociation":                func() pulumi.Resource { return &ec2.RouteTableAssociation{} },
 	"aws:ec2/eip:Eip":                                                    func() pulumi.Resource { return &ec2.Eip{} },
 	"aws:ec2/natGateway:NatGateway":                                      func() pulumi.Resource { return &ec2.NatGateway{} },
+	"aws:cloudwatch/logGroup:LogGroup":                                   func() pulumi.Resource { return &cloudwatch.LogGroup{} },
 	"aws:kms/key:Key":                                                    func() pulumi.Resource { return &kms.Key{} },
 	"aws:iam/role:Role":                                                  func() pulumi.Resource { return &iam.Role{} },
 	"aws:iam/rolePolicyAttachment:RolePolicyAttachment":                  func() pulumi.Resource { return &iam.RolePolicyAttachment{} },

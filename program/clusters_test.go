@@ -21,6 +21,7 @@ const (
 	tVpc         = "aws:ec2/vpc:Vpc"
 	tSubnet      = "aws:ec2/subnet:Subnet"
 	tNat         = "aws:ec2/natGateway:NatGateway"
+	tLogGroup    = "aws:cloudwatch/logGroup:LogGroup"
 	tEKS         = "aws:eks/cluster:Cluster"
 	tNodeGroup   = "aws:eks/nodeGroup:NodeGroup"
 	tKMS         = "aws:kms/key:Key"
@@ -73,8 +74,12 @@ func TestClustersAndDelegates(t *testing.T) {
 		st := c.Stacks[stack]
 		regions := len(st.Regions)
 		rec := mustRun(t, c, stack)
+		nats := 2 // one per zone
+		if st.Cluster.NATGateways == catalog.NATSingle {
+			nats = 1
+		}
 		counts := map[string]int{
-			tAWSProvider: regions, tVpc: regions, tSubnet: 4 * regions, tNat: 2 * regions, tEKS: regions,
+			tAWSProvider: regions, tVpc: regions, tSubnet: 4 * regions, tNat: nats * regions, tEKS: regions, tLogGroup: regions,
 			tNodeGroup: regions, tKMS: regions, tOIDC: regions, tAccessEntry: regions, tAccessPol: regions,
 			tToken: regions, tK8sSecret: regions, tRelease: regions, tAWSConn: regions,
 			// The platform stack's, and each service stack's for its
@@ -149,6 +154,15 @@ func TestClustersAndDelegates(t *testing.T) {
 			if got := str(e, "version"); got != st.Cluster.KubernetesVersion {
 				t.Errorf("%s: %s runs Kubernetes %q, want %q", stack, e.Name, got, st.Cluster.KubernetesVersion)
 			}
+			// The control-plane logs go to a log group with a retention,
+			// declared before the cluster (EKS would make one, kept forever).
+			want := "/aws/eks/" + str(e, "name") + "/cluster"
+			i := slices.IndexFunc(rec.OfType(tLogGroup), func(l mocktest.Registered) bool { return str(l, "name") == want })
+			if i < 0 {
+				t.Errorf("%s: no log group %s", stack, want)
+			} else if l := rec.OfType(tLogGroup)[i]; value(l, "retentionInDays").NumberValue() != float64(st.Cluster.LogRetentionDays) || !slices.Contains(e.Dependencies, l.URN(stack)) {
+				t.Errorf("%s: log group %s keeps logs %v days (want %d), or the cluster does not wait for it (%v)", stack, want, value(l, "retentionInDays"), st.Cluster.LogRetentionDays, e.Dependencies)
+			}
 			// Explicit: EKS's default (EXTENDED) would bill extended
 			// support without the stack file saying so.
 			if got := value(e, "upgradePolicy.supportType").StringValue(); got != "STANDARD" {
@@ -161,6 +175,10 @@ func TestClustersAndDelegates(t *testing.T) {
 			}
 		}
 		for _, n := range rec.OfType(tNodeGroup) {
+			// No autoscaler runs: the stack file's desired size is applied.
+			if len(n.IgnoreChanges) > 0 {
+				t.Errorf("%s: node group %s ignores changes to %v", stack, n.Name, n.IgnoreChanges)
+			}
 			if got := str(n, "version"); got != st.Cluster.KubernetesVersion {
 				t.Errorf("%s: node group %s at Kubernetes %q, want its cluster's %q", stack, n.Name, got, st.Cluster.KubernetesVersion)
 			}
@@ -208,6 +226,9 @@ func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktes
 		get := func(k string) resource.PropertyValue { return vals[resource.PropertyKey(k)] }
 		if str(rel, "chart") != "harness-delegate-ng" || str(rel, "version") != st.Delegate.ChartVersion || value(rel, "repositoryOpts.repo").StringValue() != st.Delegate.ChartRepository {
 			t.Errorf("%s: release %s: chart %s %s from %s", stack, rel.Name, str(rel, "chart"), str(rel, "version"), value(rel, "repositoryOpts.repo"))
+		}
+		if got := value(rel, "timeout").NumberValue(); got < 600 {
+			t.Errorf("%s: %s waits %v s for a delegate image of about 1 GB on fresh nodes", stack, rel.Name, got)
 		}
 		if up := get("upgrader").ObjectValue()["enabled"]; !up.IsBool() || up.BoolValue() {
 			t.Errorf("%s: %s: the upgrader is not off (%v)", stack, rel.Name, up)

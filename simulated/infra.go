@@ -34,6 +34,7 @@ var required = map[string][]string{
 	"aws:ec2/eip:Eip":                                     {},
 	"aws:ec2/natGateway:NatGateway":                       {"subnetId"},
 	"aws:kms/key:Key":                                     {},
+	"aws:cloudwatch/logGroup:LogGroup":                    {},
 	"aws:iam/role:Role":                                   {"assumeRolePolicy"},
 	"aws:iam/rolePolicyAttachment:RolePolicyAttachment":   {"policyArn", "role"},
 	"aws:iam/openIdConnectProvider:OpenIdConnectProvider": {"clientIdLists", "url"},
