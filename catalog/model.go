@@ -10,6 +10,7 @@ package catalog
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/company/harness-platform/diag"
 )
@@ -225,8 +226,23 @@ type StackRegion struct {
 
 // AWS is an environment's own AWS account.
 type AWS struct {
-	// RoleArn is assumed by the stack's explicit AWS providers.
-	RoleArn string
+	// RoleArn is the deployer role an up runs as; PreviewRoleArn the
+	// read-only role previews and drift checks run as. The stack's AWS
+	// providers assume neither: the run's credentials are already one of
+	// them (its ESC environment's OIDC login).
+	RoleArn, PreviewRoleArn string
+}
+
+// Account is the AWS account of the environment (the deployer role's).
+func (a *AWS) Account() string { return ARNAccount(a.RoleArn) }
+
+// ARNAccount is the account of an IAM or STS ARN ("" if it has none).
+func ARNAccount(arn string) string {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) < 6 {
+		return ""
+	}
+	return parts[4]
 }
 
 // NAT gateway layouts of a cluster's VPC.

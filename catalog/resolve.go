@@ -115,7 +115,7 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 		st.Regions = append(st.Regions, StackRegion{Name: r.Name, NetworkCIDR: r.NetworkCIDR, Kind: r.kind(), AWSRegion: regions[r.Name].AWSRegion})
 	}
 	if a := d.AWS; a != nil {
-		st.AWS = &AWS{RoleArn: a.RoleArn}
+		st.AWS = &AWS{RoleArn: a.RoleArn, PreviewRoleArn: a.PreviewRoleArn}
 	}
 	if cl := d.Cluster; cl != nil {
 		n := cl.NodeGroup

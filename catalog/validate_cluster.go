@@ -49,8 +49,8 @@ func (v *validator) checkInfrastructure(st *stackDoc) {
 			v.at(st.At.Pos(), "add "+Namespace+":cluster (kubernetesVersion, adminRoleArn, nodeGroup)", "stack %q declares EKS clusters but has no %s:cluster", st.name, Namespace)
 		}
 	}
-	if a := st.AWS; a != nil && a.RoleArn != "" && !roleArn.MatchString(a.RoleArn) {
-		v.at(a.At.Field("roleArn"), "write an IAM role ARN such as arn:aws:iam::111122223333:role/platform-deployer", "aws roleArn %q is not an IAM role ARN", a.RoleArn)
+	if a := st.AWS; a != nil {
+		v.checkIdentities(st, a)
 	}
 	if c := st.Cluster; c != nil {
 		v.checkCluster(c)
@@ -197,5 +197,34 @@ func (v *validator) placeholder(pos diag.Pos, key, cidr string) {
 	if what, ok := ReservedRange(cidr); ok {
 		v.warnAt(pos, "write the public (NAT) network of the runners that run this stack (README, Where the jobs run)",
 			"%s %s %s: no runner reaches the clusters' public endpoint from it", key, cidr, what)
+	}
+}
+
+// checkIdentities checks who the stack's runs are on AWS and in its
+// clusters: the deployer (roleArn, an up) and the preview role
+// (previewRoleArn, previews and the drift check), both in the
+// environment's account, and the platform team's admin role, each a
+// distinct principal (EKS takes one access entry per principal).
+func (v *validator) checkIdentities(st *stackDoc, a *awsDoc) {
+	if a.RoleArn != "" && !roleArn.MatchString(a.RoleArn) {
+		v.at(a.At.Field("roleArn"), "write an IAM role ARN such as arn:aws:iam::111122223333:role/harness-platform-deployer", "aws roleArn %q is not an IAM role ARN", a.RoleArn)
+		return
+	}
+	hasEKS := slices.ContainsFunc(st.Regions, func(r stackRegionDoc) bool { return r.kind() == RegionEKS })
+	switch {
+	case a.PreviewRoleArn == "" && hasEKS:
+		v.at(a.At.Pos(), "add previewRoleArn: the read-only role of the stack's -preview ESC environment (README, Who runs what)",
+			"stack %q declares EKS clusters but %s:aws has no previewRoleArn: previews would need the deployer's write access to read the clusters", st.name, Namespace)
+	case a.PreviewRoleArn != "" && !roleArn.MatchString(a.PreviewRoleArn):
+		v.at(a.At.Field("previewRoleArn"), "write an IAM role ARN such as arn:aws:iam::111122223333:role/harness-platform-preview", "aws previewRoleArn %q is not an IAM role ARN", a.PreviewRoleArn)
+	case a.PreviewRoleArn == a.RoleArn:
+		v.at(a.At.Field("previewRoleArn"), "give previews their own read-only role", "aws previewRoleArn is the deployer role: previews of pull requests would run with write access")
+	case a.PreviewRoleArn != "" && ARNAccount(a.PreviewRoleArn) != ARNAccount(a.RoleArn):
+		v.at(a.At.Field("previewRoleArn"), fmt.Sprintf("use a role of account %s", ARNAccount(a.RoleArn)),
+			"aws previewRoleArn is in account %s, the deployer in %s: the AWS provider allows one account", ARNAccount(a.PreviewRoleArn), ARNAccount(a.RoleArn))
+	}
+	if c := st.Cluster; c != nil && c.AdminRoleArn != "" && (c.AdminRoleArn == a.RoleArn || c.AdminRoleArn == a.PreviewRoleArn) {
+		v.at(c.At.Field("adminRoleArn"), "give the platform team a role of its own",
+			"cluster adminRoleArn is also the stack's %s role: EKS takes one access entry per principal", map[bool]string{true: "deployer", false: "preview"}[c.AdminRoleArn == a.RoleArn])
 	}
 }

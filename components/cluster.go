@@ -24,8 +24,13 @@ const (
 	KubernetesVersion = "4.33.0"
 )
 
-// ClusterAdminPolicy is the EKS access policy of the platform team's role.
-const ClusterAdminPolicy = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
+// EKS access policies: cluster admin for the platform team's role and
+// the deployer; view, Secrets included (Helm keeps its releases in
+// Secrets, and a preview reads them), for the preview role.
+const (
+	ClusterAdminPolicy = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
+	ClusterViewPolicy  = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminViewPolicy"
+)
 
 // ClusterArgs are the inputs of a Cluster: one region of the plan.
 type ClusterArgs struct {
@@ -81,10 +86,15 @@ func NewCluster(ctx *pulumi.Context, name string, args *ClusterArgs, opts ...pul
 }
 
 func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) error {
+	// The run's credentials are already the stack's deployer (an up) or
+	// preview role (a preview, the drift check), from its ESC
+	// environment's OIDC login: assuming the deployer again would need it
+	// to trust itself, and previews to be trusted by it. The provider
+	// refuses credentials of any other account instead.
 	provider, err := aws.NewProvider(ctx, name, &aws.ProviderArgs{
-		Region:      pulumi.String(e.AWSRegion),
-		AssumeRole:  &aws.ProviderAssumeRoleArgs{RoleArn: pulumi.String(e.RoleArn), SessionName: pulumi.String("harness-platform")},
-		DefaultTags: &aws.ProviderDefaultTagsArgs{Tags: pulumi.ToStringMap(e.Tags)},
+		Region:            pulumi.String(e.AWSRegion),
+		AllowedAccountIds: pulumi.StringArray{pulumi.String(e.Account)},
+		DefaultTags:       &aws.ProviderDefaultTagsArgs{Tags: pulumi.ToStringMap(e.Tags)},
 	}, pulumi.Parent(c), pulumi.Version(AWSVersion))
 	if err != nil {
 		return err
@@ -221,18 +231,33 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 	if err != nil {
 		return err
 	}
-	entry, err := eks.NewAccessEntry(ctx, e.Name+"-platform-admin", &eks.AccessEntryArgs{
-		ClusterName: cluster.Name, PrincipalArn: pulumi.String(e.AdminRoleArn), Type: pulumi.String("STANDARD"),
-	}, in...)
-	if err != nil {
-		return err
-	}
-	admin, err := eks.NewAccessPolicyAssociation(ctx, e.Name+"-platform-admin", &eks.AccessPolicyAssociationArgs{
-		ClusterName: cluster.Name, PrincipalArn: entry.PrincipalArn, PolicyArn: pulumi.String(ClusterAdminPolicy),
-		AccessScope: &eks.AccessPolicyAssociationAccessScopeArgs{Type: pulumi.String("cluster")},
-	}, in...)
-	if err != nil {
-		return err
+	// Access entries for who uses the cluster's API: the platform team,
+	// the deployer (an up, the operator) and the preview role (previews,
+	// the drift check), each as itself: the kubeconfig asks for a token
+	// as whoever runs.
+	var access []pulumi.Resource
+	for _, a := range []struct{ suffix, principal, policy string }{
+		{"-platform-admin", e.AdminRoleArn, ClusterAdminPolicy},
+		{"-deployer", e.RoleArn, ClusterAdminPolicy},
+		{"-preview", e.PreviewRoleArn, ClusterViewPolicy},
+	} {
+		if a.principal == "" {
+			continue
+		}
+		entry, err := eks.NewAccessEntry(ctx, e.Name+a.suffix, &eks.AccessEntryArgs{
+			ClusterName: cluster.Name, PrincipalArn: pulumi.String(a.principal), Type: pulumi.String("STANDARD"),
+		}, in...)
+		if err != nil {
+			return err
+		}
+		assoc, err := eks.NewAccessPolicyAssociation(ctx, e.Name+a.suffix, &eks.AccessPolicyAssociationArgs{
+			ClusterName: cluster.Name, PrincipalArn: entry.PrincipalArn, PolicyArn: pulumi.String(a.policy),
+			AccessScope: &eks.AccessPolicyAssociationAccessScopeArgs{Type: pulumi.String("cluster")},
+		}, in...)
+		if err != nil {
+			return err
+		}
+		access = append(access, assoc)
 	}
 	c.OIDCIssuer = cluster.Identities.ApplyT(func(ids []eks.ClusterIdentity) (string, error) {
 		if len(ids) == 0 || len(ids[0].Oidcs) == 0 || ids[0].Oidcs[0].Issuer == nil {
@@ -285,18 +310,20 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 	c.Name, c.Endpoint = cluster.Name, cluster.Endpoint
 	c.Kubeconfig = pulumi.ToSecret(pulumi.All(cluster.Name, cluster.Endpoint, cluster.CertificateAuthority.Data().Elem()).ApplyT(
 		func(v []any) (string, error) {
-			return Kubeconfig(v[0].(string), v[1].(string), v[2].(string), e.AWSRegion, e.AdminRoleArn)
+			return Kubeconfig(v[0].(string), v[1].(string), v[2].(string), e.AWSRegion)
 		})).(pulumi.StringOutput)
-	// The provider waits for the nodes and the admin access: before them
-	// nothing can be deployed into the cluster.
+	// The provider waits for the nodes and the access entries: before
+	// them nothing can be deployed into the cluster.
 	c.Provider, err = kubernetes.NewProvider(ctx, name, &kubernetes.ProviderArgs{Kubeconfig: c.Kubeconfig},
-		pulumi.Parent(c), pulumi.Version(KubernetesVersion), pulumi.DependsOn([]pulumi.Resource{nodes, admin}))
+		pulumi.Parent(c), pulumi.Version(KubernetesVersion), pulumi.DependsOn(append([]pulumi.Resource{nodes}, access...)))
 	return err
 }
 
 // Kubeconfig is a kubeconfig for an EKS cluster that authenticates with
-// `aws eks get-token` as role: it holds no credential of its own.
-func Kubeconfig(cluster, endpoint, caData, region, role string) (string, error) {
+// `aws eks get-token` as whoever runs it (their access entry says what
+// they may do): it holds no credential of its own, and needs the AWS CLI
+// (CredentialPlugin) where it runs.
+func Kubeconfig(cluster, endpoint, caData, region string) (string, error) {
 	cfg := map[string]any{
 		"apiVersion":      "v1",
 		"kind":            "Config",
@@ -306,8 +333,8 @@ func Kubeconfig(cluster, endpoint, caData, region, role string) (string, error) 
 		"contexts": []any{map[string]any{"name": cluster, "context": map[string]any{"cluster": cluster, "user": cluster}}},
 		"users": []any{map[string]any{"name": cluster, "user": map[string]any{"exec": map[string]any{
 			"apiVersion": "client.authentication.k8s.io/v1beta1",
-			"command":    "aws",
-			"args":       []string{"eks", "get-token", "--cluster-name", cluster, "--region", region, "--role-arn", role},
+			"command":    plan.CredentialPlugin,
+			"args":       []string{"eks", "get-token", "--cluster-name", cluster, "--region", region, "--output", "json"},
 		}}}},
 	}
 	b, err := json.Marshal(cfg)

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -230,4 +231,32 @@ func TestServiceDeployment(t *testing.T) {
 		}
 	}
 	children(t, rec, ServiceDeploymentType)
+}
+
+// An EKS kubeconfig asks `aws eks get-token` for a token as whoever runs
+// it (their access entry says what they may do): it names no role to
+// assume and holds no credential.
+func TestKubeconfigRunsAsTheCaller(t *testing.T) {
+	k, err := Kubeconfig("int-stable-euw1", "https://X.gr7.eu-west-1.eks.amazonaws.com", "Q0E=", "eu-west-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Users []struct {
+			User struct {
+				Exec struct {
+					Command string
+					Args    []string
+				}
+				Token string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(k), &cfg); err != nil || len(cfg.Users) != 1 {
+		t.Fatalf("%v: %s", err, k)
+	}
+	u := cfg.Users[0].User
+	if u.Exec.Command != plan.CredentialPlugin || strings.Join(u.Exec.Args, " ") != "eks get-token --cluster-name int-stable-euw1 --region eu-west-1 --output json" || u.Token != "" {
+		t.Errorf("user %+v", u)
+	}
 }

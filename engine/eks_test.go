@@ -96,3 +96,22 @@ func TestEKSRefusesVersions(t *testing.T) {
 		t.Errorf("a cluster of 1.31: %v\n%s", err, gone.out)
 	}
 }
+
+// A role assuming itself needs a trust statement naming itself (AWS's
+// 2023 change): the simulated STS refuses it otherwise, which is why
+// the AWS providers assume nothing (the run already is the role).
+func TestSelfAssumeRefused(t *testing.T) {
+	deployer := example(t).Stacks["dev"].AWS.RoleArn
+	s := openWith(t, t.TempDir(), example(t), func(_ context.Context, args *pulumi.ResourceTransformArgs) *pulumi.ResourceTransformResult {
+		if args.Type != "pulumi:providers:aws" {
+			return nil
+		}
+		args.Props["assumeRole"] = pulumi.Map{"roleArn": pulumi.String(deployer)}
+		return &pulumi.ResourceTransformResult{Props: args.Props, Opts: args.Opts}
+	})
+	_, err := s.Preview(context.Background(), "dev", RunOptions{})
+	want := "User: arn:aws:sts::111111111111:assumed-role/harness-platform-deployer/harness-platform is not authorized to perform: sts:AssumeRole on resource: " + deployer
+	if err == nil || !strings.Contains(s.out.String(), want) {
+		t.Errorf("a provider assuming the run's own role: %v, want %q\n%s", err, want, s.out)
+	}
+}

@@ -51,9 +51,9 @@ func TestPreflight(t *testing.T) {
 	}
 
 	// Everything refused at once.
-	dev := c.Stacks["dev"]
 	outside := netip.MustParseAddr("192.0.2.10")
-	s.Servers.SetReach(simulated.Reach{Runner: outside, NoGitHubCredential: true, InvalidHarnessKey: true, Roles: []string{"arn:aws:iam::111111111111:role/another"}})
+	stranger := "arn:aws:iam::999999999999:role/harness-platform-deployer"
+	s.Servers.SetReach(simulated.Reach{Runner: outside, NoGitHubCredential: true, InvalidHarnessKey: true, Identities: []string{stranger}})
 	lockDir := filepath.Join(state, "backend", ".pulumi", "locks", "organization", "harness-platform", "dev")
 	if err := os.MkdirAll(lockDir, 0o700); err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestPreflight(t *testing.T) {
 		"Harness API key for account " + simulated.Account + `: 401 Unauthorized: {"status":"ERROR","code":"INVALID_TOKEN"`,
 		"GitHub credential for owner company (accounts, ",
 		"401 Requires authentication []; give the GitHub provider a token (GITHUB_TOKEN, from ESC harness-platform/ci)",
-		"AWS role " + dev.AWS.RoleArn + " in eu-west-1: operation error STS: AssumeRole, https response error StatusCode: 403",
+		"AWS identity in account 111111111111: the run is arn:aws:sts::999999999999:assumed-role/harness-platform-deployer/harness-platform, of another account: the AWS provider would refuse it (AWS account ID not allowed: 999999999999); run an up with ESC environment harness-platform/dev",
 		"cluster API of dev/euw1: Get \"https://",
 		"cluster API of dev/euw2: Get \"https://",
 		"i/o timeout (the cluster's API does not answer from 192.0.2.10",
@@ -92,10 +92,16 @@ func TestPreflight(t *testing.T) {
 		name  string
 		reach simulated.Reach
 		want  string
+		// preview is what the preview meets, when not want.
+		preview string
 	}{
-		{"no GitHub credential", simulated.Reach{Runner: DefaultReach(c).Runner, NoGitHubCredential: true}, "401 Requires authentication"},
-		{"runner outside the clusters' networks", simulated.Reach{Runner: outside}, "i/o timeout (the cluster's API does not answer from 192.0.2.10"},
-		{"role not assumable", simulated.Reach{Runner: DefaultReach(c).Runner, Roles: []string{}}, "is not authorized to perform: sts:AssumeRole on resource: " + dev.AWS.RoleArn},
+		{"no GitHub credential", simulated.Reach{Runner: DefaultReach(c).Runner, NoGitHubCredential: true}, "401 Requires authentication", ""},
+		{"runner outside the clusters' networks", simulated.Reach{Runner: outside}, "i/o timeout (the cluster's API does not answer from 192.0.2.10", ""},
+		{"credentials of another account", simulated.Reach{Runner: DefaultReach(c).Runner, Identities: []string{stranger}}, "AWS account ID not allowed: 999999999999", ""},
+		{"an identity with no access entry", simulated.Reach{Runner: DefaultReach(c).Runner, Identities: []string{"arn:aws:iam::111111111111:role/someone-else"}},
+			"the run is arn:aws:sts::111111111111:assumed-role/someone-else/harness-platform, neither the deployer",
+			"the server has asked for the client to provide credentials (arn:aws:iam::111111111111:role/someone-else has no access entry on EKS cluster int-stable-euw1)"},
+		{"no credential plugin", simulated.Reach{Runner: DefaultReach(c).Runner, Identities: DefaultReach(c).Identities, NoCredentialPlugin: true}, "exec: executable aws not found", ""},
 	} {
 		s.Servers.SetReach(c.reach)
 		problems, err := s.Preflight(ctx, "dev")
@@ -103,8 +109,11 @@ func TestPreflight(t *testing.T) {
 			t.Errorf("%s: preflight reports %s %v, want %q", c.name, problemsText(problems), err, c.want)
 		}
 		s.out.Reset()
-		if _, err := s.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(s.out.String(), c.want) {
-			t.Errorf("%s: the preview passed or failed otherwise (%v), want %q:\n%s", c.name, err, c.want, s.out)
+		if c.preview == "" {
+			c.preview = c.want
+		}
+		if _, err := s.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(s.out.String(), c.preview) {
+			t.Errorf("%s: the preview passed or failed otherwise (%v), want %q:\n%s", c.name, err, c.preview, s.out)
 		}
 	}
 }

@@ -197,16 +197,22 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 
 // DefaultReach is an offline run's: from the first address of the first
 // runner network the stack files name (harness-platform:runner), with a
-// GitHub credential, a valid Harness key and every role assumable.
+// GitHub credential, a valid Harness key, and, on AWS, each environment's
+// deployer role (what an up's ESC login is).
 func DefaultReach(c *catalog.Catalog) simulated.Reach {
+	var reach simulated.Reach
 	for _, env := range c.Chain {
-		if r := c.Stacks[env].Runner; r != nil && len(r.EgressCidrs) > 0 {
+		if r := c.Stacks[env].Runner; r != nil && len(r.EgressCidrs) > 0 && !reach.Runner.IsValid() {
 			if p, err := netip.ParsePrefix(r.EgressCidrs[0]); err == nil {
-				return simulated.Reach{Runner: p.Addr()}
+				reach.Runner = p.Addr()
 			}
 		}
+		// An up runs as each environment's deployer (its ESC login).
+		if a := c.Stacks[env].AWS; a != nil {
+			reach.Identities = append(reach.Identities, a.RoleArn)
+		}
 	}
-	return simulated.Reach{}
+	return reach
 }
 
 // verdict is the guards' verdict on a stack under check, once reached.

@@ -34,13 +34,23 @@ const DelegatePermissions = "CLUSTER_VIEWER"
 // (and read their tags) from ECR; deployments need nothing else from AWS.
 const ECRReadOnlyPolicy = "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly"
 
+// CredentialPlugin is the command an EKS cluster's kubeconfig runs for a
+// token (`aws eks get-token`): the AWS CLI must be installed wherever the
+// Kubernetes provider runs (runners, the operator's workspace, a laptop).
+const CredentialPlugin = "aws"
+
 // EKS is a VPC and an EKS cluster in the environment's own account.
 type EKS struct {
 	// Name is the cluster's name, <environment>-<region>.
 	Name      string
 	AWSRegion string
-	// RoleArn is assumed by the region's explicit AWS provider.
+	// RoleArn is the deployer role (an up runs as it) and PreviewRoleArn
+	// the read-only role (previews and drift checks run as it): each gets
+	// an access entry. The region's AWS provider assumes neither and
+	// allows only Account.
 	RoleArn           string
+	PreviewRoleArn    string
+	Account           string
 	KubernetesVersion string
 	// UpgradePolicy is EKS's support type for the cluster (STANDARD:
 	// upgraded by EKS when its version leaves standard support).
@@ -166,6 +176,8 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 		Name:              ident.ClusterName(env.Name, r.Name),
 		AWSRegion:         r.AWSRegion,
 		RoleArn:           st.AWS.RoleArn,
+		PreviewRoleArn:    st.AWS.PreviewRoleArn,
+		Account:           st.AWS.Account(),
 		KubernetesVersion: c.KubernetesVersion,
 		UpgradePolicy:     c.UpgradePolicy,
 		VPC:               vpc,

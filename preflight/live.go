@@ -13,13 +13,13 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
 	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
@@ -122,20 +122,24 @@ func (l Live) GitHub(ctx context.Context, owner string, repos []string) error {
 	return errors.Join(errs...)
 }
 
-// AssumeRole assumes the role with the default credential chain, as the
-// AWS provider's assumeRole does.
-func (l Live) AssumeRole(ctx context.Context, role, region string) error {
+// CallerIdentity asks STS who the default credential chain is (what
+// ESC's OIDC login exports, and what the AWS provider uses).
+func (l Live) CallerIdentity(ctx context.Context, _, region string) (string, error) {
 	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(region))
 	if err != nil {
-		return err
+		return "", err
 	}
-	_, err = sts.NewFromConfig(cfg).AssumeRole(ctx, &sts.AssumeRoleInput{RoleArn: aws.String(role), RoleSessionName: aws.String("harness-platform-preflight"), DurationSeconds: aws.Int32(900)})
-	return err
+	out, err := sts.NewFromConfig(cfg).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+	if err != nil {
+		return "", err
+	}
+	return aws.ToString(out.Arn), nil
 }
 
-// Cluster asks the API server for its version over TLS with the
-// kubeconfig's CA: any HTTP answer (401 included: the token is the
-// Kubernetes provider's business) means it is reachable from here.
+// Cluster asks the API server over TLS with the kubeconfig's CA, with
+// the token its credential plugin gives this run: the plugin must be
+// installed here, the server must answer from here, and it must
+// authenticate the run (a 401 means it has no access entry).
 func (l Live) Cluster(ctx context.Context, _ string, kubeconfig string) error {
 	server, ca, err := Server(kubeconfig)
 	if err != nil {
@@ -146,8 +150,25 @@ func (l Live) Cluster(ctx context.Context, _ string, kubeconfig string) error {
 		pool.AppendCertsFromPEM(ca)
 	}
 	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
-	_, _, err = Live{Client: c}.get(ctx, strings.TrimSuffix(server, "/")+"/version", http.Header{})
-	return err
+	tok, err := token(ctx, kubeconfig)
+	if err != nil {
+		return err
+	}
+	if tok == "" {
+		_, _, err = Live{Client: c}.get(ctx, strings.TrimSuffix(server, "/")+"/version", http.Header{})
+		return err
+	}
+	// /api answers every authenticated user (system:discovery): a 401
+	// means the cluster does not know who the run is (no access entry).
+	u := strings.TrimSuffix(server, "/") + "/api"
+	status, _, err := Live{Client: c}.get(ctx, u, http.Header{"Authorization": {"Bearer " + tok}})
+	if err != nil {
+		return err
+	}
+	if status == http.StatusUnauthorized {
+		return fmt.Errorf("GET %s: 401 Unauthorized: the cluster does not authenticate this run's identity (no access entry for it)", u)
+	}
+	return nil
 }
 
 // Server is the API server URL and CA of a kubeconfig's current context.
@@ -188,17 +209,15 @@ func Server(kubeconfig string) (server string, ca []byte, err error) {
 	return "", nil, errors.New("the kubeconfig names no cluster for its current context")
 }
 
-// EKS asks EKS in region, as role (assumed as the AWS provider assumes
-// it), for the version's status (DescribeClusterVersions, which lists the
+// EKS asks EKS in region, as the run (the default credential chain, as
+// the AWS provider), for the version's status (DescribeClusterVersions, which lists the
 // versions EKS offers with their support status) and the cluster's
 // version (DescribeCluster; ResourceNotFoundException: not created yet).
-func (l Live) EKS(ctx context.Context, role, region, name, version string) (EKSAnswer, error) {
+func (l Live) EKS(ctx context.Context, _, region, name, version string) (EKSAnswer, error) {
 	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(region))
 	if err != nil {
 		return EKSAnswer{}, err
 	}
-	cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(sts.NewFromConfig(cfg), role,
-		func(o *stscreds.AssumeRoleOptions) { o.RoleSessionName = "harness-platform-preflight" }))
 	client := eks.NewFromConfig(cfg)
 	var a EKSAnswer
 	pages := eks.NewDescribeClusterVersionsPaginator(client, &eks.DescribeClusterVersionsInput{})
@@ -243,4 +262,59 @@ func (l Live) RunnerAddress(ctx context.Context) (netip.Addr, error) {
 		return netip.Addr{}, fmt.Errorf("GET %s: %d", u, status)
 	}
 	return netip.ParseAddr(strings.TrimSpace(string(body)))
+}
+
+// Command looks name up on PATH, as client-go's exec authenticator does.
+func (Live) Command(_ context.Context, name string) error {
+	if _, err := exec.LookPath(name); err != nil {
+		return PluginMissing(name)
+	}
+	return nil
+}
+
+// PluginMissing is client-go's error for a kubeconfig credential plugin
+// that is not installed (k8s.io/client-go/plugin/pkg/client/auth/exec).
+func PluginMissing(name string) error {
+	return fmt.Errorf("getting credentials: exec: executable %s not found\n\nIt looks like you are trying to use a client-go credential plugin that is not installed.\n\n"+
+		"To learn more about this feature, consult the documentation available at:\n      https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins", name)
+}
+
+// token runs the kubeconfig's credential plugin, as client-go does, and
+// returns its token ("" when the kubeconfig has no plugin).
+func token(ctx context.Context, kubeconfig string) (string, error) {
+	var cfg struct {
+		Users []struct {
+			User struct {
+				Exec *struct {
+					Command string
+					Args    []string
+					Env     []struct{ Name, Value string }
+				}
+			}
+		}
+	}
+	if err := yaml.Unmarshal([]byte(kubeconfig), &cfg); err != nil || len(cfg.Users) == 0 || cfg.Users[0].User.Exec == nil {
+		return "", err
+	}
+	e := cfg.Users[0].User.Exec
+	path, err := exec.LookPath(e.Command)
+	if err != nil {
+		return "", PluginMissing(e.Command)
+	}
+	cmd := exec.CommandContext(ctx, path, e.Args...)
+	cmd.Env = os.Environ()
+	for _, v := range e.Env {
+		cmd.Env = append(cmd.Env, v.Name+"="+v.Value)
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("getting credentials: exec: executable %s failed: %w", e.Command, err)
+	}
+	var cred struct {
+		Status struct{ Token string } `json:"status"`
+	}
+	if err := json.Unmarshal(out, &cred); err != nil || cred.Status.Token == "" {
+		return "", fmt.Errorf("getting credentials: %s returned no token", e.Command)
+	}
+	return cred.Status.Token, nil
 }

@@ -33,13 +33,18 @@ type Services interface {
 	// repositories (environments, variables, branch protection, files)
 	// and read the owner's teams.
 	GitHub(ctx context.Context, owner string, repos []string) error
-	// AssumeRole: the operation's AWS identity may assume role in region.
-	AssumeRole(ctx context.Context, role, region string) error
+	// CallerIdentity is the ARN of who the run is on AWS in region
+	// (sts:GetCallerIdentity), with the credentials the providers use
+	// for the environment's account; "" when not known (the simulation
+	// models no identity: any is accepted).
+	CallerIdentity(ctx context.Context, account, region string) (string, error)
 	// Cluster: the API server of the kubeconfig answers from here.
 	Cluster(ctx context.Context, region, kubeconfig string) error
 	// EKS: what EKS in region says, as role, of a version
 	// (DescribeClusterVersions) and of the cluster name (DescribeCluster).
 	EKS(ctx context.Context, role, region, name, version string) (EKSAnswer, error)
+	// Command: the program name is installed where the run is (on PATH).
+	Command(ctx context.Context, name string) error
 	// RunnerAddress is the public address this run reaches the internet
 	// from; the zero Addr when it reaches every network.
 	RunnerAddress(ctx context.Context) (netip.Addr, error)
@@ -72,7 +77,8 @@ type Requirements struct {
 	Org         string
 	// GitHub maps each owner to the repositories the stacks write.
 	GitHub map[string][]string
-	Roles  []Role
+	// AWS is who the environment's runs may be on AWS (nil without EKS).
+	AWS *AWSIdentities
 	// Clusters are the environment's deployed clusters (a cluster not
 	// created yet is reached by the up that creates it; validate checks
 	// that its runners may reach it).
@@ -101,8 +107,12 @@ type EKSCluster struct {
 	File string
 }
 
-// Role is an AWS role a region's provider assumes.
-type Role struct{ Arn, Region string }
+// AWSIdentities are the roles a run of the environment may be: the
+// deployer for an up, the preview role for a preview or a drift check.
+type AWSIdentities struct {
+	Account, Deployer, Preview, Region string
+	File                               string
+}
 
 // Cluster is a deployed cluster's kubeconfig.
 type Cluster struct{ Region, Kubeconfig string }
@@ -156,8 +166,8 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 		}
 	}
 	for _, reg := range st.Regions {
-		if reg.Kind == catalog.RegionEKS && st.AWS != nil {
-			r.Roles = append(r.Roles, Role{Arn: st.AWS.RoleArn, Region: reg.AWSRegion})
+		if reg.Kind == catalog.RegionEKS && st.AWS != nil && r.AWS == nil {
+			r.AWS = &AWSIdentities{Account: st.AWS.Account(), Deployer: st.AWS.RoleArn, Preview: st.AWS.PreviewRoleArn, Region: reg.AWSRegion, File: st.File}
 		}
 		if k := kubeconfigs[reg.Name]; k != "" {
 			r.Clusters = append(r.Clusters, Cluster{Region: reg.Name, Kubeconfig: k})
@@ -197,14 +207,12 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 			"give the GitHub provider a token (GITHUB_TOKEN, from ESC harness-platform/ci) of the platform's GitHub App installed on "+o+
 				", with administration, environments, variables, secrets and contents write on these repositories and members read on the organisation")
 	}
-	seen := map[Role]bool{}
-	for _, role := range r.Roles {
-		if seen[role] {
-			continue
-		}
-		seen[role] = true
-		fail(fmt.Sprintf("AWS role %s in %s", role.Arn, role.Region), svc.AssumeRole(ctx, role.Arn, role.Region),
-			"let the CI identity (ESC's OIDC login) assume it: add it to the role's trust policy, or fix harness-platform:aws.roleArn in Pulumi."+r.Environment+".yaml")
+	if a := r.AWS; a != nil {
+		out = append(out, checkIdentity(ctx, svc, r.Environment, *a)...)
+	}
+	if len(r.EKS) > 0 {
+		fail("the clusters' credential plugin", svc.Command(ctx, plan.CredentialPlugin),
+			"install the AWS CLI v2 where the run is (the runner's image; the operator's workspace image): every EKS kubeconfig runs `aws eks get-token` for its token")
 	}
 	for _, e := range r.EKS {
 		out = append(out, checkEKS(ctx, svc, e)...)
@@ -302,4 +310,41 @@ func containsAddr(cidrs []string, addr netip.Addr) bool {
 		}
 	}
 	return false
+}
+
+// checkIdentity checks that the run is, on AWS, one of the environment's
+// roles: the AWS providers assume no role (the credentials are already
+// the run's, from its ESC environment's OIDC login) and allow only the
+// environment's account.
+func checkIdentity(ctx context.Context, svc Services, env string, a AWSIdentities) []Problem {
+	check := "AWS identity in account " + a.Account
+	arn, err := svc.CallerIdentity(ctx, a.Account, a.Region)
+	fix := fmt.Sprintf("run an up with ESC environment harness-platform/%s (its OIDC login is %s), a preview or drift check with harness-platform/%s-preview (%s)", env, a.Deployer, env, a.Preview)
+	if err != nil {
+		return []Problem{{Check: check, Err: err, Fix: fix}}
+	}
+	if arn == "" {
+		return nil
+	}
+	if catalog.ARNAccount(arn) != a.Account {
+		return []Problem{{Check: check, Err: fmt.Errorf("the run is %s, of another account: the AWS provider would refuse it (AWS account ID not allowed: %s)", arn, catalog.ARNAccount(arn)), Fix: fix}}
+	}
+	if !IsRole(arn, a.Deployer) && !IsRole(arn, a.Preview) {
+		return []Problem{{Check: check, Err: fmt.Errorf("the run is %s, neither the deployer (roleArn) nor the preview role (previewRoleArn) of %s, and no cluster has an access entry for it", arn, a.File), Fix: fix}}
+	}
+	return nil
+}
+
+// IsRole reports whether the caller ARN (an STS assumed-role ARN, or the
+// role's own) is the IAM role role: same account and role name (an
+// assumed-role ARN drops the role's path).
+func IsRole(caller, role string) bool {
+	if role == "" || catalog.ARNAccount(caller) != catalog.ARNAccount(role) {
+		return false
+	}
+	name := role[strings.LastIndex(role, "/")+1:]
+	if _, rest, ok := strings.Cut(caller, ":assumed-role/"); ok {
+		return strings.SplitN(rest, "/", 2)[0] == name
+	}
+	return caller == role
 }

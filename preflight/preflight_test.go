@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -29,8 +31,8 @@ func TestRequire(t *testing.T) {
 	if r.Org != "default" || len(r.GitHub) != 1 || len(repos) < 10 || !slices.Contains(repos, "harness-platform") || !slices.Contains(repos, "payment-service") {
 		t.Errorf("org %q, GitHub %v", r.Org, r.GitHub)
 	}
-	if len(r.Roles) != 2 || r.Roles[0] != (Role{Arn: c.Stacks["dev"].AWS.RoleArn, Region: "eu-west-1"}) || r.Roles[1].Region != "eu-west-2" {
-		t.Errorf("roles %v", r.Roles)
+	if a := c.Stacks["dev"].AWS; r.AWS == nil || *r.AWS != (AWSIdentities{Account: "111111111111", Deployer: a.RoleArn, Preview: a.PreviewRoleArn, Region: "eu-west-1", File: "Pulumi.dev.yaml"}) {
+		t.Errorf("AWS identities %+v", r.AWS)
 	}
 	if len(r.Clusters) != 1 || r.Clusters[0] != (Cluster{Region: "euw1", Kubeconfig: "kubeconfig of euw1"}) {
 		t.Errorf("clusters %v", r.Clusters)
@@ -49,13 +51,13 @@ func TestRequire(t *testing.T) {
 // Run asks every check and reports every failure with its fix.
 func TestRunReportsEveryProblem(t *testing.T) {
 	r := Requirements{Environment: "dev", Account: "acct", Org: "default", GitHub: map[string][]string{"a": {"x"}, "b": {"y"}},
-		Roles: []Role{{"arn:r", "eu-west-1"}, {"arn:r", "eu-west-1"}}, Clusters: []Cluster{{"euw1", "k"}}}
+		AWS: &AWSIdentities{Account: "1", Deployer: "arn:aws:iam::1:role/d", Region: "eu-west-1"}, Clusters: []Cluster{{"euw1", "k"}}}
 	problems := Run(context.Background(), failing{}, r)
 	var got []string
 	for _, p := range problems {
 		got = append(got, p.Check)
 	}
-	want := "Harness API key for account acct|GitHub credential for owner a (x)|GitHub credential for owner b (y)|AWS role arn:r in eu-west-1|cluster API of dev/euw1"
+	want := "Harness API key for account acct|GitHub credential for owner a (x)|GitHub credential for owner b (y)|AWS identity in account 1|cluster API of dev/euw1"
 	if strings.Join(got, "|") != want {
 		t.Errorf("checks %q, want %q", strings.Join(got, "|"), want)
 	}
@@ -77,10 +79,13 @@ func (f failing) err() error {
 	}
 	return errors.New("refused")
 }
-func (f failing) Harness(context.Context, string, string) error    { return f.err() }
-func (f failing) GitHub(context.Context, string, []string) error   { return f.err() }
-func (f failing) AssumeRole(context.Context, string, string) error { return f.err() }
-func (f failing) Cluster(context.Context, string, string) error    { return f.err() }
+func (f failing) Harness(context.Context, string, string) error  { return f.err() }
+func (f failing) GitHub(context.Context, string, []string) error { return f.err() }
+func (f failing) CallerIdentity(context.Context, string, string) (string, error) {
+	return "arn:aws:sts::1:assumed-role/d/s", f.err()
+}
+func (f failing) Cluster(context.Context, string, string) error { return f.err() }
+func (f failing) Command(context.Context, string) error         { return f.err() }
 func (f failing) RunnerAddress(context.Context) (netip.Addr, error) {
 	return netip.MustParseAddr("52.94.76.5"), f.err()
 }
@@ -211,6 +216,42 @@ func TestLiveCluster(t *testing.T) {
 	if err := (Live{}).Cluster(context.Background(), "euw1", kubeconfig(srv.URL)); err != nil {
 		t.Errorf("a reachable API: %v", err)
 	}
+	// With the kubeconfig's credential plugin: its token must be known
+	// to the cluster (a 401 is an identity with no access entry), and
+	// the plugin must be installed.
+	authed := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api" || r.Header.Get("Authorization") != "Bearer known" {
+			w.WriteHeader(http.StatusUnauthorized)
+		}
+	}))
+	defer authed.Close()
+	authedCA := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: authed.Certificate().Raw}))
+	dir := t.TempDir()
+	plugin := func(tok string) {
+		script := "#!/bin/sh\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\",\"kind\":\"ExecCredential\",\"status\":{\"token\":\"" + tok + "\"}}'\n"
+		if err := os.WriteFile(filepath.Join(dir, "fake-aws"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	withPlugin := func(command string) string {
+		return fmt.Sprintf(`{"apiVersion":"v1","kind":"Config","current-context":"c","clusters":[{"name":"c","cluster":{"server":%q,"certificate-authority-data":%q}}],"contexts":[{"name":"c","context":{"cluster":"c","user":"c"}}],"users":[{"name":"c","user":{"exec":{"apiVersion":"client.authentication.k8s.io/v1beta1","command":%q,"args":["eks","get-token"]}}}]}`, authed.URL, authedCA, command)
+	}
+	plugin("known")
+	if err := (Live{}).Cluster(context.Background(), "euw1", withPlugin("fake-aws")); err != nil {
+		t.Errorf("a known identity: %v", err)
+	}
+	plugin("stranger")
+	if err := (Live{}).Cluster(context.Background(), "euw1", withPlugin("fake-aws")); err == nil || !strings.Contains(err.Error(), "401 Unauthorized: the cluster does not authenticate this run's identity") {
+		t.Errorf("an identity without an access entry: %v", err)
+	}
+	if err := (Live{}).Cluster(context.Background(), "euw1", withPlugin("no-such-plugin")); err == nil || !strings.Contains(err.Error(), "exec: executable no-such-plugin not found") {
+		t.Errorf("a missing credential plugin: %v", err)
+	}
+	if err := (Live{}).Command(context.Background(), "no-such-plugin"); err == nil {
+		t.Error("a missing command was found")
+	}
+
 	url := srv.URL
 	srv.Close()
 	if err := (Live{}).Cluster(context.Background(), "euw1", kubeconfig(url)); err == nil {
@@ -258,4 +299,43 @@ func TestLiveRunnerAddress(t *testing.T) {
 	if addr, err := (Live{CheckIP: srv.URL}).RunnerAddress(context.Background()); err != nil || addr != netip.MustParseAddr("52.94.76.5") {
 		t.Errorf("address %v, %v", addr, err)
 	}
+}
+
+// The run must be the environment's deployer or preview role, in its
+// account: the AWS providers assume nothing and allow one account.
+func TestIdentityChecks(t *testing.T) {
+	a := AWSIdentities{Account: "111111111111", Deployer: "arn:aws:iam::111111111111:role/ci/harness-platform-deployer",
+		Preview: "arn:aws:iam::111111111111:role/harness-platform-preview", Region: "eu-west-1", File: "Pulumi.dev.yaml"}
+	for _, tc := range []struct{ caller, want string }{
+		{"arn:aws:sts::111111111111:assumed-role/harness-platform-deployer/harness-platform-dev", ""},
+		{"arn:aws:sts::111111111111:assumed-role/harness-platform-preview/pr-42", ""},
+		{"arn:aws:sts::111111111111:assumed-role/platform-admin/alice", "the run is arn:aws:sts::111111111111:assumed-role/platform-admin/alice, neither the deployer (roleArn) nor the preview role (previewRoleArn) of Pulumi.dev.yaml"},
+		{"arn:aws:sts::222222222222:assumed-role/harness-platform-deployer/x", "of another account: the AWS provider would refuse it (AWS account ID not allowed: 222222222222)"},
+	} {
+		problems := checkIdentity(context.Background(), callerIs(tc.caller), "dev", a)
+		text := ""
+		for _, p := range problems {
+			text += p.Error()
+		}
+		if tc.want == "" && text != "" || !strings.Contains(text, tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.caller, text, tc.want)
+		}
+		if tc.want != "" && !strings.Contains(text, "run an up with ESC environment harness-platform/dev") {
+			t.Errorf("%s: no fix in %q", tc.caller, text)
+		}
+	}
+}
+
+type callerIs string
+
+func (c callerIs) CallerIdentity(context.Context, string, string) (string, error) {
+	return string(c), nil
+}
+func (callerIs) Harness(context.Context, string, string) error     { return nil }
+func (callerIs) GitHub(context.Context, string, []string) error    { return nil }
+func (callerIs) Cluster(context.Context, string, string) error     { return nil }
+func (callerIs) RunnerAddress(context.Context) (netip.Addr, error) { return netip.Addr{}, nil }
+func (callerIs) Command(context.Context, string) error             { return nil }
+func (callerIs) EKS(context.Context, string, string, string, string) (EKSAnswer, error) {
+	return EKSAnswer{}, nil
 }

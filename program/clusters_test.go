@@ -80,7 +80,8 @@ func TestClustersAndDelegates(t *testing.T) {
 		}
 		counts := map[string]int{
 			tAWSProvider: regions, tVpc: regions, tSubnet: 4 * regions, tNat: nats * regions, tEKS: regions, tLogGroup: regions,
-			tNodeGroup: regions, tKMS: regions, tOIDC: regions, tAccessEntry: regions, tAccessPol: regions,
+			// Access entries: the platform team, the deployer, the preview role.
+			tNodeGroup: regions, tKMS: regions, tOIDC: regions, tAccessEntry: 3 * regions, tAccessPol: 3 * regions,
 			tToken: regions, tK8sSecret: regions, tRelease: regions, tAWSConn: regions,
 			// The platform stack's, and each service stack's for its
 			// namespaces.
@@ -92,10 +93,14 @@ func TestClustersAndDelegates(t *testing.T) {
 			}
 		}
 		// Every AWS resource goes through the stack's explicit provider,
-		// which assumes the stack's role: never the ambient credentials.
+		// which assumes no role (the run already is the deployer or the
+		// preview role) and refuses credentials of any other account.
 		for _, p := range rec.OfType(tAWSProvider) {
-			if got := str(mocktest.Registered{Inputs: value(p, "assumeRole").ObjectValue()}, "roleArn"); got != st.AWS.RoleArn {
-				t.Errorf("%s: AWS provider %s assumes %q, want %q", stack, p.Name, got, st.AWS.RoleArn)
+			if _, ok := p.Inputs["assumeRole"]; ok {
+				t.Errorf("%s: AWS provider %s assumes a role: the deployer would have to trust itself", stack, p.Name)
+			}
+			if got := propertyStrings(value(p, "allowedAccountIds")); len(got) != 1 || got[0] != st.AWS.Account() {
+				t.Errorf("%s: AWS provider %s allows accounts %v, want [%s]", stack, p.Name, got, st.AWS.Account())
 			}
 		}
 		for _, r := range rec.Resources() {
@@ -169,8 +174,13 @@ func TestClustersAndDelegates(t *testing.T) {
 				t.Errorf("%s: %s upgradePolicy %q, want STANDARD", stack, e.Name, got)
 			}
 		}
+		policies := map[string]string{
+			st.Cluster.AdminRoleArn: "AmazonEKSClusterAdminPolicy",
+			st.AWS.RoleArn:          "AmazonEKSClusterAdminPolicy",
+			st.AWS.PreviewRoleArn:   "AmazonEKSAdminViewPolicy",
+		}
 		for _, a := range rec.OfType(tAccessPol) {
-			if str(a, "principalArn") != st.Cluster.AdminRoleArn || !strings.HasSuffix(str(a, "policyArn"), "AmazonEKSClusterAdminPolicy") {
+			if want, ok := policies[str(a, "principalArn")]; !ok || !strings.HasSuffix(str(a, "policyArn"), "/"+want) {
 				t.Errorf("%s: access policy %s: %s for %s", stack, a.Name, str(a, "policyArn"), str(a, "principalArn"))
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/calendar"
+	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/preflight"
 )
 
@@ -32,9 +33,32 @@ type Reach struct {
 	NoGitHubCredential bool
 	// InvalidHarnessKey: Harness refuses the API key.
 	InvalidHarnessKey bool
-	// Roles are the AWS roles the operation's identity may assume; nil
-	// means any.
+	// Identities are who the run is on AWS: one IAM role ARN per account
+	// (each stack's ESC environment logs in to its own account); nil
+	// means a principal every service accepts, in every account.
+	Identities []string
+	// Roles are the AWS roles whose trust policy lets the run assume
+	// them; nil means any other than the run's own role, which AWS lets
+	// a role assume only when its trust policy names it.
 	Roles []string
+	// NoCredentialPlugin: the kubeconfig's credential plugin (the AWS
+	// CLI) is not installed where the run is.
+	NoCredentialPlugin bool
+}
+
+// identityIn is who the run is in account ("" when not modelled).
+func (r Reach) identityIn(account string) string {
+	for _, id := range r.Identities {
+		if catalog.ARNAccount(id) == account {
+			return id
+		}
+	}
+	return ""
+}
+
+// caller is an identity as STS names the session of the run's role.
+func caller(role string) string {
+	return fmt.Sprintf("arn:aws:sts::%s:assumed-role/%s/harness-platform", catalog.ARNAccount(role), role[strings.LastIndex(role, "/")+1:])
 }
 
 // SetReach sets who calls the simulated services, and from where.
@@ -75,13 +99,41 @@ func (r Reach) github(what string) error {
 	return nil
 }
 
-// assumeRole is STS's answer to an AssumeRole of role.
+// assumeRole is STS's answer to an AssumeRole of role: refused when the
+// role's trust policy does not name the run, which is always so for a
+// role assuming itself unless its trust policy names it (AWS stopped
+// trusting a role's own sessions implicitly in 2023: "Announcing an
+// update to IAM role trust policy behavior", AWS Security Blog).
 func (r Reach) assumeRole(role string) error {
-	if r.Roles != nil && !slices.Contains(r.Roles, role) {
+	who := r.identityIn(catalog.ARNAccount(role))
+	if who == "" && len(r.Identities) > 0 {
+		who = r.Identities[0]
+	}
+	self := who != "" && preflight.IsRole(caller(who), role)
+	if r.Roles != nil && !slices.Contains(r.Roles, role) || self && !slices.Contains(r.Roles, role) {
+		name := fmt.Sprintf("arn:aws:sts::%s:assumed-role/harness-platform-ci/runner", awsAccount)
+		if who != "" {
+			name = caller(who)
+		}
 		return fmt.Errorf("operation error STS: AssumeRole, https response error StatusCode: 403, api error AccessDenied: "+
-			"User: arn:aws:sts::%s:assumed-role/harness-platform-ci/runner is not authorized to perform: sts:AssumeRole on resource: %s", awsAccount, role)
+			"User: %s is not authorized to perform: sts:AssumeRole on resource: %s", name, role)
 	}
 	return nil
+}
+
+// allowedAccount is the AWS provider's refusal of credentials of an
+// account its allowedAccountIds do not list (terraform-provider-aws:
+// "AWS account ID not allowed").
+func (r Reach) allowedAccount(allowed []string) error {
+	if r.Identities == nil || len(allowed) == 0 {
+		return nil
+	}
+	for _, a := range allowed {
+		if r.identityIn(a) != "" {
+			return nil
+		}
+	}
+	return fmt.Errorf("AWS account ID not allowed: %s", catalog.ARNAccount(r.Identities[0]))
 }
 
 // refusal is the simulated service's refusal of any call of provider.
@@ -106,6 +158,17 @@ func (p *Provider) configureRefusal(req *pulumirpc.ConfigureRequest) error {
 	}
 	switch p.name {
 	case "aws":
+		var allowed []string
+		if v, ok := args["allowedAccountIds"]; ok && v.IsArray() {
+			for _, a := range v.ArrayValue() {
+				if a.IsString() {
+					allowed = append(allowed, a.StringValue())
+				}
+			}
+		}
+		if err := r.allowedAccount(allowed); err != nil {
+			return err
+		}
 		role := ""
 		if v, ok := args["assumeRole"]; ok && v.IsObject() {
 			if arn, ok := v.ObjectValue()["roleArn"]; ok && arn.IsString() {
@@ -126,9 +189,56 @@ func (p *Provider) configureRefusal(req *pulumirpc.ConfigureRequest) error {
 		if !ok || !v.IsString() {
 			return nil // unknown in a preview: the cluster is not created yet
 		}
-		return r.cluster(p.aws, v.StringValue())
+		if cmd := kubeconfigPlugin(v.StringValue()); cmd != "" && r.NoCredentialPlugin {
+			// client-go's exec authenticator, as the Kubernetes provider
+			// reports it.
+			return fmt.Errorf("configured Kubernetes cluster is unreachable: unable to load schema information from the API server: %w", preflight.PluginMissing(cmd))
+		}
+		if err := r.cluster(p.aws, v.StringValue()); err != nil {
+			return err
+		}
+		return r.clusterAccess(p.aws, v.StringValue())
 	}
 	return nil
+}
+
+// clusterAccess is the EKS API server's answer to the run's token: it
+// authenticates only a principal with an access entry on the cluster.
+func (r Reach) clusterAccess(aws *Cloud, kubeconfig string) error {
+	if r.Identities == nil || aws == nil {
+		return nil
+	}
+	server := kubeconfigServer(kubeconfig)
+	for _, c := range aws.OfType(eksClusterType) {
+		if c.Properties["endpoint"] != server {
+			continue
+		}
+		for _, e := range aws.OfType("aws:eks/accessEntry:AccessEntry") {
+			principal, _ := e.Properties["principalArn"].(string)
+			if e.Properties["clusterName"] == c.Properties["name"] && r.identityIn(catalog.ARNAccount(principal)) == principal {
+				return nil
+			}
+		}
+		return fmt.Errorf("configured Kubernetes cluster is unreachable: unable to load schema information from the API server: "+
+			"the server has asked for the client to provide credentials (%s has no access entry on EKS cluster %v)", strings.Join(r.Identities, ", "), c.Properties["name"])
+	}
+	return nil
+}
+
+// kubeconfigPlugin is the credential plugin command of a kubeconfig's
+// (first) user, "" for none.
+func kubeconfigPlugin(kubeconfig string) string {
+	var cfg struct {
+		Users []struct {
+			User struct {
+				Exec *struct{ Command string }
+			}
+		}
+	}
+	if yaml.Unmarshal([]byte(kubeconfig), &cfg) != nil || len(cfg.Users) == 0 || cfg.Users[0].User.Exec == nil {
+		return ""
+	}
+	return cfg.Users[0].User.Exec.Command
 }
 
 // cluster is the answer of the kubeconfig's API server to a call from
@@ -230,22 +340,46 @@ func (s *Servers) GitHub(_ context.Context, owner string, repos []string) error 
 	return loadReach(&s.reach).github(fmt.Sprintf("GET https://api.github.com/repos/%s/%s", owner, repos[0]))
 }
 
-// AssumeRole: a role the identity may assume.
-func (s *Servers) AssumeRole(_ context.Context, role, _ string) error {
-	return loadReach(&s.reach).assumeRole(role)
+// CallerIdentity: the run's role in account, as an STS session; "" when
+// the Reach models none.
+func (s *Servers) CallerIdentity(_ context.Context, account, _ string) (string, error) {
+	r := loadReach(&s.reach)
+	if len(r.Identities) == 0 {
+		return "", nil
+	}
+	who := r.identityIn(account)
+	if who == "" {
+		who = r.Identities[0] // credentials of another account
+	}
+	return caller(who), nil
 }
 
-// Cluster: the API server answers from the runner.
-func (s *Servers) Cluster(_ context.Context, _ string, kubeconfig string) error {
-	return loadReach(&s.reach).cluster(s.clouds["aws"], kubeconfig)
+// Cluster: the kubeconfig's credential plugin is installed, the API
+// server answers from the runner, and it knows the run (access entries).
+func (s *Servers) Cluster(ctx context.Context, _ string, kubeconfig string) error {
+	r := loadReach(&s.reach)
+	if cmd := kubeconfigPlugin(kubeconfig); cmd != "" {
+		if err := s.Command(ctx, cmd); err != nil {
+			return err
+		}
+	}
+	if err := r.cluster(s.clouds["aws"], kubeconfig); err != nil {
+		return err
+	}
+	return r.clusterAccess(s.clouds["aws"], kubeconfig)
+}
+
+// Command: the credential plugin is installed unless the Reach says not.
+func (s *Servers) Command(_ context.Context, name string) error {
+	if loadReach(&s.reach).NoCredentialPlugin {
+		return preflight.PluginMissing(name)
+	}
+	return nil
 }
 
 // EKS: the version's status on EKS's calendar today, and the version
 // the simulated cluster of that name runs.
-func (s *Servers) EKS(_ context.Context, role, _, name, version string) (preflight.EKSAnswer, error) {
-	if err := loadReach(&s.reach).assumeRole(role); err != nil {
-		return preflight.EKSAnswer{}, err
-	}
+func (s *Servers) EKS(_ context.Context, _, _, name, version string) (preflight.EKSAnswer, error) {
 	var a preflight.EKSAnswer
 	today := eksNow()
 	if v, ok := calendar.LookupEKS(version); ok {
