@@ -75,6 +75,23 @@ func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulum
 				return nil, err
 			}
 		}
+		// Reviewers must have at least read access to the repository
+		// (GitHub's "Create or update an environment"); the reviewing team
+		// (the platform team) also opens the pull requests, so it writes.
+		granted := map[string]bool{}
+		for _, e := range r.Environments {
+			for _, slug := range e.ReviewerTeams {
+				if granted[slug] {
+					continue
+				}
+				granted[slug] = true
+				if _, err := github.NewTeamRepository(ctx, r.Name+"-"+slug, &github.TeamRepositoryArgs{
+					TeamId: pulumi.String(slug), Repository: pulumi.String(r.Name), Permission: pulumi.String(ReviewerPermission),
+				}, opts...); err != nil {
+					return nil, err
+				}
+			}
+		}
 		if _, err := github.NewBranchProtectionV3(ctx, r.Name+"-"+r.Branch, &github.BranchProtectionV3Args{
 			Repository:    pulumi.String(r.Name),
 			Branch:        pulumi.String(r.Branch),
@@ -96,6 +113,10 @@ func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulum
 	}
 	return g, ctx.RegisterResourceOutputs(g, pulumi.Map{})
 }
+
+// ReviewerPermission is what a reviewing team may do in this program's
+// repository: push (it opens the pull requests it also reviews).
+const ReviewerPermission = "push"
 
 // githubProviders are the explicit GitHub providers of a stack, one per
 // owner, children of parent (nil: the stack's root).

@@ -161,3 +161,41 @@ func TestGitOps(t *testing.T) {
 		t.Error("argocd-cm has no health check for pulumi.com Stacks")
 	}
 }
+
+// workspaceImages are the Pulumi images known to carry the kubeconfigs'
+// credential plugin (the AWS CLI v2), by repository: pulumi/pulumi-docker-
+// containers' docker/pulumi/Dockerfile installs it (`./aws/install`) and
+// is the only image built with a nonroot variant; pulumi/pulumi-go has
+// neither.
+var workspaceImages = map[string]bool{"pulumi/pulumi": true}
+
+// Every operator Stack's workspace can run `aws eks get-token` (the
+// image carries the AWS CLI) at the pinned CLI's version, as a nonroot
+// user; the preview Stack previews as the read-only preview role.
+func TestOperatorWorkspaces(t *testing.T) {
+	cli, err := os.ReadFile("../engine/cli.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(cli), `CLIVersion = "`)
+	version, _, _ := strings.Cut(rest, `"`)
+	files, _ := filepath.Glob("../deploy/argocd/stacks/*/*.yaml")
+	if len(files) < 7 {
+		t.Fatalf("only %d Stack manifests", len(files))
+	}
+	for _, f := range files {
+		for _, m := range manifests(t, f) {
+			tmpl, _ := m.Spec["workspaceTemplate"].(map[string]any)
+			spec, _ := tmpl["spec"].(map[string]any)
+			image, _ := spec["image"].(string)
+			repo, tag, _ := strings.Cut(image, ":")
+			if !workspaceImages[repo] || tag != version+"-nonroot" {
+				t.Errorf("%s: workspace image %q: want one of %v at %s-nonroot (the AWS CLI for the kubeconfigs, the pinned CLI)", f, image, workspaceImages, version)
+			}
+			envs, _ := m.Spec["environment"].([]any)
+			if preview, _ := m.Spec["preview"].(bool); preview && (len(envs) != 1 || !strings.HasSuffix(envs[0].(string), "-preview")) {
+				t.Errorf("%s: a preview Stack runs with ESC %v, not a -preview environment (the read-only role)", f, envs)
+			}
+		}
+	}
+}

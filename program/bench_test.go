@@ -156,6 +156,7 @@ var states = map[string]func() pulumi.Resource{
 	"github:index/actionsEnvironmentSecret:ActionsEnvironmentSecret":     func() pulumi.Resource { return &github.ActionsEnvironmentSecret{} },
 	"github:index/branchProtectionV3:BranchProtectionV3":                 func() pulumi.Resource { return &github.BranchProtectionV3{} },
 	"github:index/repositoryFile:RepositoryFile":                         func() pulumi.Resource { return &github.RepositoryFile{} },
+	"github:index/teamRepository:TeamRepository":                         func() pulumi.Resource { return &github.TeamRepository{} },
 }
 
 func newState(typ string) (pulumi.Resource, error) {

@@ -20,6 +20,7 @@ const (
 	tGHSecret   = "github:index/actionsEnvironmentSecret:ActionsEnvironmentSecret"
 	tGHBranch   = "github:index/branchProtectionV3:BranchProtectionV3"
 	tGHFile     = "github:index/repositoryFile:RepositoryFile"
+	tGHTeamRepo = "github:index/teamRepository:TeamRepository"
 )
 
 // pluginMatch parses a URL as the Harness CI/CD plugin for Backstage
@@ -80,6 +81,11 @@ func TestGitHubRepositorySettings(t *testing.T) {
 		!slices.Equal(propertyStrings(value(b[0], "requiredStatusChecks.checks")), []string{"preview"}) || !value(b[0], "requiredStatusChecks.strict").BoolValue() ||
 		value(b[0], "requiredPullRequestReviews.requiredApprovingReviewCount").NumberValue() != 1 {
 		t.Errorf("main's protection: %v", b)
+	}
+	// The reviewing team can read (and write) the repository it reviews.
+	tr := rec.OfType(tGHTeamRepo)
+	if len(tr) != 1 || str(tr[0], "teamId") != c.PlatformTeam || str(tr[0], "repository") != "harness-platform" || str(tr[0], "permission") != "push" {
+		t.Errorf("reviewer access: %+v", tr)
 	}
 	for _, stack := range []string{"staging", "production"} {
 		if n := len(mustRun(t, c, stack).OfType(tGHBranch)); n != 0 {

@@ -53,6 +53,7 @@ var required = map[string][]string{
 	"github:index/actionsEnvironmentSecret:ActionsEnvironmentSecret":     {"environment", "repository", "secretName"},
 	"github:index/branchProtectionV3:BranchProtectionV3":                 {"branch", "repository"},
 	"github:index/repositoryFile:RepositoryFile":                         {"content", "file", "repository"},
+	"github:index/teamRepository:TeamRepository":                         {"repository", "teamId"},
 }
 
 // autoNamed are the inputs the AWS provider names in Check when the

@@ -587,7 +587,12 @@ type writeGuard interface {
 
 func (p *Provider) checkWrite(typ, name string, olds, news resource.PropertyMap) error {
 	if g, ok := p.behavior.(writeGuard); ok {
-		return g.CheckWrite(typ, name, olds, news)
+		if err := g.CheckWrite(typ, name, olds, news); err != nil {
+			return err
+		}
+	}
+	if p.name == "github" {
+		return loadReach(p.reach).githubWrite(typ, news)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"gopkg.in/yaml.v3"
@@ -44,6 +45,70 @@ type Reach struct {
 	// NoCredentialPlugin: the kubeconfig's credential plugin (the AWS
 	// CLI) is not installed where the run is.
 	NoCredentialPlugin bool
+	// GitHub is the organisation and repositories as GitHub holds them.
+	GitHub GitHubAccount
+}
+
+// GitHubAccount is what GitHub allows the token in the organisation: its
+// plan, which repositories are private, where the token may not write
+// contents, and which branches refuse direct commits. The zero value is
+// an Enterprise organisation of public repositories the token may write.
+type GitHubAccount struct {
+	// Plan is "free", "team" or "enterprise" ("": enterprise).
+	Plan string
+	// Private are the private repositories (names).
+	Private []string
+	// ReadOnly are the repositories whose contents the token may not
+	// write (no Contents: write permission on them).
+	ReadOnly []string
+	// Protected are the repositories whose default branch takes changes
+	// only through pull requests.
+	Protected []string
+}
+
+func (g GitHubAccount) plan() string {
+	if g.Plan == "" {
+		return "enterprise"
+	}
+	return g.Plan
+}
+
+// githubWrite is GitHub's answer to a write of typ (go-github's error
+// format: "<METHOD> <url>: <status> <message> []"). Environment
+// protection rules (required reviewers, prevent self-review) on a private
+// repository need GitHub Enterprise; branch protection on a private one a
+// paid plan; a file commit needs Contents: write and a branch that takes
+// direct commits (docs.github.com: "Managing environments for
+// deployment", "About protected branches").
+func (r Reach) githubWrite(typ string, news resource.PropertyMap) error {
+	g := r.GitHub
+	repo := str(news, "repository")
+	private := slices.Contains(g.Private, repo)
+	switch typ {
+	case "github:index/repositoryEnvironment:RepositoryEnvironment":
+		rules := news["preventSelfReview"].IsBool() && news["preventSelfReview"].BoolValue()
+		if v, ok := news["reviewers"]; ok && v.IsArray() && len(v.ArrayValue()) > 0 {
+			rules = true
+		}
+		if rules && private && g.plan() != "enterprise" {
+			return fmt.Errorf("PUT https://api.github.com/repos/%s/environments/%s: 422 Failed to create the environment protection rule. Please ensure the billing plan supports the required reviewers protection rule. []",
+				repo, str(news, "environment"))
+		}
+	case "github:index/branchProtectionV3:BranchProtectionV3":
+		if private && g.plan() == "free" {
+			return fmt.Errorf("PUT https://api.github.com/repos/%s/branches/%s/protection: 403 Upgrade to GitHub Pro or make this repository public to enable this feature. []",
+				repo, str(news, "branch"))
+		}
+	case "github:index/repositoryFile:RepositoryFile":
+		u := fmt.Sprintf("PUT https://api.github.com/repos/%s/contents/%s", repo, str(news, "file"))
+		if slices.Contains(g.ReadOnly, repo) {
+			return fmt.Errorf("%s: 403 Resource not accessible by integration []", u)
+		}
+		if slices.Contains(g.Protected, repo) && str(news, "branch") == "" {
+			return fmt.Errorf("%s: 409 Could not create file: Changes must be made through a pull request. []", u)
+		}
+	}
+	return nil
 }
 
 // identityIn is who the run is in account ("" when not modelled).
