@@ -88,38 +88,81 @@ func (l Live) Harness(ctx context.Context, account, org string) error {
 	return nil
 }
 
-// GitHub reads each repository with the token: 401 is a bad credential,
-// 404 a repository the credential cannot see, and a read permission
-// without admin one that cannot write environments or branch protection.
-func (l Live) GitHub(ctx context.Context, owner string, repos []string) error {
+// github is the GitHub API's base URL and the token's headers.
+func githubAPI() (string, http.Header, error) {
 	token := os.Getenv("GITHUB_TOKEN")
 	if token == "" {
-		return errors.New("GITHUB_TOKEN is not set: the provider would call GitHub anonymously, which GitHub answers 401 Requires authentication")
+		return "", nil, errors.New("GITHUB_TOKEN is not set: the provider would call GitHub anonymously, which GitHub answers 401 Requires authentication")
 	}
 	base := strings.TrimSuffix(env("GITHUB_API_URL", "https://api.github.com"), "/")
-	h := http.Header{"Authorization": {"Bearer " + token}, "Accept": {"application/vnd.github+json"}}
-	var errs []error
-	for _, repo := range repos {
-		u := fmt.Sprintf("%s/repos/%s/%s", base, url.PathEscape(owner), url.PathEscape(repo))
-		status, body, err := l.get(ctx, u, h)
-		if err != nil {
-			return err
-		}
-		if status != http.StatusOK {
-			errs = append(errs, fmt.Errorf("GET %s: %d", u, status))
-			if status == http.StatusUnauthorized {
-				break
-			}
-			continue
-		}
-		var r struct {
-			Permissions *struct{ Admin bool } `json:"permissions"`
-		}
-		if json.Unmarshal(body, &r) == nil && r.Permissions != nil && !r.Permissions.Admin {
-			errs = append(errs, fmt.Errorf("%s/%s: the credential may not administer it", owner, repo))
-		}
+	return base, http.Header{"Authorization": {"Bearer " + token}, "Accept": {"application/vnd.github+json"}}, nil
+}
+
+// GitHub checks the credential on the owner's first repository: 401 is
+// a bad credential (GitHubRepo checks each repository).
+func (l Live) GitHub(ctx context.Context, owner string, repos []string) error {
+	base, h, err := githubAPI()
+	if err != nil {
+		return err
 	}
-	return errors.Join(errs...)
+	u := fmt.Sprintf("%s/repos/%s/%s", base, url.PathEscape(owner), url.PathEscape(repos[0]))
+	status, _, err := l.get(ctx, u, h)
+	if err != nil {
+		return err
+	}
+	if status == http.StatusUnauthorized {
+		return fmt.Errorf("GET %s: 401 Bad credentials", u)
+	}
+	return nil
+}
+
+// GitHubRepo reads the repository (visibility, the token's permissions,
+// its default branch), the organisation's plan (GET /orgs/{org}: plan is
+// shown to its owners only; "" otherwise), and whether the default
+// branch takes only pull requests (its branch protection's
+// required_pull_request_reviews, or a ruleset's pull_request rule).
+func (l Live) GitHubRepo(ctx context.Context, owner, repo string) (GitHubRepo, error) {
+	base, h, err := githubAPI()
+	if err != nil {
+		return GitHubRepo{}, err
+	}
+	getJSON := func(u string, into any) (int, error) {
+		status, body, err := l.get(ctx, u, h)
+		if err != nil || status != http.StatusOK {
+			return status, err
+		}
+		return status, json.Unmarshal(body, into)
+	}
+	u := fmt.Sprintf("%s/repos/%s/%s", base, url.PathEscape(owner), url.PathEscape(repo))
+	var r struct {
+		Private       bool   `json:"private"`
+		DefaultBranch string `json:"default_branch"`
+		Permissions   struct {
+			Admin, Push bool
+		} `json:"permissions"`
+	}
+	if status, err := getJSON(u, &r); err != nil || status != http.StatusOK {
+		return GitHubRepo{}, errors.Join(err, fmt.Errorf("GET %s: %d", u, status))
+	}
+	g := GitHubRepo{Private: r.Private, Admin: r.Permissions.Admin, Push: r.Permissions.Push}
+	var org struct {
+		Plan *struct{ Name string } `json:"plan"`
+	}
+	if status, err := getJSON(fmt.Sprintf("%s/orgs/%s", base, url.PathEscape(owner)), &org); err == nil && status == http.StatusOK && org.Plan != nil {
+		g.Plan = org.Plan.Name
+	}
+	branch := url.PathEscape(r.DefaultBranch)
+	var protection struct {
+		Reviews *struct{} `json:"required_pull_request_reviews"`
+	}
+	if status, err := getJSON(u+"/branches/"+branch+"/protection", &protection); err == nil && status == http.StatusOK && protection.Reviews != nil {
+		g.PullRequestsOnly = true
+	}
+	var rules []struct{ Type string }
+	if status, err := getJSON(u+"/rules/branches/"+branch, &rules); err == nil && status == http.StatusOK {
+		g.PullRequestsOnly = g.PullRequestsOnly || slices.ContainsFunc(rules, func(r struct{ Type string }) bool { return r.Type == "pull_request" })
+	}
+	return g, nil
 }
 
 // CallerIdentity asks STS who the default credential chain is (what

@@ -13,6 +13,7 @@ package preflight
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -33,6 +34,11 @@ type Services interface {
 	// repositories (environments, variables, branch protection, files)
 	// and read the owner's teams.
 	GitHub(ctx context.Context, owner string, repos []string) error
+	// GitHubRepo is what GitHub says of a repository the stacks write,
+	// with the token: its visibility, the organisation's plan, the
+	// token's permissions and whether its default branch takes direct
+	// commits.
+	GitHubRepo(ctx context.Context, owner, repo string) (GitHubRepo, error)
 	// CallerIdentity is the ARN of who the run is on AWS in region
 	// (sts:GetCallerIdentity), with the credentials the providers use
 	// for the environment's account; "" when not known (the simulation
@@ -48,6 +54,28 @@ type Services interface {
 	// RunnerAddress is the public address this run reaches the internet
 	// from; the zero Addr when it reaches every network.
 	RunnerAddress(ctx context.Context) (netip.Addr, error)
+}
+
+// GitHubRepo is a repository as GitHub holds it, seen with the token.
+type GitHubRepo struct {
+	Private bool
+	// Plan is the organisation's plan ("free", "team", "enterprise");
+	// "" when the token may not read it.
+	Plan string
+	// Admin and Push are the token's permissions on the repository.
+	Admin, Push bool
+	// PullRequestsOnly: the default branch takes changes only through
+	// pull requests (branch protection or a ruleset).
+	PullRequestsOnly bool
+}
+
+// GitHubWrite is what the stacks write in one repository.
+type GitHubWrite struct {
+	Owner, Repo string
+	// Reviewers: environments with required reviewers (protection rules).
+	Reviewers bool
+	// Files: commits of files (catalog-info.yaml) to the default branch.
+	Files bool
 }
 
 // EKSAnswer is what EKS says of a version and a cluster.
@@ -77,6 +105,9 @@ type Requirements struct {
 	Org         string
 	// GitHub maps each owner to the repositories the stacks write.
 	GitHub map[string][]string
+	// Writes are what the stacks write in each repository, by owner and
+	// repository.
+	Writes []GitHubWrite
 	// AWS is who the environment's runs may be on AWS (nil without EKS).
 	AWS *AWSIdentities
 	// Clusters are the environment's deployed clusters (a cluster not
@@ -133,25 +164,33 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 		}
 		r.Org = p.Scope.OrgID
 		if g := p.GitHub; g != nil {
-			add := func(owner, repo string) {
+			add := func(owner, repo string) *GitHubWrite {
 				if !slices.Contains(r.GitHub[owner], repo) {
 					r.GitHub[owner] = append(r.GitHub[owner], repo)
 				}
+				i := slices.IndexFunc(r.Writes, func(w GitHubWrite) bool { return w.Owner == owner && w.Repo == repo })
+				if i < 0 {
+					r.Writes = append(r.Writes, GitHubWrite{Owner: owner, Repo: repo})
+					i = len(r.Writes) - 1
+				}
+				return &r.Writes[i]
 			}
 			if g.Repository != nil {
-				add(g.Repository.Owner, g.Repository.Name)
+				w := add(g.Repository.Owner, g.Repository.Name)
+				w.Reviewers = w.Reviewers || slices.ContainsFunc(g.Repository.Environments, func(e plan.RepositoryEnvironment) bool { return len(e.ReviewerTeams) > 0 })
 			}
 			for _, e := range g.Environments {
 				add(e.Owner, e.Repo)
 			}
 			for _, ci := range g.CatalogInfo {
-				add(ci.Owner, ci.Repo)
+				add(ci.Owner, ci.Repo).Files = true
 			}
 		}
 	}
 	for _, repos := range r.GitHub {
 		sort.Strings(repos)
 	}
+	slices.SortFunc(r.Writes, func(a, b GitHubWrite) int { return strings.Compare(a.Owner+"/"+a.Repo, b.Owner+"/"+b.Repo) })
 	if p, err := plan.Build(c, st.Name); err == nil {
 		for _, cl := range p.Clusters {
 			if e := cl.EKS; e != nil {
@@ -202,10 +241,18 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 		owners = append(owners, o)
 	}
 	sort.Strings(owners)
+	refused := map[string]bool{}
 	for _, o := range owners {
-		fail(fmt.Sprintf("GitHub credential for owner %s (%s)", o, strings.Join(r.GitHub[o], ", ")), svc.GitHub(ctx, o, r.GitHub[o]),
+		err := svc.GitHub(ctx, o, r.GitHub[o])
+		refused[o] = err != nil
+		fail(fmt.Sprintf("GitHub credential for owner %s (%s)", o, strings.Join(r.GitHub[o], ", ")), err,
 			"give the GitHub provider a token (GITHUB_TOKEN, from ESC harness-platform/ci) of the platform's GitHub App installed on "+o+
 				", with administration, environments, variables, secrets and contents write on these repositories and members read on the organisation")
+	}
+	for _, w := range r.Writes {
+		if !refused[w.Owner] {
+			out = append(out, checkGitHubRepo(ctx, svc, w)...)
+		}
 	}
 	if a := r.AWS; a != nil {
 		out = append(out, checkIdentity(ctx, svc, r.Environment, *a)...)
@@ -347,4 +394,38 @@ func IsRole(caller, role string) bool {
 		return strings.SplitN(rest, "/", 2)[0] == name
 	}
 	return caller == role
+}
+
+// checkGitHubRepo checks what GitHub will refuse of the stacks' writes in
+// one repository: environment protection rules (required reviewers,
+// prevent self-review) on a private repository need GitHub Enterprise;
+// environments, variables and secrets need the token's admin permission;
+// a catalog-info.yaml commit needs Contents: write and a default branch
+// that takes direct commits (docs.github.com: "Managing environments for
+// deployment", "About protected branches"; the REST API's fine-grained
+// permissions).
+func checkGitHubRepo(ctx context.Context, svc Services, w GitHubWrite) []Problem {
+	check := "GitHub repository " + w.Owner + "/" + w.Repo
+	g, err := svc.GitHubRepo(ctx, w.Owner, w.Repo)
+	if err != nil {
+		return []Problem{{Check: check, Err: err, Fix: "give the token read access to the repository, or fix the catalog's repo"}}
+	}
+	var out []Problem
+	if w.Reviewers && g.Private && g.Plan != "" && g.Plan != "enterprise" {
+		out = append(out, Problem{Check: check, Err: fmt.Errorf("private, and the organisation's plan is %s: GitHub refuses required reviewers there (422 Failed to create the environment protection rule. Please ensure the billing plan supports the required reviewers protection rule.)", g.Plan),
+			Fix: "make the repository public, move the organisation to GitHub Enterprise, or give its staging and production environments no reviewers (README, GitHub as code)"})
+	}
+	if !g.Admin {
+		out = append(out, Problem{Check: check, Err: errors.New("the token may not administer it: environments, their variables and secrets need Administration, Environments, Variables and Secrets write"),
+			Fix: "grant the platform's GitHub App (or the token) those repository permissions on it"})
+	}
+	if w.Files && !g.Push {
+		out = append(out, Problem{Check: check, Err: errors.New("the token may not write its contents: the catalog-info.yaml commit would be refused (403 Resource not accessible by integration)"),
+			Fix: "grant Contents: write on it"})
+	}
+	if w.Files && g.PullRequestsOnly {
+		out = append(out, Problem{Check: check, Err: errors.New("its default branch takes changes only through pull requests: the catalog-info.yaml commit would be refused (409 Changes must be made through a pull request)"),
+			Fix: "let the platform's GitHub App bypass that rule (a ruleset's bypass list, or the branch protection's allowed actors), or set backstage: false on its services in catalog/services.yaml"})
+	}
+	return out
 }

@@ -37,6 +37,16 @@ func TestRequire(t *testing.T) {
 	if len(r.Clusters) != 1 || r.Clusters[0] != (Cluster{Region: "euw1", Kubeconfig: "kubeconfig of euw1"}) {
 		t.Errorf("clusters %v", r.Clusters)
 	}
+	// What is written where: reviewers on this program's repository, the
+	// catalog-info.yaml commit in the Backstage service's.
+	for _, w := range r.Writes {
+		if w.Reviewers != (w.Repo == "harness-platform") || w.Files != (w.Repo == "exports") {
+			t.Errorf("write %+v", w)
+		}
+	}
+	if len(r.Writes) != len(repos) {
+		t.Errorf("%d writes for %d repositories", len(r.Writes), len(repos))
+	}
 	dev := c.Stacks["dev"]
 	if len(r.EKS) != 2 || r.EKS[0] != (EKSCluster{Name: "int-stable-euw1", Region: "eu-west-1", Role: dev.AWS.RoleArn, Version: dev.Cluster.KubernetesVersion, Policy: "STANDARD", File: "Pulumi.dev.yaml"}) {
 		t.Errorf("EKS clusters %+v", r.EKS)
@@ -156,12 +166,18 @@ func TestLiveHarnessAndGitHub(t *testing.T) {
 			}
 			switch r.URL.Path {
 			case "/repos/company/admin":
-				fmt.Fprint(w, `{"permissions":{"admin":true}}`)
+				fmt.Fprint(w, `{"private":true,"default_branch":"main","permissions":{"admin":true,"push":true}}`)
 			case "/repos/company/readonly":
-				fmt.Fprint(w, `{"permissions":{"admin":false}}`)
+				fmt.Fprint(w, `{"private":false,"default_branch":"trunk","permissions":{"admin":false,"push":false}}`)
+			case "/repos/company/admin/branches/main/protection":
+				fmt.Fprint(w, `{"required_pull_request_reviews":{"required_approving_review_count":1}}`)
+			case "/repos/company/readonly/rules/branches/trunk":
+				fmt.Fprint(w, `[{"type":"deletion"}]`)
 			default:
 				w.WriteHeader(http.StatusNotFound)
 			}
+		case r.URL.Path == "/orgs/company":
+			fmt.Fprint(w, `{"login":"company","plan":{"name":"team"}}`)
 		default:
 			w.WriteHeader(http.StatusNotFound)
 		}
@@ -189,13 +205,18 @@ func TestLiveHarnessAndGitHub(t *testing.T) {
 	if err := l.GitHub(ctx, "company", []string{"admin"}); err != nil {
 		t.Errorf("an admin token: %v", err)
 	}
-	err := l.GitHub(ctx, "company", []string{"admin", "readonly", "missing"})
-	if err == nil || !strings.Contains(err.Error(), "company/readonly: the credential may not administer it") || !strings.Contains(err.Error(), "/repos/company/missing: 404") {
-		t.Errorf("a read-only and a missing repository: %v", err)
+	if g, err := l.GitHubRepo(ctx, "company", "admin"); err != nil || g != (GitHubRepo{Private: true, Plan: "team", Admin: true, Push: true, PullRequestsOnly: true}) {
+		t.Errorf("a private repository whose main takes pull requests only: %+v %v", g, err)
+	}
+	if g, err := l.GitHubRepo(ctx, "company", "readonly"); err != nil || g != (GitHubRepo{Plan: "team"}) {
+		t.Errorf("a public repository the token may only read: %+v %v", g, err)
+	}
+	if _, err := l.GitHubRepo(ctx, "company", "missing"); err == nil || !strings.Contains(err.Error(), "/repos/company/missing: 404") {
+		t.Errorf("a missing repository: %v", err)
 	}
 	t.Setenv("GITHUB_TOKEN", "ghs_bad")
-	if err := l.GitHub(ctx, "company", []string{"admin", "readonly"}); err == nil || !strings.Contains(err.Error(), "401") || strings.Contains(err.Error(), "readonly") {
-		t.Errorf("a bad token (one 401 is enough): %v", err)
+	if err := l.GitHub(ctx, "company", []string{"admin", "readonly"}); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("a bad token: %v", err)
 	}
 	t.Setenv("GITHUB_TOKEN", "")
 	if err := l.GitHub(ctx, "company", []string{"admin"}); err == nil || !strings.Contains(err.Error(), "GITHUB_TOKEN is not set") {
@@ -337,5 +358,66 @@ func (callerIs) Cluster(context.Context, string, string) error     { return nil 
 func (callerIs) RunnerAddress(context.Context) (netip.Addr, error) { return netip.Addr{}, nil }
 func (callerIs) Command(context.Context, string) error             { return nil }
 func (callerIs) EKS(context.Context, string, string, string, string) (EKSAnswer, error) {
+	return EKSAnswer{}, nil
+}
+
+func (f failing) GitHubRepo(context.Context, string, string) (GitHubRepo, error) {
+	return GitHubRepo{Admin: true, Push: true}, f.err()
+}
+func (callerIs) GitHubRepo(context.Context, string, string) (GitHubRepo, error) {
+	return GitHubRepo{Admin: true, Push: true}, nil
+}
+
+// What GitHub refuses of the stacks' writes in a repository, reported
+// before the run: protection rules its plan does not allow, writes the
+// token's permissions do not cover, commits to a pull-request-only branch.
+func TestGitHubRepoChecks(t *testing.T) {
+	all := GitHubWrite{Owner: "company", Repo: "r", Reviewers: true, Files: true}
+	for _, tc := range []struct {
+		name string
+		repo GitHubRepo
+		want []string
+	}{
+		{"public, everything allowed", GitHubRepo{Plan: "team", Admin: true, Push: true}, nil},
+		{"private on Enterprise", GitHubRepo{Private: true, Plan: "enterprise", Admin: true, Push: true}, nil},
+		{"private, plan unknown", GitHubRepo{Private: true, Admin: true, Push: true}, nil},
+		{"private on Team", GitHubRepo{Private: true, Plan: "team", Admin: true, Push: true},
+			[]string{"GitHub repository company/r: private, and the organisation's plan is team: GitHub refuses required reviewers there (422 Failed to create the environment protection rule. Please ensure the billing plan supports the required reviewers protection rule.); make the repository public, move the organisation to GitHub Enterprise, or give its staging and production environments no reviewers"}},
+		{"read-only token, pull requests only", GitHubRepo{Plan: "enterprise", PullRequestsOnly: true},
+			[]string{"the token may not administer it", "the token may not write its contents", "its default branch takes changes only through pull requests: the catalog-info.yaml commit would be refused (409 Changes must be made through a pull request); let the platform's GitHub App bypass that rule"}},
+	} {
+		problems := checkGitHubRepo(context.Background(), repoIs(tc.repo), all)
+		var got []string
+		for _, p := range problems {
+			got = append(got, p.Error())
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %d problems, want %d:\n%s", tc.name, len(got), len(tc.want), strings.Join(got, "\n"))
+			continue
+		}
+		for i := range got {
+			if !strings.Contains(got[i], tc.want[i]) {
+				t.Errorf("%s:\n got %s\nwant %s", tc.name, got[i], tc.want[i])
+			}
+		}
+	}
+	// Without files or reviewers, neither is checked.
+	if p := checkGitHubRepo(context.Background(), repoIs(GitHubRepo{Private: true, Plan: "free", Admin: true}), GitHubWrite{Owner: "company", Repo: "r"}); len(p) != 0 {
+		t.Errorf("environments only: %v", p)
+	}
+}
+
+type repoIs GitHubRepo
+
+func (r repoIs) GitHubRepo(context.Context, string, string) (GitHubRepo, error) {
+	return GitHubRepo(r), nil
+}
+func (repoIs) CallerIdentity(context.Context, string, string) (string, error) { return "", nil }
+func (repoIs) Harness(context.Context, string, string) error                  { return nil }
+func (repoIs) GitHub(context.Context, string, []string) error                 { return nil }
+func (repoIs) Cluster(context.Context, string, string) error                  { return nil }
+func (repoIs) RunnerAddress(context.Context) (netip.Addr, error)              { return netip.Addr{}, nil }
+func (repoIs) Command(context.Context, string) error                          { return nil }
+func (repoIs) EKS(context.Context, string, string, string, string) (EKSAnswer, error) {
 	return EKSAnswer{}, nil
 }

@@ -400,6 +400,19 @@ func (s *Servers) Harness(_ context.Context, account, _ string) error {
 	return loadReach(&s.reach).harness()
 }
 
+// GitHubRepo: the repository as the Reach's GitHub account holds it.
+func (s *Servers) GitHubRepo(_ context.Context, owner, repo string) (preflight.GitHubRepo, error) {
+	r := loadReach(&s.reach)
+	if err := r.github(fmt.Sprintf("GET https://api.github.com/repos/%s/%s", owner, repo)); err != nil {
+		return preflight.GitHubRepo{}, err
+	}
+	g := r.GitHub
+	return preflight.GitHubRepo{
+		Private: slices.Contains(g.Private, repo), Plan: g.plan(),
+		Admin: true, Push: !slices.Contains(g.ReadOnly, repo), PullRequestsOnly: slices.Contains(g.Protected, repo),
+	}, nil
+}
+
 // GitHub: a credential.
 func (s *Servers) GitHub(_ context.Context, owner string, repos []string) error {
 	return loadReach(&s.reach).github(fmt.Sprintf("GET https://api.github.com/repos/%s/%s", owner, repos[0]))
