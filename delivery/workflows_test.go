@@ -358,3 +358,44 @@ func TestPreflightFirst(t *testing.T) {
 		}
 	}
 }
+
+// The example call a service repository copies (in the workflow and the
+// README) names a GitHub environment the stacks write (a Harness
+// environment's name) and a region the service deploys to there, as the
+// trigger's targetRegion allows: copied as is, it starts a deployment.
+func TestDeployExampleCallIsReal(t *testing.T) {
+	c := catalogtest.Example(t, "..")
+	for _, file := range []string{"../.github/workflows/deploy-to-harness.yml", "../README.md"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rest, ok := strings.Cut(string(data), "uses: company/harness-platform/.github/workflows/deploy-to-harness.yml@main\n")
+		line, _, _ := strings.Cut(rest, "\n")
+		_, with, ok2 := strings.Cut(line, "with: ")
+		var call map[string]string
+		if !ok || !ok2 || yaml.Unmarshal([]byte(with), &call) != nil {
+			t.Errorf("%s: no example call (uses: ... with: {...})", file)
+			continue
+		}
+		s, ok := c.Service(call[plan.PayloadServiceName])
+		if !ok {
+			t.Errorf("%s: the example calls unknown service %q", file, call[plan.PayloadServiceName])
+			continue
+		}
+		found := false
+		for _, name := range c.Chain {
+			st := c.Stacks[name]
+			if st.Environment.Name != call["environment"] {
+				continue
+			}
+			found = true
+			if in, ok := s.In[name]; !ok || !slices.Contains(in.Regions, call[plan.PayloadTargetRegion]) {
+				t.Errorf("%s: %s does not deploy to region %q in %s (its regions there: %v)", file, s.Name, call[plan.PayloadTargetRegion], call["environment"], in.Regions)
+			}
+		}
+		if !found {
+			t.Errorf("%s: the example calls environment %q, which no stack writes (the Harness environments' names)", file, call["environment"])
+		}
+	}
+}

@@ -151,6 +151,14 @@ func (l Live) GitHubRepo(ctx context.Context, owner, repo string) (GitHubRepo, e
 	if status, err := getJSON(fmt.Sprintf("%s/orgs/%s", base, url.PathEscape(owner)), &org); err == nil && status == http.StatusOK && org.Plan != nil {
 		g.Plan = org.Plan.Name
 	}
+	if r.Private {
+		var access struct {
+			Level string `json:"access_level"`
+		}
+		if status, err := getJSON(u+"/actions/permissions/access", &access); err == nil && status == http.StatusOK {
+			g.ActionsAccess = access.Level
+		}
+	}
 	branch := url.PathEscape(r.DefaultBranch)
 	var protection struct {
 		Reviews *struct{} `json:"required_pull_request_reviews"`

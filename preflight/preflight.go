@@ -67,6 +67,9 @@ type GitHubRepo struct {
 	// PullRequestsOnly: the default branch takes changes only through
 	// pull requests (branch protection or a ruleset).
 	PullRequestsOnly bool
+	// ActionsAccess is, for a private repository, who may call its
+	// reusable workflows ("none", "user", "organization", "enterprise").
+	ActionsAccess string
 }
 
 // GitHubWrite is what the stacks write in one repository.
@@ -76,6 +79,9 @@ type GitHubWrite struct {
 	Reviewers bool
 	// Files: commits of files (catalog-info.yaml) to the default branch.
 	Files bool
+	// Workflows: this program's repository, whose reusable workflow
+	// (deploy-to-harness.yml) the services' repositories call.
+	Workflows bool
 }
 
 // EKSAnswer is what EKS says of a version and a cluster.
@@ -178,6 +184,7 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 			if g.Repository != nil {
 				w := add(g.Repository.Owner, g.Repository.Name)
 				w.Reviewers = w.Reviewers || slices.ContainsFunc(g.Repository.Environments, func(e plan.RepositoryEnvironment) bool { return len(e.ReviewerTeams) > 0 })
+				w.Workflows = true
 			}
 			for _, e := range g.Environments {
 				add(e.Owner, e.Repo)
@@ -422,6 +429,10 @@ func checkGitHubRepo(ctx context.Context, svc Services, w GitHubWrite) []Problem
 	if w.Files && !g.Push {
 		out = append(out, Problem{Check: check, Err: errors.New("the token may not write its contents: the catalog-info.yaml commit would be refused (403 Resource not accessible by integration)"),
 			Fix: "grant Contents: write on it"})
+	}
+	if w.Workflows && g.Private && g.ActionsAccess != "organization" && g.ActionsAccess != "enterprise" {
+		out = append(out, Problem{Check: check, Err: fmt.Errorf("private, with Actions access level %q: the services' repositories cannot call its reusable workflow deploy-to-harness.yml", g.ActionsAccess),
+			Fix: "set its Actions access to the organization (Settings, Actions, General, Access: \"Accessible from repositories in the organization\"; the API's PUT /repos/{owner}/{repo}/actions/permissions/access), or make it public"})
 	}
 	if w.Files && g.PullRequestsOnly {
 		out = append(out, Problem{Check: check, Err: errors.New("its default branch takes changes only through pull requests: the catalog-info.yaml commit would be refused (409 Changes must be made through a pull request)"),

@@ -40,7 +40,7 @@ func TestRequire(t *testing.T) {
 	// What is written where: reviewers on this program's repository, the
 	// catalog-info.yaml commit in the Backstage service's.
 	for _, w := range r.Writes {
-		if w.Reviewers != (w.Repo == "harness-platform") || w.Files != (w.Repo == "exports") {
+		if w.Reviewers != (w.Repo == "harness-platform") || w.Workflows != (w.Repo == "harness-platform") || w.Files != (w.Repo == "exports") {
 			t.Errorf("write %+v", w)
 		}
 	}
@@ -169,6 +169,8 @@ func TestLiveHarnessAndGitHub(t *testing.T) {
 				fmt.Fprint(w, `{"private":true,"default_branch":"main","permissions":{"admin":true,"push":true}}`)
 			case "/repos/company/readonly":
 				fmt.Fprint(w, `{"private":false,"default_branch":"trunk","permissions":{"admin":false,"push":false}}`)
+			case "/repos/company/admin/actions/permissions/access":
+				fmt.Fprint(w, `{"access_level":"organization"}`)
 			case "/repos/company/admin/branches/main/protection":
 				fmt.Fprint(w, `{"required_pull_request_reviews":{"required_approving_review_count":1}}`)
 			case "/repos/company/readonly/rules/branches/trunk":
@@ -205,7 +207,7 @@ func TestLiveHarnessAndGitHub(t *testing.T) {
 	if err := l.GitHub(ctx, "company", []string{"admin"}); err != nil {
 		t.Errorf("an admin token: %v", err)
 	}
-	if g, err := l.GitHubRepo(ctx, "company", "admin"); err != nil || g != (GitHubRepo{Private: true, Plan: "team", Admin: true, Push: true, PullRequestsOnly: true}) {
+	if g, err := l.GitHubRepo(ctx, "company", "admin"); err != nil || g != (GitHubRepo{Private: true, Plan: "team", Admin: true, Push: true, PullRequestsOnly: true, ActionsAccess: "organization"}) {
 		t.Errorf("a private repository whose main takes pull requests only: %+v %v", g, err)
 	}
 	if g, err := l.GitHubRepo(ctx, "company", "readonly"); err != nil || g != (GitHubRepo{Plan: "team"}) {
@@ -372,16 +374,18 @@ func (callerIs) GitHubRepo(context.Context, string, string) (GitHubRepo, error) 
 // before the run: protection rules its plan does not allow, writes the
 // token's permissions do not cover, commits to a pull-request-only branch.
 func TestGitHubRepoChecks(t *testing.T) {
-	all := GitHubWrite{Owner: "company", Repo: "r", Reviewers: true, Files: true}
+	all := GitHubWrite{Owner: "company", Repo: "r", Reviewers: true, Files: true, Workflows: true}
 	for _, tc := range []struct {
 		name string
 		repo GitHubRepo
 		want []string
 	}{
 		{"public, everything allowed", GitHubRepo{Plan: "team", Admin: true, Push: true}, nil},
-		{"private on Enterprise", GitHubRepo{Private: true, Plan: "enterprise", Admin: true, Push: true}, nil},
-		{"private, plan unknown", GitHubRepo{Private: true, Admin: true, Push: true}, nil},
-		{"private on Team", GitHubRepo{Private: true, Plan: "team", Admin: true, Push: true},
+		{"private on Enterprise", GitHubRepo{Private: true, Plan: "enterprise", Admin: true, Push: true, ActionsAccess: "organization"}, nil},
+		{"private, plan unknown", GitHubRepo{Private: true, Admin: true, Push: true, ActionsAccess: "organization"}, nil},
+		{"private, its workflows callable only from itself", GitHubRepo{Private: true, Plan: "enterprise", Admin: true, Push: true, ActionsAccess: "none"},
+			[]string{`private, with Actions access level "none": the services' repositories cannot call its reusable workflow deploy-to-harness.yml; set its Actions access to the organization`}},
+		{"private on Team", GitHubRepo{Private: true, Plan: "team", Admin: true, Push: true, ActionsAccess: "organization"},
 			[]string{"GitHub repository company/r: private, and the organisation's plan is team: GitHub refuses required reviewers there (422 Failed to create the environment protection rule. Please ensure the billing plan supports the required reviewers protection rule.); make the repository public, move the organisation to GitHub Enterprise, or give its staging and production environments no reviewers"}},
 		{"read-only token, pull requests only", GitHubRepo{Plan: "enterprise", PullRequestsOnly: true},
 			[]string{"the token may not administer it", "the token may not write its contents", "its default branch takes changes only through pull requests: the catalog-info.yaml commit would be refused (409 Changes must be made through a pull request); let the platform's GitHub App bypass that rule"}},

@@ -1,6 +1,7 @@
 package simulated
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -64,6 +65,9 @@ type GitHubAccount struct {
 	// Protected are the repositories whose default branch takes changes
 	// only through pull requests.
 	Protected []string
+	// ActionsAccess is who may call a private repository's reusable
+	// workflows ("": organization).
+	ActionsAccess string
 }
 
 func (g GitHubAccount) plan() string {
@@ -410,6 +414,7 @@ func (s *Servers) GitHubRepo(_ context.Context, owner, repo string) (preflight.G
 	return preflight.GitHubRepo{
 		Private: slices.Contains(g.Private, repo), Plan: g.plan(),
 		Admin: true, Push: !slices.Contains(g.ReadOnly, repo), PullRequestsOnly: slices.Contains(g.Protected, repo),
+		ActionsAccess: cmp.Or(g.ActionsAccess, "organization"),
 	}, nil
 }
 
