@@ -233,6 +233,7 @@ func TestEKSHardened(t *testing.T) {
 			"encryptionConfig":       map[string]any{"resources": []any{"secrets"}},
 			"vpcConfig":              map[string]any{"endpointPrivateAccess": true, "endpointPublicAccess": false},
 			"enabledClusterLogTypes": []any{"api", "audit", "authenticator", "controllerManager", "scheduler"},
+			"upgradePolicy":          map[string]any{"supportType": "STANDARD"},
 		}
 	}
 	expect(t, "hardened", validate(t, "eks-cluster-hardened", res(t, eks, good()), nil))
@@ -244,7 +245,8 @@ func TestEKSHardened(t *testing.T) {
 	expect(t, "outside allowed", validate(t, "eks-cluster-hardened", res(t, eks, open), nil), "exposes its API endpoint to 203.0.113.0/24")
 	expect(t, "allowed", validate(t, "eks-cluster-hardened", res(t, eks, open), map[string]any{"allowedPublicCidrs": []any{"203.0.112.0/23"}}))
 	bare := map[string]any{"vpcConfig": map[string]any{"endpointPublicAccess": false}}
-	expect(t, "no encryption or logs", validate(t, "eks-cluster-hardened", res(t, eks, bare), nil), "does not encrypt Kubernetes secrets", "does not log audit")
+	expect(t, "no encryption, logs or upgrade policy", validate(t, "eks-cluster-hardened", res(t, eks, bare), nil), "does not encrypt Kubernetes secrets", "does not log audit",
+		"sets no upgradePolicy.supportType: EKS would keep it in extended support")
 }
 
 func TestPinnedReleasesAndProvider(t *testing.T) {

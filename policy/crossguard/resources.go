@@ -185,7 +185,7 @@ var addManagedBy = policyx.NewResourceRemediationPolicy("add-managed-by-tag", po
 })
 
 var eksHardened = resourcePolicy("eks-cluster-hardened",
-	"EKS clusters encrypt Kubernetes secrets, keep the public API endpoint off unless it is open only to allowed networks, and log the control plane.",
+	"EKS clusters encrypt Kubernetes secrets, keep the public API endpoint off unless it is open only to allowed networks, log the control plane, and say what happens at the end of standard support.",
 	policyx.EnforcementLevelMandatory,
 	&policyx.ConfigSchema{Properties: map[string]map[string]any{
 		"allowedPublicCidrs": {"type": "array", "items": map[string]any{"type": "string"}, "default": []any{},
@@ -222,6 +222,11 @@ var eksHardened = resourcePolicy("eks-cluster-hardened",
 			if !slices.Contains(logs, l) {
 				out = append(out, fmt.Sprintf("%s does not log %s; add it to enabledClusterLogTypes", r.Name, l))
 			}
+		}
+		// EKS's default support type is EXTENDED: a cluster left unset is
+		// billed extended support when its version leaves standard support.
+		if v, ok := at(r.Properties, "upgradePolicy", "supportType"); !ok || !v.IsString() || v.AsString() == "" {
+			out = append(out, r.Name+" sets no upgradePolicy.supportType: EKS would keep it in extended support, billed per cluster hour; set STANDARD (or EXTENDED on purpose)")
 		}
 		return out
 	})
