@@ -116,11 +116,27 @@ func (l Live) GitHub(ctx context.Context, owner string, repos []string) error {
 	return nil
 }
 
+// GitHubPlan reads the organisation's plan (GET /orgs/{org}: the plan is
+// shown to its owners only; "" otherwise, and for a user).
+func (l Live) GitHubPlan(ctx context.Context, owner string) (string, error) {
+	base, h, err := githubAPI()
+	if err != nil {
+		return "", err
+	}
+	var org struct {
+		Plan *struct{ Name string } `json:"plan"`
+	}
+	status, body, err := l.get(ctx, fmt.Sprintf("%s/orgs/%s", base, url.PathEscape(owner)), h)
+	if err != nil || status != http.StatusOK || json.Unmarshal(body, &org) != nil || org.Plan == nil {
+		return "", err
+	}
+	return org.Plan.Name, nil
+}
+
 // GitHubRepo reads the repository (visibility, the token's permissions,
-// its default branch), the organisation's plan (GET /orgs/{org}: plan is
-// shown to its owners only; "" otherwise), and whether the default
-// branch takes only pull requests (its branch protection's
-// required_pull_request_reviews, or a ruleset's pull_request rule).
+// its default branch) and whether the default branch takes only pull
+// requests (its branch protection's required_pull_request_reviews, or a
+// ruleset's pull_request rule).
 func (l Live) GitHubRepo(ctx context.Context, owner, repo string) (GitHubRepo, error) {
 	base, h, err := githubAPI()
 	if err != nil {
@@ -145,12 +161,6 @@ func (l Live) GitHubRepo(ctx context.Context, owner, repo string) (GitHubRepo, e
 		return GitHubRepo{}, errors.Join(err, fmt.Errorf("GET %s: %d", u, status))
 	}
 	g := GitHubRepo{Private: r.Private, Admin: r.Permissions.Admin, Push: r.Permissions.Push}
-	var org struct {
-		Plan *struct{ Name string } `json:"plan"`
-	}
-	if status, err := getJSON(fmt.Sprintf("%s/orgs/%s", base, url.PathEscape(owner)), &org); err == nil && status == http.StatusOK && org.Plan != nil {
-		g.Plan = org.Plan.Name
-	}
 	if r.Private {
 		var access struct {
 			Level string `json:"access_level"`
@@ -264,7 +274,7 @@ func Server(kubeconfig string) (server string, ca []byte, err error) {
 // the AWS provider), for the version's status (DescribeClusterVersions, which lists the
 // versions EKS offers with their support status) and the cluster's
 // version (DescribeCluster; ResourceNotFoundException: not created yet).
-func (l Live) EKS(ctx context.Context, _, region, name, version string) (EKSAnswer, error) {
+func (l Live) EKS(ctx context.Context, region, name, version string) (EKSAnswer, error) {
 	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(region))
 	if err != nil {
 		return EKSAnswer{}, err

@@ -34,10 +34,12 @@ type Services interface {
 	// repositories (environments, variables, branch protection, files)
 	// and read the owner's teams.
 	GitHub(ctx context.Context, owner string, repos []string) error
+	// GitHubPlan is the owner's plan ("free", "team", "enterprise"); ""
+	// when the token may not read it.
+	GitHubPlan(ctx context.Context, owner string) (string, error)
 	// GitHubRepo is what GitHub says of a repository the stacks write,
-	// with the token: its visibility, the organisation's plan, the
-	// token's permissions and whether its default branch takes direct
-	// commits.
+	// with the token: its visibility, the token's permissions and
+	// whether its default branch takes direct commits.
 	GitHubRepo(ctx context.Context, owner, repo string) (GitHubRepo, error)
 	// CallerIdentity is the ARN of who the run is on AWS in region
 	// (sts:GetCallerIdentity), with the credentials the providers use
@@ -46,9 +48,9 @@ type Services interface {
 	CallerIdentity(ctx context.Context, account, region string) (string, error)
 	// Cluster: the API server of the kubeconfig answers from here.
 	Cluster(ctx context.Context, region, kubeconfig string) error
-	// EKS: what EKS in region says, as role, of a version
+	// EKS: what EKS in region says, to the run, of a version
 	// (DescribeClusterVersions) and of the cluster name (DescribeCluster).
-	EKS(ctx context.Context, role, region, name, version string) (EKSAnswer, error)
+	EKS(ctx context.Context, region, name, version string) (EKSAnswer, error)
 	// Command: the program name is installed where the run is (on PATH).
 	Command(ctx context.Context, name string) error
 	// RunnerAddress is the public address this run reaches the internet
@@ -59,9 +61,6 @@ type Services interface {
 // GitHubRepo is a repository as GitHub holds it, seen with the token.
 type GitHubRepo struct {
 	Private bool
-	// Plan is the organisation's plan ("free", "team", "enterprise");
-	// "" when the token may not read it.
-	Plan string
 	// Admin and Push are the token's permissions on the repository.
 	Admin, Push bool
 	// PullRequestsOnly: the default branch takes changes only through
@@ -138,8 +137,8 @@ type Network struct {
 
 // EKSCluster is an EKS cluster as the stack file asks for it.
 type EKSCluster struct {
-	Name, Region, Role string
-	Version, Policy    string
+	Name, Region    string
+	Version, Policy string
 	// File is the stack file that sets the version.
 	File string
 }
@@ -163,24 +162,30 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 		return Requirements{}, err
 	}
 	r := Requirements{Environment: st.Name, Account: account, GitHub: map[string][]string{}}
+	written := map[[2]string]int{} // owner and repository: index in r.Writes
+	add := func(owner, repo string) *GitHubWrite {
+		i, ok := written[[2]string{owner, repo}]
+		if !ok {
+			i = len(r.Writes)
+			written[[2]string{owner, repo}] = i
+			r.Writes = append(r.Writes, GitHubWrite{Owner: owner, Repo: repo})
+		}
+		return &r.Writes[i]
+	}
 	for _, name := range c.StacksOf(st.Name) {
 		p, err := plan.Build(c, name)
 		if err != nil {
 			return Requirements{}, err
 		}
 		r.Org = p.Scope.OrgID
-		if g := p.GitHub; g != nil {
-			add := func(owner, repo string) *GitHubWrite {
-				if !slices.Contains(r.GitHub[owner], repo) {
-					r.GitHub[owner] = append(r.GitHub[owner], repo)
-				}
-				i := slices.IndexFunc(r.Writes, func(w GitHubWrite) bool { return w.Owner == owner && w.Repo == repo })
-				if i < 0 {
-					r.Writes = append(r.Writes, GitHubWrite{Owner: owner, Repo: repo})
-					i = len(r.Writes) - 1
-				}
-				return &r.Writes[i]
+		for _, cl := range p.Clusters {
+			// The platform stack declares the clusters; its service
+			// stacks' plans name them too.
+			if e := cl.EKS; e != nil && p.IsPlatform() {
+				r.EKS = append(r.EKS, EKSCluster{Name: e.Name, Region: e.AWSRegion, Version: e.KubernetesVersion, Policy: e.UpgradePolicy, File: st.File})
 			}
+		}
+		if g := p.GitHub; g != nil {
 			if g.Repository != nil {
 				w := add(g.Repository.Owner, g.Repository.Name)
 				w.Reviewers = w.Reviewers || slices.ContainsFunc(g.Repository.Environments, func(e plan.RepositoryEnvironment) bool { return len(e.ReviewerTeams) > 0 })
@@ -194,16 +199,9 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 			}
 		}
 	}
-	for _, repos := range r.GitHub {
-		sort.Strings(repos)
-	}
 	slices.SortFunc(r.Writes, func(a, b GitHubWrite) int { return strings.Compare(a.Owner+"/"+a.Repo, b.Owner+"/"+b.Repo) })
-	if p, err := plan.Build(c, st.Name); err == nil {
-		for _, cl := range p.Clusters {
-			if e := cl.EKS; e != nil {
-				r.EKS = append(r.EKS, EKSCluster{Name: e.Name, Region: e.AWSRegion, Role: e.RoleArn, Version: e.KubernetesVersion, Policy: e.UpgradePolicy, File: st.File})
-			}
-		}
+	for _, w := range r.Writes {
+		r.GitHub[w.Owner] = append(r.GitHub[w.Owner], w.Repo)
 	}
 	if len(r.EKS) > 0 && st.Cluster != nil {
 		r.Network = &Network{File: st.File, PublicEndpoint: st.Cluster.PublicEndpoint, PublicAccessCidrs: st.Cluster.PublicAccessCidrs}
@@ -248,17 +246,19 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 		owners = append(owners, o)
 	}
 	sort.Strings(owners)
-	refused := map[string]bool{}
+	plans := map[string]string{} // by owner whose credential GitHub accepts
 	for _, o := range owners {
 		err := svc.GitHub(ctx, o, r.GitHub[o])
-		refused[o] = err != nil
+		if err == nil {
+			plans[o], _ = svc.GitHubPlan(ctx, o) // unreadable: "", not a refusal
+		}
 		fail(fmt.Sprintf("GitHub credential for owner %s (%s)", o, strings.Join(r.GitHub[o], ", ")), err,
 			"give the GitHub provider a token (GITHUB_TOKEN, from ESC harness-platform/ci) of the platform's GitHub App installed on "+o+
 				", with administration, environments, variables, secrets and contents write on these repositories and members read on the organisation")
 	}
 	for _, w := range r.Writes {
-		if !refused[w.Owner] {
-			out = append(out, checkGitHubRepo(ctx, svc, w)...)
+		if plan, ok := plans[w.Owner]; ok {
+			out = append(out, checkGitHubRepo(ctx, svc, w, plan)...)
 		}
 	}
 	if a := r.AWS; a != nil {
@@ -286,7 +286,7 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 // would take the cluster from the version it runs to that one.
 func checkEKS(ctx context.Context, svc Services, e EKSCluster) []Problem {
 	check := fmt.Sprintf("EKS cluster %s in %s", e.Name, e.Region)
-	a, err := svc.EKS(ctx, e.Role, e.Region, e.Name, e.Version)
+	a, err := svc.EKS(ctx, e.Region, e.Name, e.Version)
 	if err != nil {
 		return []Problem{{Check: check, Err: err, Fix: "let the run's AWS identity call eks:DescribeClusterVersions and eks:DescribeCluster"}}
 	}
@@ -411,15 +411,16 @@ func IsRole(caller, role string) bool {
 // that takes direct commits (docs.github.com: "Managing environments for
 // deployment", "About protected branches"; the REST API's fine-grained
 // permissions).
-func checkGitHubRepo(ctx context.Context, svc Services, w GitHubWrite) []Problem {
+// plan is the owner's plan ("" when unknown: not judged).
+func checkGitHubRepo(ctx context.Context, svc Services, w GitHubWrite, plan string) []Problem {
 	check := "GitHub repository " + w.Owner + "/" + w.Repo
 	g, err := svc.GitHubRepo(ctx, w.Owner, w.Repo)
 	if err != nil {
 		return []Problem{{Check: check, Err: err, Fix: "give the token read access to the repository, or fix the catalog's repo"}}
 	}
 	var out []Problem
-	if w.Reviewers && g.Private && g.Plan != "" && g.Plan != "enterprise" {
-		out = append(out, Problem{Check: check, Err: fmt.Errorf("private, and the organisation's plan is %s: GitHub refuses required reviewers there (422 Failed to create the environment protection rule. Please ensure the billing plan supports the required reviewers protection rule.)", g.Plan),
+	if w.Reviewers && g.Private && plan != "" && plan != "enterprise" {
+		out = append(out, Problem{Check: check, Err: fmt.Errorf("private, and the organisation's plan is %s: GitHub refuses required reviewers there (422 Failed to create the environment protection rule. Please ensure the billing plan supports the required reviewers protection rule.)", plan),
 			Fix: "make the repository public, move the organisation to GitHub Enterprise, or give its staging and production environments no reviewers (README, GitHub as code)"})
 	}
 	if !g.Admin {

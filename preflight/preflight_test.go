@@ -48,7 +48,7 @@ func TestRequire(t *testing.T) {
 		t.Errorf("%d writes for %d repositories", len(r.Writes), len(repos))
 	}
 	dev := c.Stacks["dev"]
-	if len(r.EKS) != 2 || r.EKS[0] != (EKSCluster{Name: "int-stable-euw1", Region: "eu-west-1", Role: dev.AWS.RoleArn, Version: dev.Cluster.KubernetesVersion, Policy: "STANDARD", File: "Pulumi.dev.yaml"}) {
+	if len(r.EKS) != 2 || r.EKS[0] != (EKSCluster{Name: "int-stable-euw1", Region: "eu-west-1", Version: dev.Cluster.KubernetesVersion, Policy: "STANDARD", File: "Pulumi.dev.yaml"}) {
 		t.Errorf("EKS clusters %+v", r.EKS)
 	}
 	// A service stack's name checks its whole environment.
@@ -62,7 +62,7 @@ func TestRequire(t *testing.T) {
 func TestRunReportsEveryProblem(t *testing.T) {
 	r := Requirements{Environment: "dev", Account: "acct", Org: "default", GitHub: map[string][]string{"a": {"x"}, "b": {"y"}},
 		AWS: &AWSIdentities{Account: "1", Deployer: "arn:aws:iam::1:role/d", Region: "eu-west-1"}, Clusters: []Cluster{{"euw1", "k"}}}
-	problems := Run(context.Background(), failing{}, r)
+	problems := Run(context.Background(), refusing(), r)
 	var got []string
 	for _, p := range problems {
 		got = append(got, p.Check)
@@ -76,47 +76,51 @@ func TestRunReportsEveryProblem(t *testing.T) {
 			t.Errorf("%v: no fix or no cause", p)
 		}
 	}
-	if problems := Run(context.Background(), failing{ok: true}, r); len(problems) != 0 {
+	if problems := Run(context.Background(), inOrder(), r); len(problems) != 0 {
 		t.Errorf("problems with every check passing: %v", problems)
 	}
 }
 
-type failing struct{ ok bool }
-
-func (f failing) err() error {
-	if f.ok {
-		return nil
-	}
-	return errors.New("refused")
-}
-func (f failing) Harness(context.Context, string, string) error  { return f.err() }
-func (f failing) GitHub(context.Context, string, []string) error { return f.err() }
-func (f failing) CallerIdentity(context.Context, string, string) (string, error) {
-	return "arn:aws:sts::1:assumed-role/d/s", f.err()
-}
-func (f failing) Cluster(context.Context, string, string) error { return f.err() }
-func (f failing) Command(context.Context, string) error         { return f.err() }
-func (f failing) RunnerAddress(context.Context) (netip.Addr, error) {
-	return netip.MustParseAddr("52.94.76.5"), f.err()
-}
-func (f failing) EKS(context.Context, string, string, string, string) (EKSAnswer, error) {
-	return EKSAnswer{Status: EKSStandardSupport}, f.err()
+// fake answers every check: with err when it is set, else with its
+// answers (inOrder's pass every check).
+type fake struct {
+	err    error
+	caller string
+	plan   string
+	repo   GitHubRepo
+	eks    EKSAnswer
+	addr   netip.Addr
 }
 
-// answering answers EKS with a fixed answer, and every other check.
-type answering struct {
-	failing
-	eks EKSAnswer
+// inOrder is a fake whose every answer passes; refusing one that refuses
+// every check.
+func inOrder() fake {
+	return fake{caller: "arn:aws:sts::1:assumed-role/d/s", repo: GitHubRepo{Admin: true, Push: true},
+		eks: EKSAnswer{Status: EKSStandardSupport}, addr: netip.MustParseAddr("52.94.76.5")}
 }
 
-func (a answering) EKS(context.Context, string, string, string, string) (EKSAnswer, error) {
-	return a.eks, nil
+func refusing() fake {
+	f := inOrder()
+	f.err = errors.New("refused")
+	return f
+}
+
+func (f fake) Harness(context.Context, string, string) error                  { return f.err }
+func (f fake) GitHub(context.Context, string, []string) error                 { return f.err }
+func (f fake) GitHubPlan(context.Context, string) (string, error)             { return f.plan, f.err }
+func (f fake) GitHubRepo(context.Context, string, string) (GitHubRepo, error) { return f.repo, f.err }
+func (f fake) CallerIdentity(context.Context, string, string) (string, error) { return f.caller, f.err }
+func (f fake) Cluster(context.Context, string, string) error                  { return f.err }
+func (f fake) Command(context.Context, string) error                          { return f.err }
+func (f fake) RunnerAddress(context.Context) (netip.Addr, error)              { return f.addr, f.err }
+func (f fake) EKS(context.Context, string, string, string) (EKSAnswer, error) {
+	return f.eks, f.err
 }
 
 // Preflight asks EKS itself (DescribeClusterVersions, DescribeCluster)
 // whether it offers the version and would take the cluster to it.
 func TestEKSChecks(t *testing.T) {
-	e := EKSCluster{Name: "prod-euw1", Region: "eu-west-1", Role: "arn:r", Version: "1.35", Policy: "STANDARD", File: "Pulumi.production.yaml"}
+	e := EKSCluster{Name: "prod-euw1", Region: "eu-west-1", Version: "1.35", Policy: "STANDARD", File: "Pulumi.production.yaml"}
 	standard := []string{"1.35", "1.34"}
 	for _, tc := range []struct {
 		name    string
@@ -135,7 +139,9 @@ func TestEKSChecks(t *testing.T) {
 			`it runs Kubernetes 1.33 (DescribeCluster), and EKS refuses the update to 1.35: InvalidParameterException: Unsupported Kubernetes minor version update from 1.33 to 1.35; set kubernetesVersion "1.34" in Pulumi.production.yaml, up, and repeat until 1.35`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			problems := Run(context.Background(), answering{failing{ok: true}, tc.answer}, Requirements{EKS: []EKSCluster{tc.cluster}})
+			f := inOrder()
+			f.eks = tc.answer
+			problems := Run(context.Background(), f, Requirements{EKS: []EKSCluster{tc.cluster}})
 			var got []string
 			for _, p := range problems {
 				got = append(got, p.Error())
@@ -207,11 +213,17 @@ func TestLiveHarnessAndGitHub(t *testing.T) {
 	if err := l.GitHub(ctx, "company", []string{"admin"}); err != nil {
 		t.Errorf("an admin token: %v", err)
 	}
-	if g, err := l.GitHubRepo(ctx, "company", "admin"); err != nil || g != (GitHubRepo{Private: true, Plan: "team", Admin: true, Push: true, PullRequestsOnly: true, ActionsAccess: "organization"}) {
+	if g, err := l.GitHubRepo(ctx, "company", "admin"); err != nil || g != (GitHubRepo{Private: true, Admin: true, Push: true, PullRequestsOnly: true, ActionsAccess: "organization"}) {
 		t.Errorf("a private repository whose main takes pull requests only: %+v %v", g, err)
 	}
-	if g, err := l.GitHubRepo(ctx, "company", "readonly"); err != nil || g != (GitHubRepo{Plan: "team"}) {
+	if g, err := l.GitHubRepo(ctx, "company", "readonly"); err != nil || g != (GitHubRepo{}) {
 		t.Errorf("a public repository the token may only read: %+v %v", g, err)
+	}
+	if plan, err := l.GitHubPlan(ctx, "company"); err != nil || plan != "team" {
+		t.Errorf("the organisation's plan: %q %v", plan, err)
+	}
+	if plan, err := l.GitHubPlan(ctx, "someone"); err != nil || plan != "" {
+		t.Errorf("an owner whose plan the token cannot read: %q %v", plan, err)
 	}
 	if _, err := l.GitHubRepo(ctx, "company", "missing"); err == nil || !strings.Contains(err.Error(), "/repos/company/missing: 404") {
 		t.Errorf("a missing repository: %v", err)
@@ -298,7 +310,7 @@ func TestNetworkChecks(t *testing.T) {
 			"the address this run comes from, 52.94.76.5: not in the runners' egressCidrs [198.51.100.0/28] (egressCidrs 198.51.100.0/28 is in a documentation range, TEST-NET-2 (RFC 5737); publicAccessCidrs 198.51.100.0/28 is in a documentation range, TEST-NET-2 (RFC 5737): placeholders no run comes from); run the job on the stack's runners (runs-on: [self-hosted]), and write their NAT network in Pulumi.dev.yaml (harness-platform:runner egressCidrs)",
 			"the address this run comes from, 52.94.76.5: the clusters' public endpoint allows only publicAccessCidrs [198.51.100.0/28]: an up would create the clusters, then time out on their API (port 443)"}},
 	} {
-		problems := Run(context.Background(), failing{ok: true}, Requirements{Network: &tc.n})
+		problems := Run(context.Background(), inOrder(), Requirements{Network: &tc.n})
 		var got []string
 		for _, p := range problems {
 			got = append(got, p.Error())
@@ -335,7 +347,7 @@ func TestIdentityChecks(t *testing.T) {
 		{"arn:aws:sts::111111111111:assumed-role/platform-admin/alice", "the run is arn:aws:sts::111111111111:assumed-role/platform-admin/alice, neither the deployer (roleArn) nor the preview role (previewRoleArn) of Pulumi.dev.yaml"},
 		{"arn:aws:sts::222222222222:assumed-role/harness-platform-deployer/x", "of another account: the AWS provider would refuse it (AWS account ID not allowed: 222222222222)"},
 	} {
-		problems := checkIdentity(context.Background(), callerIs(tc.caller), "dev", a)
+		problems := checkIdentity(context.Background(), fake{caller: tc.caller}, "dev", a)
 		text := ""
 		for _, p := range problems {
 			text += p.Error()
@@ -349,48 +361,27 @@ func TestIdentityChecks(t *testing.T) {
 	}
 }
 
-type callerIs string
-
-func (c callerIs) CallerIdentity(context.Context, string, string) (string, error) {
-	return string(c), nil
-}
-func (callerIs) Harness(context.Context, string, string) error     { return nil }
-func (callerIs) GitHub(context.Context, string, []string) error    { return nil }
-func (callerIs) Cluster(context.Context, string, string) error     { return nil }
-func (callerIs) RunnerAddress(context.Context) (netip.Addr, error) { return netip.Addr{}, nil }
-func (callerIs) Command(context.Context, string) error             { return nil }
-func (callerIs) EKS(context.Context, string, string, string, string) (EKSAnswer, error) {
-	return EKSAnswer{}, nil
-}
-
-func (f failing) GitHubRepo(context.Context, string, string) (GitHubRepo, error) {
-	return GitHubRepo{Admin: true, Push: true}, f.err()
-}
-func (callerIs) GitHubRepo(context.Context, string, string) (GitHubRepo, error) {
-	return GitHubRepo{Admin: true, Push: true}, nil
-}
-
 // What GitHub refuses of the stacks' writes in a repository, reported
 // before the run: protection rules its plan does not allow, writes the
 // token's permissions do not cover, commits to a pull-request-only branch.
 func TestGitHubRepoChecks(t *testing.T) {
 	all := GitHubWrite{Owner: "company", Repo: "r", Reviewers: true, Files: true, Workflows: true}
 	for _, tc := range []struct {
-		name string
-		repo GitHubRepo
-		want []string
+		name, plan string
+		repo       GitHubRepo
+		want       []string
 	}{
-		{"public, everything allowed", GitHubRepo{Plan: "team", Admin: true, Push: true}, nil},
-		{"private on Enterprise", GitHubRepo{Private: true, Plan: "enterprise", Admin: true, Push: true, ActionsAccess: "organization"}, nil},
-		{"private, plan unknown", GitHubRepo{Private: true, Admin: true, Push: true, ActionsAccess: "organization"}, nil},
-		{"private, its workflows callable only from itself", GitHubRepo{Private: true, Plan: "enterprise", Admin: true, Push: true, ActionsAccess: "none"},
+		{"public, everything allowed", "team", GitHubRepo{Admin: true, Push: true}, nil},
+		{"private on Enterprise", "enterprise", GitHubRepo{Private: true, Admin: true, Push: true, ActionsAccess: "organization"}, nil},
+		{"private, plan unknown", "", GitHubRepo{Private: true, Admin: true, Push: true, ActionsAccess: "organization"}, nil},
+		{"private, its workflows callable only from itself", "enterprise", GitHubRepo{Private: true, Admin: true, Push: true, ActionsAccess: "none"},
 			[]string{`private, with Actions access level "none": the services' repositories cannot call its reusable workflow deploy-to-harness.yml; set its Actions access to the organization`}},
-		{"private on Team", GitHubRepo{Private: true, Plan: "team", Admin: true, Push: true, ActionsAccess: "organization"},
+		{"private on Team", "team", GitHubRepo{Private: true, Admin: true, Push: true, ActionsAccess: "organization"},
 			[]string{"GitHub repository company/r: private, and the organisation's plan is team: GitHub refuses required reviewers there (422 Failed to create the environment protection rule. Please ensure the billing plan supports the required reviewers protection rule.); make the repository public, move the organisation to GitHub Enterprise, or give its staging and production environments no reviewers"}},
-		{"read-only token, pull requests only", GitHubRepo{Plan: "enterprise", PullRequestsOnly: true},
+		{"read-only token, pull requests only", "enterprise", GitHubRepo{PullRequestsOnly: true},
 			[]string{"the token may not administer it", "the token may not write its contents", "its default branch takes changes only through pull requests: the catalog-info.yaml commit would be refused (409 Changes must be made through a pull request); let the platform's GitHub App bypass that rule"}},
 	} {
-		problems := checkGitHubRepo(context.Background(), repoIs(tc.repo), all)
+		problems := checkGitHubRepo(context.Background(), fake{repo: tc.repo}, all, tc.plan)
 		var got []string
 		for _, p := range problems {
 			got = append(got, p.Error())
@@ -406,22 +397,7 @@ func TestGitHubRepoChecks(t *testing.T) {
 		}
 	}
 	// Without files or reviewers, neither is checked.
-	if p := checkGitHubRepo(context.Background(), repoIs(GitHubRepo{Private: true, Plan: "free", Admin: true}), GitHubWrite{Owner: "company", Repo: "r"}); len(p) != 0 {
+	if p := checkGitHubRepo(context.Background(), fake{repo: GitHubRepo{Private: true, Admin: true}}, GitHubWrite{Owner: "company", Repo: "r"}, "free"); len(p) != 0 {
 		t.Errorf("environments only: %v", p)
 	}
-}
-
-type repoIs GitHubRepo
-
-func (r repoIs) GitHubRepo(context.Context, string, string) (GitHubRepo, error) {
-	return GitHubRepo(r), nil
-}
-func (repoIs) CallerIdentity(context.Context, string, string) (string, error) { return "", nil }
-func (repoIs) Harness(context.Context, string, string) error                  { return nil }
-func (repoIs) GitHub(context.Context, string, []string) error                 { return nil }
-func (repoIs) Cluster(context.Context, string, string) error                  { return nil }
-func (repoIs) RunnerAddress(context.Context) (netip.Addr, error)              { return netip.Addr{}, nil }
-func (repoIs) Command(context.Context, string) error                          { return nil }
-func (repoIs) EKS(context.Context, string, string, string, string) (EKSAnswer, error) {
-	return EKSAnswer{}, nil
 }

@@ -412,10 +412,15 @@ func (s *Servers) GitHubRepo(_ context.Context, owner, repo string) (preflight.G
 	}
 	g := r.GitHub
 	return preflight.GitHubRepo{
-		Private: slices.Contains(g.Private, repo), Plan: g.plan(),
-		Admin: true, Push: !slices.Contains(g.ReadOnly, repo), PullRequestsOnly: slices.Contains(g.Protected, repo),
+		Private: slices.Contains(g.Private, repo),
+		Admin:   true, Push: !slices.Contains(g.ReadOnly, repo), PullRequestsOnly: slices.Contains(g.Protected, repo),
 		ActionsAccess: cmp.Or(g.ActionsAccess, "organization"),
 	}, nil
+}
+
+// GitHubPlan: the Reach's GitHub account's plan.
+func (s *Servers) GitHubPlan(context.Context, string) (string, error) {
+	return loadReach(&s.reach).GitHub.plan(), nil
 }
 
 // GitHub: a credential.
@@ -462,7 +467,7 @@ func (s *Servers) Command(_ context.Context, name string) error {
 
 // EKS: the version's status on EKS's calendar today, and the version
 // the simulated cluster of that name runs.
-func (s *Servers) EKS(_ context.Context, _, _, name, version string) (preflight.EKSAnswer, error) {
+func (s *Servers) EKS(_ context.Context, _, name, version string) (preflight.EKSAnswer, error) {
 	var a preflight.EKSAnswer
 	today := eksNow()
 	if v, ok := calendar.LookupEKS(version); ok {
