@@ -340,24 +340,34 @@ func PluginMissing(name string) error {
 		"To learn more about this feature, consult the documentation available at:\n      https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins", name)
 }
 
+// Exec is a kubeconfig user's credential plugin.
+type Exec struct {
+	Command string
+	Args    []string
+	Env     []struct{ Name, Value string }
+}
+
+// PluginOf is the credential plugin of a kubeconfig's (first) user; nil
+// for none, or a kubeconfig that does not parse.
+func PluginOf(kubeconfig string) *Exec {
+	var cfg struct {
+		Users []struct {
+			User struct{ Exec *Exec }
+		}
+	}
+	if yaml.Unmarshal([]byte(kubeconfig), &cfg) != nil || len(cfg.Users) == 0 {
+		return nil
+	}
+	return cfg.Users[0].User.Exec
+}
+
 // token runs the kubeconfig's credential plugin, as client-go does, and
 // returns its token ("" when the kubeconfig has no plugin).
 func token(ctx context.Context, kubeconfig string) (string, error) {
-	var cfg struct {
-		Users []struct {
-			User struct {
-				Exec *struct {
-					Command string
-					Args    []string
-					Env     []struct{ Name, Value string }
-				}
-			}
-		}
+	e := PluginOf(kubeconfig)
+	if e == nil {
+		return "", nil
 	}
-	if err := yaml.Unmarshal([]byte(kubeconfig), &cfg); err != nil || len(cfg.Users) == 0 || cfg.Users[0].User.Exec == nil {
-		return "", err
-	}
-	e := cfg.Users[0].User.Exec
 	path, err := exec.LookPath(e.Command)
 	if err != nil {
 		return "", PluginMissing(e.Command)

@@ -179,7 +179,7 @@ func (r Reach) assumeRole(role string) error {
 		who = r.Identities[0]
 	}
 	self := who != "" && preflight.IsRole(caller(who), role)
-	if r.Roles != nil && !slices.Contains(r.Roles, role) || self && !slices.Contains(r.Roles, role) {
+	if !slices.Contains(r.Roles, role) && (r.Roles != nil || self) {
 		name := fmt.Sprintf("arn:aws:sts::%s:assumed-role/harness-platform-ci/runner", awsAccount)
 		if who != "" {
 			name = caller(who)
@@ -258,10 +258,12 @@ func (p *Provider) configureRefusal(req *pulumirpc.ConfigureRequest) error {
 		if !ok || !v.IsString() {
 			return nil // unknown in a preview: the cluster is not created yet
 		}
-		if cmd := kubeconfigPlugin(v.StringValue()); cmd != "" && r.NoCredentialPlugin {
-			// client-go's exec authenticator, as the Kubernetes provider
-			// reports it.
-			return fmt.Errorf("configured Kubernetes cluster is unreachable: unable to load schema information from the API server: %w", preflight.PluginMissing(cmd))
+		if e := preflight.PluginOf(v.StringValue()); e != nil {
+			if err := r.command(e.Command); err != nil {
+				// client-go's exec authenticator, as the Kubernetes
+				// provider reports it.
+				return fmt.Errorf("configured Kubernetes cluster is unreachable: unable to load schema information from the API server: %w", err)
+			}
 		}
 		if err := r.cluster(p.aws, v.StringValue()); err != nil {
 			return err
@@ -276,6 +278,11 @@ func (p *Provider) configureRefusal(req *pulumirpc.ConfigureRequest) error {
 func (r Reach) clusterAccess(aws *Cloud, kubeconfig string) error {
 	if r.Identities == nil || aws == nil {
 		return nil
+	}
+	// What the simulated AWS holds now (cluster reloads it only when it
+	// judges the runner's address).
+	if err := aws.Reload(); err != nil {
+		return err
 	}
 	server := kubeconfigServer(kubeconfig)
 	for _, c := range aws.OfType(eksClusterType) {
@@ -294,20 +301,13 @@ func (r Reach) clusterAccess(aws *Cloud, kubeconfig string) error {
 	return nil
 }
 
-// kubeconfigPlugin is the credential plugin command of a kubeconfig's
-// (first) user, "" for none.
-func kubeconfigPlugin(kubeconfig string) string {
-	var cfg struct {
-		Users []struct {
-			User struct {
-				Exec *struct{ Command string }
-			}
-		}
+// command is the answer of where the run is to running name: present
+// unless the Reach says the credential plugin is not installed.
+func (r Reach) command(name string) error {
+	if r.NoCredentialPlugin {
+		return preflight.PluginMissing(name)
 	}
-	if yaml.Unmarshal([]byte(kubeconfig), &cfg) != nil || len(cfg.Users) == 0 || cfg.Users[0].User.Exec == nil {
-		return ""
-	}
-	return cfg.Users[0].User.Exec.Command
+	return nil
 }
 
 // cluster is the answer of the kubeconfig's API server to a call from
@@ -412,9 +412,11 @@ func (s *Servers) GitHubRepo(_ context.Context, owner, repo string) (preflight.G
 	}
 	g := r.GitHub
 	return preflight.GitHubRepo{
-		Private: slices.Contains(g.Private, repo),
-		Admin:   true, Push: !slices.Contains(g.ReadOnly, repo), PullRequestsOnly: slices.Contains(g.Protected, repo),
-		ActionsAccess: cmp.Or(g.ActionsAccess, "organization"),
+		Private:          slices.Contains(g.Private, repo),
+		Admin:            true,
+		Push:             !slices.Contains(g.ReadOnly, repo),
+		PullRequestsOnly: slices.Contains(g.Protected, repo),
+		ActionsAccess:    cmp.Or(g.ActionsAccess, "organization"),
 	}, nil
 }
 
@@ -446,8 +448,8 @@ func (s *Servers) CallerIdentity(_ context.Context, account, _ string) (string, 
 // server answers from the runner, and it knows the run (access entries).
 func (s *Servers) Cluster(ctx context.Context, _ string, kubeconfig string) error {
 	r := loadReach(&s.reach)
-	if cmd := kubeconfigPlugin(kubeconfig); cmd != "" {
-		if err := s.Command(ctx, cmd); err != nil {
+	if e := preflight.PluginOf(kubeconfig); e != nil {
+		if err := r.command(e.Command); err != nil {
 			return err
 		}
 	}
@@ -459,10 +461,7 @@ func (s *Servers) Cluster(ctx context.Context, _ string, kubeconfig string) erro
 
 // Command: the credential plugin is installed unless the Reach says not.
 func (s *Servers) Command(_ context.Context, name string) error {
-	if loadReach(&s.reach).NoCredentialPlugin {
-		return preflight.PluginMissing(name)
-	}
-	return nil
+	return loadReach(&s.reach).command(name)
 }
 
 // EKS: the version's status on EKS's calendar today, and the version
