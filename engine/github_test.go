@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/company/harness-platform/simulated"
+)
+
+// The simulated GitHub refuses what GitHub refuses: required reviewers on
+// a private repository without Enterprise (422), a catalog-info.yaml
+// commit the token may not write (403) or to a branch that takes only
+// pull requests (409). Preflight reports each first, with its fix; the
+// up meets GitHub's own message.
+func TestGitHubRefusals(t *testing.T) {
+	ctx := context.Background()
+	c := example(t)
+	s := open(t, t.TempDir(), c)
+	base := DefaultReach(c)
+	for _, tc := range []struct {
+		name      string
+		github    simulated.GitHubAccount
+		preflight string
+		up        string
+	}{
+		{"reviewers on a private repository on Team", simulated.GitHubAccount{Plan: "team", Private: []string{"harness-platform"}},
+			"GitHub repository company/harness-platform: private, and the organisation's plan is team: GitHub refuses required reviewers there",
+			"environments/staging: 422 Failed to create the environment protection rule. Please ensure the billing plan supports the required reviewers protection rule."},
+		{"a commit the token may not write", simulated.GitHubAccount{ReadOnly: []string{"exports"}},
+			"GitHub repository company/exports: the token may not write its contents",
+			"PUT https://api.github.com/repos/exports/contents/catalog-info.yaml: 403 Resource not accessible by integration"},
+		{"a commit to a pull-request-only branch", simulated.GitHubAccount{Protected: []string{"exports"}},
+			"GitHub repository company/exports: its default branch takes changes only through pull requests",
+			"PUT https://api.github.com/repos/exports/contents/catalog-info.yaml: 409 Could not create file: Changes must be made through a pull request."},
+	} {
+		reach := base
+		reach.GitHub = tc.github
+		s.Servers.SetReach(reach)
+		problems, err := s.Preflight(ctx, "dev")
+		if err != nil || !strings.Contains(problemsText(problems), tc.preflight) {
+			t.Errorf("%s: preflight %v:\n%s\nwant %q", tc.name, err, problemsText(problems), tc.preflight)
+		}
+		s.out.Reset()
+		if _, err := s.Up(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(s.out.String(), tc.up) {
+			t.Errorf("%s: up %v, want %q:\n%s", tc.name, err, tc.up, s.out)
+		}
+	}
+	s.Servers.SetReach(base)
+	if problems, err := s.Preflight(ctx, "dev"); err != nil || len(problems) > 0 {
+		t.Errorf("preflight with GitHub as it allows: %v %s", err, problemsText(problems))
+	}
+	if _, err := s.Up(ctx, "dev", RunOptions{}); err != nil {
+		t.Errorf("up with GitHub as it allows: %v\n%s", err, s.out)
+	}
+}
