@@ -41,13 +41,13 @@ const (
 	DefaultApprovalTimeout   = "1d"
 	DefaultDelegateChartRepo = "https://app.harness.io/storage/harness-download/delegate-helm-chart/"
 	DefaultDelegateReplicas  = 2
+	DefaultDelegateCPU       = "1"
+	DefaultDelegateMemory    = "2048"
+	DefaultManagerEndpoint   = "https://app.harness.io"
 	// DefaultLogRetentionDays is how long CloudWatch keeps an EKS
 	// cluster's control-plane logs unless the stack file says otherwise
 	// (EKS creates its log group with no expiry).
 	DefaultLogRetentionDays = 90
-	DefaultDelegateCPU      = "1"
-	DefaultDelegateMemory   = "2048"
-	DefaultManagerEndpoint  = "https://app.harness.io"
 )
 
 // Catalog is the validated, resolved input of the program.

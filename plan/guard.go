@@ -2,10 +2,10 @@ package plan
 
 import (
 	"fmt"
-	"github.com/company/harness-platform/calendar"
 	"slices"
 	"strings"
 
+	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/catalog"
 )
 

@@ -294,19 +294,22 @@ func decode(stack string, outputs map[string]any) *contract {
 	c.Services = stringList(outputs[OutServices])
 	c.Retired = stringList(outputs[OutRetired])
 	c.Env, _ = outputs[OutEnvironment].(map[string]any)
-	if k, ok := outputs[OutKubernetesVersions].(map[string]any); ok {
-		c.KubernetesVersions = map[string]string{}
-		for region, v := range k {
-			c.KubernetesVersions[region], _ = v.(string)
-		}
-	}
-	if k, ok := outputs[OutKubeconfigs].(map[string]any); ok {
-		c.Kubeconfigs = map[string]string{}
-		for region, v := range k {
-			c.Kubeconfigs[region], _ = v.(string)
-		}
-	}
+	c.KubernetesVersions = byRegion(outputs[OutKubernetesVersions])
+	c.Kubeconfigs = byRegion(outputs[OutKubeconfigs])
 	return c
+}
+
+// byRegion decodes an output of strings by region (nil when absent).
+func byRegion(v any) map[string]string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for region, s := range m {
+		out[region], _ = s.(string)
+	}
+	return out
 }
 
 func stringList(v any) []string {
