@@ -170,7 +170,7 @@ func (r *stackRegionDoc) kind() string { return orDefault(r.Kind, RegionEKS) }
 type awsDoc struct {
 	At             yamlstrict.At
 	RoleArn        string `yaml:"roleArn" required:"true" desc:"The deployer role, in the environment's own account: what an up runs as (its ESC environment's OIDC login; nothing assumes it), given cluster admin by an access entry, e.g. arn:aws:iam::111122223333:role/harness-platform-deployer."`
-	PreviewRoleArn string `yaml:"previewRoleArn" desc:"The read-only role previews and the drift check run as (the -preview ESC environment's login), given a view-only access entry on each cluster; required with EKS clusters."`
+	PreviewRoleArn string `yaml:"previewRoleArn" desc:"The read-only role previews run as (the -preview ESC environment's login), given a view-only access entry on each cluster; required with EKS clusters."`
 }
 
 type clusterDoc struct {

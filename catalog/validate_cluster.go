@@ -202,7 +202,7 @@ func (v *validator) placeholder(pos diag.Pos, key, cidr string) {
 
 // checkIdentities checks who the stack's runs are on AWS and in its
 // clusters: the deployer (roleArn, an up) and the preview role
-// (previewRoleArn, previews and the drift check), both in the
+// (previewRoleArn, previews), both in the
 // environment's account, and the platform team's admin role, each a
 // distinct principal (EKS takes one access entry per principal).
 func (v *validator) checkIdentities(st *stackDoc, a *awsDoc) {
@@ -223,8 +223,17 @@ func (v *validator) checkIdentities(st *stackDoc, a *awsDoc) {
 		v.at(a.At.Field("previewRoleArn"), fmt.Sprintf("use a role of account %s", ARNAccount(a.RoleArn)),
 			"aws previewRoleArn is in account %s, the deployer in %s: the AWS provider allows one account", ARNAccount(a.PreviewRoleArn), ARNAccount(a.RoleArn))
 	}
-	if c := st.Cluster; c != nil && c.AdminRoleArn != "" && (c.AdminRoleArn == a.RoleArn || c.AdminRoleArn == a.PreviewRoleArn) {
-		v.at(c.At.Field("adminRoleArn"), "give the platform team a role of its own",
-			"cluster adminRoleArn is also the stack's %s role: EKS takes one access entry per principal", map[bool]string{true: "deployer", false: "preview"}[c.AdminRoleArn == a.RoleArn])
+	if c := st.Cluster; c != nil && c.AdminRoleArn != "" {
+		role := ""
+		switch c.AdminRoleArn {
+		case a.RoleArn:
+			role = "deployer"
+		case a.PreviewRoleArn:
+			role = "preview"
+		}
+		if role != "" {
+			v.at(c.At.Field("adminRoleArn"), "give the platform team a role of its own",
+				"cluster adminRoleArn is also the stack's %s role: EKS takes one access entry per principal", role)
+		}
 	}
 }

@@ -87,10 +87,10 @@ func NewCluster(ctx *pulumi.Context, name string, args *ClusterArgs, opts ...pul
 
 func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) error {
 	// The run's credentials are already the stack's deployer (an up) or
-	// preview role (a preview, the drift check), from its ESC
-	// environment's OIDC login: assuming the deployer again would need it
-	// to trust itself, and previews to be trusted by it. The provider
-	// refuses credentials of any other account instead.
+	// preview role (a preview), from its ESC environment's OIDC login:
+	// assuming the deployer again would need it to trust itself, and
+	// previews to be trusted by it. The provider refuses credentials of
+	// any other account instead.
 	provider, err := aws.NewProvider(ctx, name, &aws.ProviderArgs{
 		Region:            pulumi.String(e.AWSRegion),
 		AllowedAccountIds: pulumi.StringArray{pulumi.String(e.Account)},

@@ -45,7 +45,7 @@ type EKS struct {
 	Name      string
 	AWSRegion string
 	// RoleArn is the deployer role (an up runs as it) and PreviewRoleArn
-	// the read-only role (previews and drift checks run as it): each gets
+	// the read-only role (previews run as it): each gets
 	// an access entry. The region's AWS provider assumes neither and
 	// allows only Account.
 	RoleArn           string

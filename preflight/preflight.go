@@ -144,7 +144,8 @@ type EKSCluster struct {
 }
 
 // AWSIdentities are the roles a run of the environment may be: the
-// deployer for an up, the preview role for a preview or a drift check.
+// deployer for an up (and, today, the drift check), the preview role
+// for a preview.
 type AWSIdentities struct {
 	Account, Deployer, Preview, Region string
 	File                               string
@@ -373,7 +374,7 @@ func containsAddr(cidrs []string, addr netip.Addr) bool {
 func checkIdentity(ctx context.Context, svc Services, env string, a AWSIdentities) []Problem {
 	check := "AWS identity in account " + a.Account
 	arn, err := svc.CallerIdentity(ctx, a.Account, a.Region)
-	fix := fmt.Sprintf("run an up with ESC environment harness-platform/%s (its OIDC login is %s), a preview or drift check with harness-platform/%s-preview (%s)", env, a.Deployer, env, a.Preview)
+	fix := fmt.Sprintf("run an up with ESC environment harness-platform/%s (its OIDC login is %s), a preview with harness-platform/%s-preview (%s)", env, a.Deployer, env, a.Preview)
 	if err != nil {
 		return []Problem{{Check: check, Err: err, Fix: fix}}
 	}
