@@ -58,6 +58,11 @@ type Options struct {
 	// (the runner's network given to the simulation); default: the
 	// catalog's runners, with every credential in place (DefaultReach).
 	Reach *simulated.Reach
+	// Plugins, offline, serves the named providers ("kubernetes",
+	// "github", ...) by their real plugin binaries (name: the binary's
+	// path) instead of the simulation: installed in the state's
+	// PULUMI_HOME at the version the program pins (CheckPlugins).
+	Plugins map[string]string
 	// Transform, when set, rewrites every resource the program registers
 	// (tests: what a faulty generator would register, for the policy
 	// pack to refuse).
@@ -167,7 +172,12 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		env["PULUMI_BACKEND_URL"] = "file://" + filepath.Join(state, "backend") + "?metadata=skip"
 		env["PULUMI_HOME"] = filepath.Join(state, "home")
 		env["PULUMI_CONFIG_PASSPHRASE"] = passphrase
-		env["PULUMI_DEBUG_PROVIDERS"] = s.Servers.DebugProviders()
+		real, err := s.installPlugins(ctx, env)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		env["PULUMI_DEBUG_PROVIDERS"] = s.Servers.DebugProviders(real...)
 	}
 	wsOpts := []auto.LocalWorkspaceOption{
 		auto.WorkDir(workDir),

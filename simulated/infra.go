@@ -76,6 +76,14 @@ func (b infra) Check(typ, name string, news resource.PropertyMap) (resource.Prop
 		}
 	}
 	out := news
+	if defaults := githubDefaults[typ]; len(defaults) > 0 {
+		out = news.Copy()
+		for k, v := range defaults {
+			if _, set := out[resource.PropertyKey(k)]; !set {
+				out[resource.PropertyKey(k)] = resource.NewPropertyValue(v)
+			}
+		}
+	}
 	if key, ok := autoNamed[typ]; ok {
 		if _, set := news[resource.PropertyKey(key)]; !set {
 			out = news.Copy()
@@ -175,14 +183,23 @@ func (b infra) Computed(typ, id string, news resource.PropertyMap) resource.Prop
 		}
 		return out
 	case "github":
-		if typ == importid.GitHubVariable {
-			// Set from GitHub's answer on create and read.
-			return resource.PropertyMap{
-				"createdAt":    resource.NewStringProperty("2026-01-01 00:00:00 +0000 UTC"),
-				"updatedAt":    resource.NewStringProperty("2026-01-01 00:00:00 +0000 UTC"),
-				"repositoryId": resource.NewNumberProperty(float64(TeamID(str(news, "repository")))),
-			}
+		out := resource.PropertyMap{}
+		if v, ok := githubSchemaVersions[typ]; ok {
+			// The bridge records the Terraform schema version of what it
+			// wrote; without it the real provider takes the state for
+			// version 0 and upgrades it, asking GitHub for the repository.
+			out["__meta"] = resource.NewStringProperty(`{"schema_version":"` + v + `"}`)
 		}
+		switch typ {
+		case importid.GitHubVariable:
+			// Set from GitHub's answer on create and read.
+			out["createdAt"] = resource.NewStringProperty("2026-01-01 00:00:00 +0000 UTC")
+			out["updatedAt"] = resource.NewStringProperty("2026-01-01 00:00:00 +0000 UTC")
+			out["repositoryId"] = resource.NewNumberProperty(float64(TeamID(str(news, "repository"))))
+		case "github:index/repositoryEnvironment:RepositoryEnvironment":
+			out["repositoryId"] = resource.NewNumberProperty(float64(TeamID(str(news, "repository"))))
+		}
+		return out
 	case "kubernetes":
 		if typ == "kubernetes:helm.sh/v3:Release" {
 			return resource.PropertyMap{"status": resource.NewObjectProperty(resource.PropertyMap{
@@ -196,6 +213,26 @@ func (b infra) Computed(typ, id string, news resource.PropertyMap) resource.Prop
 		}
 	}
 	return nil
+}
+
+// githubSchemaVersions are the Terraform schema versions (SchemaVersion)
+// of the GitHub resources the program declares that have one, in
+// terraform-provider-github v6.12.1 (what pulumi-github v6.14.1 bridges).
+var githubSchemaVersions = map[string]string{
+	"github:index/repositoryEnvironment:RepositoryEnvironment":           "1",
+	"github:index/repositoryFile:RepositoryFile":                         "1",
+	"github:index/actionsEnvironmentVariable:ActionsEnvironmentVariable": "1",
+	"github:index/actionsEnvironmentSecret:ActionsEnvironmentSecret":     "1",
+}
+
+// githubDefaults are the top-level Default values of the same resources'
+// Terraform schemas, which the real provider's Check writes into the
+// inputs it returns (so they are in the state, and a Diff compares them).
+var githubDefaults = map[string]map[string]any{
+	"github:index/repositoryEnvironment:RepositoryEnvironment": {"canAdminsBypass": true, "preventSelfReview": false},
+	"github:index/teamRepository:TeamRepository":               {"permission": "pull"},
+	"github:index/branchProtectionV3:BranchProtectionV3":       {"enforceAdmins": false, "requireSignedCommits": false, "requireConversationResolution": false},
+	"github:index/repositoryFile:RepositoryFile":               {"overwriteOnCreate": false, "autocreateBranch": false, "autocreateBranchSourceBranch": "main"},
 }
 
 // Replaces: names and placement are immutable in AWS and Kubernetes.

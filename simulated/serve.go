@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -118,10 +119,15 @@ func Start(stateDir, shared string) (*Servers, error) {
 }
 
 // DebugProviders is the value of PULUMI_DEBUG_PROVIDERS that attaches the
-// engine to these servers instead of plugin binaries.
-func (s *Servers) DebugProviders() string {
+// engine to these servers instead of plugin binaries, but for the
+// providers in real: those the engine loads as plugins (their real
+// binaries, installed in PULUMI_HOME).
+func (s *Servers) DebugProviders(real ...string) string {
 	var parts []string
 	for _, name := range []string{"harness", "kubernetes", "aws", "github"} {
+		if slices.Contains(real, name) {
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%s:%d", name, s.ports[name]))
 	}
 	return strings.Join(parts, ",")

@@ -65,6 +65,7 @@ type options struct {
 	backupDir, from            string
 	keepBackups                int
 	runner                     string // offline: the simulated runner's address
+	plugins                    multiFlag
 }
 
 type multiFlag []string
@@ -252,6 +253,13 @@ var commands = []command{
 			fs.BoolVar(&o.yes, "yes", false, "write the manifests")
 		},
 		run: runGitops},
+	{name: "check-plugins", synopsis: "--plugin NAME=PATH... [--state DIR] [--dir DIR]",
+		summary: "offline, on a new state: preview every stack with the named providers served by their real plugin binaries (the others simulated); each stack fresh (every object through the plugin's Check), then as deployed; errors, warnings and changes per stack",
+		flags: func(fs *flag.FlagSet, o *options) {
+			runFlags(fs, o)
+			fs.Var(&o.plugins, "plugin", "a provider and its plugin binary at the version the program pins, e.g. github=bin/pulumi-resource-github (repeatable: kubernetes, github, aws, harness)")
+		},
+		run: runCheckPlugins},
 	{name: "policy-pack", synopsis: "[--dir DIR]",
 		summary: "build the project's CrossGuard policy pack (cached) and print its path, for --policy-pack",
 		flags:   dirFlag,

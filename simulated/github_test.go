@@ -1,0 +1,66 @@
+package simulated
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+)
+
+// The simulated GitHub's Check fills the Terraform defaults the real
+// provider's Check fills (an omitted input it does not fill would show as
+// a change when the real plugin diffs the state: check-plugins found
+// canAdminsBypass and preventSelfReview so), and keeps what is given; its
+// state records the schema version, as the bridge does.
+func TestGitHubCheckDefaults(t *testing.T) {
+	gh := infra{provider: "github"}
+	typ := "github:index/repositoryEnvironment:RepositoryEnvironment"
+	out, failures := gh.Check(typ, "e", resource.NewPropertyMapFromMap(map[string]any{
+		"repository": "payments", "environment": "prod", "preventSelfReview": true}))
+	if len(failures) > 0 {
+		t.Fatalf("failures: %v", failures)
+	}
+	if !out["canAdminsBypass"].IsBool() || !out["canAdminsBypass"].BoolValue() {
+		t.Errorf("canAdminsBypass = %v, want the provider's default true", out["canAdminsBypass"])
+	}
+	if !out["preventSelfReview"].BoolValue() {
+		t.Errorf("preventSelfReview given true became %v", out["preventSelfReview"])
+	}
+	meta := gh.Computed(typ, "payments:prod", out)["__meta"]
+	if !meta.IsString() || meta.StringValue() != `{"schema_version":"1"}` {
+		t.Errorf("__meta = %v, want schema version 1", meta)
+	}
+}
+
+// The loopback GitHub answers the reads the real provider makes in a
+// preview (the GHES form of the path), with the simulation's ids, and 404
+// for the rest.
+func TestGitHubAPI(t *testing.T) {
+	api, err := StartGitHubAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer api.Close()
+	get := func(path string) (int, map[string]any) {
+		resp, err := http.Get(api.URL() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var body map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		return resp.StatusCode, body
+	}
+	code, team := get("api/v3/orgs/company/teams/platform")
+	if code != 200 || team["id"] != float64(TeamID("platform")) || team["slug"] != "platform" {
+		t.Errorf("team: %d %v", code, team)
+	}
+	code, repo := get("api/v3/repos/company/payments")
+	if code != 200 || repo["id"] != float64(TeamID("payments")) {
+		t.Errorf("repo: %d %v", code, repo)
+	}
+	if code, _ := get("api/v3/repos/company/payments/environments"); code != 404 {
+		t.Errorf("an unknown path answered %d, want 404", code)
+	}
+}
