@@ -120,6 +120,14 @@ func CheckPlugins(ctx context.Context, opts Options, o RunOptions) ([]PluginRepo
 		po.EventLog = &log
 		po.PolicyPacks, po.PolicyPackConfigs = nil, nil
 		_, runErr := s.previewStack(ctx, stack, po)
+		phase := "deployed"
+		if fresh {
+			phase = "fresh"
+		}
+		// Kept for the detail behind each figure (--diff's, as JSON).
+		if err := os.WriteFile(filepath.Join(opts.StateDir, "events", stack+"."+phase+".jsonl"), log.Bytes(), 0o600); err != nil {
+			return err
+		}
 		r, err := readPluginEvents(&log, stack, fresh, opts.Plugins)
 		if err != nil {
 			return err
@@ -129,6 +137,9 @@ func CheckPlugins(ctx context.Context, opts Options, o RunOptions) ([]PluginRepo
 		}
 		reports = append(reports, r)
 		return nil
+	}
+	if err := os.MkdirAll(filepath.Join(opts.StateDir, "events"), 0o700); err != nil {
+		return nil, err
 	}
 	for _, env := range opts.Catalog.Chain {
 		waves, err := Waves(opts.Catalog, env)

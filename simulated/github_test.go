@@ -1,6 +1,8 @@
 package simulated
 
 import (
+	"bytes"
+	"crypto/x509"
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -62,5 +64,20 @@ func TestGitHubAPI(t *testing.T) {
 	}
 	if code, _ := get("api/v3/repos/company/payments/environments"); code != 404 {
 		t.Errorf("an unknown path answered %d, want 404", code)
+	}
+}
+
+// A simulated cluster's CA is a PEM certificate a client can load, and the
+// same on every run.
+func TestClusterCA(t *testing.T) {
+	a, b := clusterCA("dev-euw1"), clusterCA("dev-euw1")
+	if !bytes.Equal(a, b) {
+		t.Error("the CA differs between two calls")
+	}
+	if !x509.NewCertPool().AppendCertsFromPEM(a) {
+		t.Errorf("not a PEM certificate:\n%s", a)
+	}
+	if bytes.Equal(a, clusterCA("prod-euw1")) {
+		t.Error("two clusters share a CA")
 	}
 }

@@ -168,7 +168,7 @@ func (b infra) Computed(typ, id string, news resource.PropertyMap) resource.Prop
 			h := strings.ToUpper(shortHash(id) + shortHash(id+"oidc"))
 			out["endpoint"] = resource.NewStringProperty("https://" + h + ".gr7.eu-west-1.eks.amazonaws.com")
 			out["certificateAuthority"] = resource.NewObjectProperty(resource.PropertyMap{
-				"data": resource.NewStringProperty(base64.StdEncoding.EncodeToString([]byte("simulated CA of " + id)))})
+				"data": resource.NewStringProperty(base64.StdEncoding.EncodeToString(clusterCA(id)))})
 			out["identities"] = resource.NewArrayProperty([]resource.PropertyValue{resource.NewObjectProperty(resource.PropertyMap{
 				"oidcs": resource.NewArrayProperty([]resource.PropertyValue{resource.NewObjectProperty(resource.PropertyMap{
 					"issuer": resource.NewStringProperty("https://oidc.eks.eu-west-1.amazonaws.com/id/" + h)})})})})
@@ -201,6 +201,19 @@ func (b infra) Computed(typ, id string, news resource.PropertyMap) resource.Prop
 		}
 		return out
 	case "kubernetes":
+		if typ != "kubernetes:helm.sh/v3:Release" {
+			// The real provider's state of an object is the live object
+			// and, beside it, the inputs it applied (its Diff prunes the
+			// live object to them: without them every field is new, and
+			// an immutable one, such as a RoleBinding's roleRef, replaces
+			// the object), the API version it was created with and its
+			// server-side-apply field manager.
+			return resource.PropertyMap{
+				"__inputs":            resource.NewObjectProperty(news.Copy()),
+				"__initialApiVersion": resource.NewStringProperty(str(news, "apiVersion")),
+				"__fieldManager":      resource.NewStringProperty("pulumi-kubernetes-" + shortHash(id)[:8]),
+			}
+		}
 		if typ == "kubernetes:helm.sh/v3:Release" {
 			return resource.PropertyMap{"status": resource.NewObjectProperty(resource.PropertyMap{
 				"name":      resource.NewStringProperty(str(news, "name")),
@@ -213,6 +226,45 @@ func (b infra) Computed(typ, id string, news resource.PropertyMap) resource.Prop
 		}
 	}
 	return nil
+}
+
+// Live is an object as its service stores it: the Kubernetes API server
+// turns a Secret's stringData into base64 data (and the real provider's
+// state holds the live object, its Diff comparing the inputs with it).
+func (b infra) Live(typ string, out resource.PropertyMap) resource.PropertyMap {
+	if typ != "kubernetes:core/v1:Secret" {
+		return out
+	}
+	sd, ok := out["stringData"]
+	if !ok {
+		return out
+	}
+	secret := sd.ContainsSecrets()
+	plain := sd
+	for plain.IsSecret() {
+		plain = plain.SecretValue().Element
+	}
+	if !plain.IsObject() {
+		return out
+	}
+	data := resource.PropertyMap{}
+	if d, ok := out["data"]; ok && d.IsObject() {
+		data = d.ObjectValue().Copy()
+	}
+	for k, v := range plain.ObjectValue() {
+		for v.IsSecret() {
+			v = v.SecretValue().Element
+		}
+		if v.IsString() {
+			data[k] = resource.NewStringProperty(base64.StdEncoding.EncodeToString([]byte(v.StringValue())))
+		}
+	}
+	delete(out, "stringData")
+	out["data"] = resource.NewObjectProperty(data)
+	if secret {
+		out["data"] = resource.MakeSecret(out["data"])
+	}
+	return out
 }
 
 // githubSchemaVersions are the Terraform schema versions (SchemaVersion)

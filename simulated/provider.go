@@ -267,10 +267,19 @@ func (p *Provider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumir
 	}, nil
 }
 
+// live is a behaviour whose service stores an object otherwise than it
+// was given (Live: the object as stored, from the inputs).
+type live interface {
+	Live(typ string, inputs resource.PropertyMap) resource.PropertyMap
+}
+
 // outputs are the inputs plus what the provider computes; in a preview the
 // computed ones are unknown.
 func (p *Provider) outputs(typ, id string, news resource.PropertyMap, preview bool) resource.PropertyMap {
 	out := news.Copy()
+	if l, ok := p.behavior.(live); ok {
+		out = l.Live(typ, out)
+	}
 	for k, v := range p.behavior.Computed(typ, id, news) {
 		if _, input := news[k]; preview && !input {
 			v = resource.MakeComputed(resource.NewStringProperty(""))
