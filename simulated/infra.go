@@ -70,10 +70,26 @@ func (b infra) Check(typ, name string, news resource.PropertyMap) (resource.Prop
 		return news, []*pulumirpc.CheckFailure{{Reason: fmt.Sprintf("unknown resource type %q: the simulated %s provider does not serve it", typ, b.provider)}}
 	}
 	var failures []*pulumirpc.CheckFailure
+	if b.provider == "aws" {
+		// The Terraform schema's required inputs (aws-constraints.json)
+		// beside the list above, which names the same for the inputs the
+		// program sets (TestAWSConstraints).
+		var more []string
+		for path, c := range awsConstraints[typ] {
+			if c.Required && !contains(req, path) {
+				more = append(more, path)
+			}
+		}
+		sort.Strings(more)
+		req = append(append([]string(nil), req...), more...)
+	}
 	for _, path := range req {
 		if missing(news, strings.Split(path, ".")) {
 			failures = append(failures, &pulumirpc.CheckFailure{Property: path, Reason: fmt.Sprintf("Missing required argument: %q is required", path)})
 		}
+	}
+	if b.provider == "aws" {
+		failures = append(failures, checkAWS(typ, news)...)
 	}
 	out := news
 	if defaults := githubDefaults[typ]; len(defaults) > 0 {
@@ -287,8 +303,9 @@ var githubDefaults = map[string]map[string]any{
 	"github:index/repositoryFile:RepositoryFile":               {"overwriteOnCreate": false, "autocreateBranch": false, "autocreateBranchSourceBranch": "main"},
 }
 
-// Replaces: names and placement are immutable in AWS and Kubernetes.
-func (infra) Replaces(typ string, _, _ resource.PropertyMap, changed []string) []string {
+// Replaces: names and placement are immutable in AWS and Kubernetes; on
+// AWS, every force-new property of the Terraform schema.
+func (infra) Replaces(typ string, olds, news resource.PropertyMap, changed []string) []string {
 	immutable := map[string][]string{
 		"aws:ec2/vpc:Vpc":              {"cidrBlock"},
 		"aws:ec2/subnet:Subnet":        {"cidrBlock", "availabilityZone", "vpcId"},
@@ -303,6 +320,11 @@ func (infra) Replaces(typ string, _, _ resource.PropertyMap, changed []string) [
 			if c == k {
 				out = append(out, c)
 			}
+		}
+	}
+	for _, c := range awsReplaces(typ, olds, news, changed) {
+		if !contains(out, c) {
+			out = append(out, c)
 		}
 	}
 	sort.Strings(out)

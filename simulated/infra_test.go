@@ -73,3 +73,73 @@ func TestEKSRefusesVersions(t *testing.T) {
 		t.Errorf("update 1.34 -> 1.35: %v", err)
 	}
 }
+
+// The simulated AWS enforces the Terraform schema's constraints extracted
+// into aws-constraints.json: the required inputs it lists by hand are the
+// extraction's, and a conflict, a value outside an enum, a broken
+// exactly-one-of and a force-new change are each refused or replace as
+// the real provider would.
+func TestAWSConstraints(t *testing.T) {
+	for typ, req := range required {
+		if !strings.HasPrefix(typ, "aws:") {
+			continue
+		}
+		props, ok := awsConstraints[typ]
+		if !ok {
+			t.Errorf("%s: not in aws-constraints.json", typ)
+			continue
+		}
+		for _, path := range req {
+			if !props[path].Required {
+				t.Errorf("%s: %s is required here but not in the Terraform schema", typ, path)
+			}
+		}
+	}
+	aws := infra{provider: "aws"}
+	ng := func(extra map[string]any) resource.PropertyMap {
+		m := map[string]any{"clusterName": "c", "nodeRoleArn": "arn:aws:iam::1:role/n", "subnetIds": []any{"a"},
+			"scalingConfig": map[string]any{"desiredSize": 1, "maxSize": 1, "minSize": 1}}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return resource.NewPropertyMapFromMap(m)
+	}
+	reasons := func(m resource.PropertyMap) string {
+		_, failures := aws.Check("aws:eks/nodeGroup:NodeGroup", "n", m)
+		var out []string
+		for _, f := range failures {
+			out = append(out, f.Reason)
+		}
+		return strings.Join(out, "; ")
+	}
+	if r := reasons(ng(nil)); r != "" {
+		t.Errorf("a valid node group refused: %s", r)
+	}
+	for name, c := range map[string]struct {
+		extra map[string]any
+		want  string
+	}{
+		"conflict": {map[string]any{"nodeGroupName": "a", "nodeGroupNamePrefix": "b"}, `"nodeGroupName": conflicts with nodeGroupNamePrefix`},
+		"enum":     {map[string]any{"capacityType": "RESERVED"}, `expected capacityType to be one of`},
+		"exactly one of": {map[string]any{"updateConfig": map[string]any{"maxUnavailable": 1, "maxUnavailablePercentage": 10}},
+			"only one of `updateConfig.maxUnavailable,updateConfig.maxUnavailablePercentage` can be specified"},
+		"list size": {map[string]any{"subnetIds": []any{}}, "subnetIds: attribute requires 1 item minimum"},
+	} {
+		if r := reasons(ng(c.extra)); !strings.Contains(r, c.want) {
+			t.Errorf("%s: got %q, want %q", name, r, c.want)
+		}
+	}
+	_, failures := aws.Check("aws:eks/cluster:Cluster", "c", resource.NewPropertyMapFromMap(map[string]any{
+		"roleArn": "r", "vpcConfig": map[string]any{"subnetIds": []any{"a"}}, "upgradePolicy": map[string]any{"supportType": "FOREVER"}}))
+	if len(failures) != 1 || !strings.Contains(failures[0].Reason, `one of ["STANDARD" "EXTENDED"], got FOREVER`) {
+		t.Errorf("cluster with supportType FOREVER: %v", failures)
+	}
+	olds, news := ng(map[string]any{"amiType": "AL2023_x86_64_STANDARD"}), ng(map[string]any{"amiType": "BOTTLEROCKET_x86_64"})
+	if got := aws.Replaces("aws:eks/nodeGroup:NodeGroup", olds, news, []string{"amiType"}); len(got) != 1 {
+		t.Errorf("amiType change replaces %v, want amiType (force-new)", got)
+	}
+	olds, news = ng(map[string]any{"version": "1.34"}), ng(map[string]any{"version": "1.35"})
+	if got := aws.Replaces("aws:eks/nodeGroup:NodeGroup", olds, news, []string{"version"}); len(got) != 0 {
+		t.Errorf("version change replaces %v, want an update", got)
+	}
+}

@@ -368,6 +368,12 @@ func (p *Provider) Read(_ context.Context, req *pulumirpc.ReadRequest) (*pulumir
 			inputs[k] = v
 		}
 	}
+	if in, ok := state["__inputs"]; ok && in.IsObject() && len(oldInputs) > 0 {
+		// The real Kubernetes provider reads its inputs back from the
+		// ones it recorded beside the live object (which, for a Secret,
+		// has data where the inputs had stringData).
+		inputs = in.ObjectValue().Copy()
+	}
 	if a, ok := p.behavior.(addressed); ok && len(known) == 0 && len(oldInputs) == 0 {
 		inputs = a.ImportedInputs(typ, state) // an import
 	}

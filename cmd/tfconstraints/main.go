@@ -31,25 +31,26 @@ import (
 )
 
 // resources are the Terraform resources the program declares, by the
-// Pulumi type token the bridge gives them and the source file that
-// declares them.
-var resources = []struct{ token, tf, file, sdk string }{
-	{"aws:eks/cluster:Cluster", "aws_eks_cluster", "internal/service/eks/cluster.go", "eks/cluster.go"},
-	{"aws:eks/nodeGroup:NodeGroup", "aws_eks_node_group", "internal/service/eks/node_group.go", "eks/nodeGroup.go"},
-	{"aws:eks/accessEntry:AccessEntry", "aws_eks_access_entry", "internal/service/eks/access_entry.go", "eks/accessEntry.go"},
-	{"aws:eks/accessPolicyAssociation:AccessPolicyAssociation", "aws_eks_access_policy_association", "internal/service/eks/access_policy_association.go", "eks/accessPolicyAssociation.go"},
-	{"aws:ec2/vpc:Vpc", "aws_vpc", "internal/service/ec2/vpc_.go", "ec2/vpc.go"},
-	{"aws:ec2/subnet:Subnet", "aws_subnet", "internal/service/ec2/vpc_subnet.go", "ec2/subnet.go"},
-	{"aws:ec2/internetGateway:InternetGateway", "aws_internet_gateway", "internal/service/ec2/vpc_internet_gateway.go", "ec2/internetGateway.go"},
-	{"aws:ec2/natGateway:NatGateway", "aws_nat_gateway", "internal/service/ec2/vpc_nat_gateway.go", "ec2/natGateway.go"},
-	{"aws:ec2/routeTable:RouteTable", "aws_route_table", "internal/service/ec2/vpc_route_table.go", "ec2/routeTable.go"},
-	{"aws:ec2/routeTableAssociation:RouteTableAssociation", "aws_route_table_association", "internal/service/ec2/vpc_route_table_association.go", "ec2/routeTableAssociation.go"},
-	{"aws:ec2/eip:Eip", "aws_eip", "internal/service/ec2/ec2_eip.go", "ec2/eip.go"},
-	{"aws:iam/role:Role", "aws_iam_role", "internal/service/iam/role.go", "iam/role.go"},
-	{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "aws_iam_role_policy_attachment", "internal/service/iam/role_policy_attachment.go", "iam/rolePolicyAttachment.go"},
-	{"aws:iam/openIdConnectProvider:OpenIdConnectProvider", "aws_iam_openid_connect_provider", "internal/service/iam/openid_connect_provider.go", "iam/openIdConnectProvider.go"},
-	{"aws:kms/key:Key", "aws_kms_key", "internal/service/kms/key.go", "kms/key.go"},
-	{"aws:cloudwatch/logGroup:LogGroup", "aws_cloudwatch_log_group", "internal/service/logs/group.go", "cloudwatch/logGroup.go"},
+// Pulumi type token the bridge gives them, the source file that declares
+// them and its Pulumi SDK file; fn names the function returning the
+// schema where the source predates the @SDKResource annotation.
+var resources = []struct{ token, tf, file, sdk, fn string }{
+	{"aws:eks/cluster:Cluster", "aws_eks_cluster", "internal/service/eks/cluster.go", "eks/cluster.go", ""},
+	{"aws:eks/nodeGroup:NodeGroup", "aws_eks_node_group", "internal/service/eks/node_group.go", "eks/nodeGroup.go", ""},
+	{"aws:eks/accessEntry:AccessEntry", "aws_eks_access_entry", "internal/service/eks/access_entry.go", "eks/accessEntry.go", ""},
+	{"aws:eks/accessPolicyAssociation:AccessPolicyAssociation", "aws_eks_access_policy_association", "internal/service/eks/access_policy_association.go", "eks/accessPolicyAssociation.go", ""},
+	{"aws:ec2/vpc:Vpc", "aws_vpc", "internal/service/ec2/vpc_.go", "ec2/vpc.go", ""},
+	{"aws:ec2/subnet:Subnet", "aws_subnet", "internal/service/ec2/vpc_subnet.go", "ec2/subnet.go", ""},
+	{"aws:ec2/internetGateway:InternetGateway", "aws_internet_gateway", "internal/service/ec2/vpc_internet_gateway.go", "ec2/internetGateway.go", "InternetGateway"},
+	{"aws:ec2/natGateway:NatGateway", "aws_nat_gateway", "internal/service/ec2/vpc_nat_gateway.go", "ec2/natGateway.go", ""},
+	{"aws:ec2/routeTable:RouteTable", "aws_route_table", "internal/service/ec2/vpc_route_table.go", "ec2/routeTable.go", "RouteTable"},
+	{"aws:ec2/routeTableAssociation:RouteTableAssociation", "aws_route_table_association", "internal/service/ec2/vpc_route_table_association.go", "ec2/routeTableAssociation.go", "RouteTableAssociation"},
+	{"aws:ec2/eip:Eip", "aws_eip", "internal/service/ec2/ec2_eip.go", "ec2/eip.go", ""},
+	{"aws:iam/role:Role", "aws_iam_role", "internal/service/iam/role.go", "iam/role.go", "Role"},
+	{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "aws_iam_role_policy_attachment", "internal/service/iam/role_policy_attachment.go", "iam/rolePolicyAttachment.go", "RolePolicyAttachment"},
+	{"aws:iam/openIdConnectProvider:OpenIdConnectProvider", "aws_iam_openid_connect_provider", "internal/service/iam/openid_connect_provider.go", "iam/openIdConnectProvider.go", ""},
+	{"aws:kms/key:Key", "aws_kms_key", "internal/service/kms/key.go", "kms/key.go", ""},
+	{"aws:cloudwatch/logGroup:LogGroup", "aws_cloudwatch_log_group", "internal/service/logs/group.go", "cloudwatch/logGroup.go", ""},
 }
 
 // Property is one input's constraints, keyed by its Pulumi path (nested
@@ -57,6 +58,7 @@ var resources = []struct{ token, tf, file, sdk string }{
 type Property struct {
 	Required      bool     `json:"required,omitempty"`
 	Computed      bool     `json:"computed,omitempty"`
+	AutoNamed     bool     `json:"autoNamed,omitempty"` // required by Terraform, named by the bridge when absent
 	ForceNew      bool     `json:"forceNew,omitempty"`
 	List          bool     `json:"list,omitempty"`
 	MaxItems      int      `json:"maxItems,omitempty"`
@@ -74,25 +76,35 @@ type Property struct {
 type Resource struct {
 	Terraform  string               `json:"terraform"`
 	Properties map[string]*Property `json:"properties"`
+	// NotInSDK are the Terraform attributes of this source that the
+	// Pulumi SDK's version does not have (newer than what it bridges):
+	// left out.
+	NotInSDK []string `json:"notInSDK,omitempty"`
 }
 
 // Output is the file the simulated AWS reads.
 type Output struct {
-	Source    string              `json:"source"`
-	Commit    string              `json:"commit"`
-	Command   string              `json:"command"`
+	Source  string `json:"source"`
+	Commit  string `json:"commit"`
+	Command string `json:"command"`
+	// DerivedNames are the names constants the sources use that the
+	// names file lacks, with the value derived from their Go name.
+	DerivedNames map[string]string `json:"derivedNames,omitempty"`
+	// Files are each source file's commit, when not all are Commit's.
+	Files     map[string]string   `json:"files,omitempty"`
 	Resources map[string]Resource `json:"resources"`
 }
 
 func main() {
 	src := flag.String("src", "", "directory holding the provider's sources under their repository paths (required)")
 	commit := flag.String("commit", "", "the provider commit the sources are from (recorded)")
+	commits := flag.String("commits", "", "a TSV file of each source file's commit when they differ (path first, commit last; # comments)")
 	flag.Parse()
 	if *src == "" {
 		fmt.Fprintln(os.Stderr, "tfconstraints: -src DIR is required")
 		os.Exit(2)
 	}
-	out, err := extract(*src, *commit)
+	out, err := extract(*src, *commit, *commits)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tfconstraints:", err)
 		os.Exit(1)
@@ -108,13 +120,17 @@ func main() {
 type extractor struct {
 	imports map[string]string   // the current file's imports: name -> path
 	names   map[string]string   // names.AttrX -> "x"
+	derived map[string]string   // names constants missing from the names file, derived (snake)
 	enums   map[string][]string // aws-sdk-go-v2 service/type -> values
 	tags    map[string]bool     // Pulumi SDK field tags of the current resource
-	errs    []string
+	// sdkRequired are the current resource's top-level inputs the SDK
+	// requires (the others Terraform requires are auto-named).
+	sdkRequired map[string]bool
+	errs        []string // the current resource's attributes not in the SDK
 }
 
-func extract(src, commit string) (*Output, error) {
-	x := &extractor{names: map[string]string{}, enums: map[string][]string{}}
+func extract(src, commit, commits string) (*Output, error) {
+	x := &extractor{names: map[string]string{}, enums: map[string][]string{}, derived: map[string]string{}}
 	if err := x.loadNames(filepath.Join(src, "names", "attr_consts_gen.go")); err != nil {
 		return nil, err
 	}
@@ -128,20 +144,39 @@ func extract(src, commit string) (*Output, error) {
 		Command:   "go run ./cmd/tfconstraints -src DIR -commit " + commit,
 		Resources: map[string]Resource{},
 	}
+	if commits != "" {
+		out.Command += " -commits FILE"
+		b, err := os.ReadFile(commits)
+		if err != nil {
+			return nil, err
+		}
+		out.Files = map[string]string{}
+		for _, line := range strings.Split(string(b), "\n") {
+			f := strings.Split(line, "\t")
+			if len(f) < 2 || strings.HasPrefix(line, "#") {
+				continue
+			}
+			out.Files[f[0]] = f[len(f)-1]
+		}
+	}
 	for _, r := range resources {
 		x.tags, err = sdkTags(filepath.Join(sdk, "go", "aws", r.sdk))
 		if err != nil {
 			return nil, err
 		}
-		props, err := x.resource(filepath.Join(src, r.file), r.tf)
+		if x.sdkRequired, err = sdkRequired(filepath.Join(sdk, "go", "aws", r.sdk)); err != nil {
+			return nil, err
+		}
+		x.errs = nil
+		props, err := x.resource(filepath.Join(src, r.file), r.tf, r.fn)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.file, err)
 		}
-		out.Resources[r.token] = Resource{Terraform: r.tf, Properties: props}
-	}
-	if len(x.errs) > 0 {
 		sort.Strings(x.errs)
-		return nil, fmt.Errorf("names not in the Pulumi SDK:\n  %s", strings.Join(x.errs, "\n  "))
+		out.Resources[r.token] = Resource{Terraform: r.tf, Properties: props, NotInSDK: x.errs}
+	}
+	if len(x.derived) > 0 {
+		out.DerivedNames = x.derived
 	}
 	return out, nil
 }
@@ -183,6 +218,24 @@ func sdkTags(file string) (map[string]bool, error) {
 	return tags, nil
 }
 
+var requiredRe = regexp.MustCompile(`invalid value for required argument '([A-Za-z0-9]+)'`)
+
+// sdkRequired are the top-level inputs a Pulumi Go SDK constructor
+// refuses to go without; an input Terraform requires that is not among
+// them is one the bridge names itself (auto-naming), so not required.
+func sdkRequired(file string) (map[string]bool, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, m := range requiredRe.FindAllSubmatch(b, -1) {
+		n := string(m[1])
+		out[strings.ToLower(n[:1])+n[1:]] = true
+	}
+	return out, nil
+}
+
 func (x *extractor) loadNames(file string) error {
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 	if err != nil {
@@ -209,7 +262,7 @@ func (x *extractor) loadNames(file string) error {
 
 // resource finds the function annotated @SDKResource("tf") and reads the
 // schema of the schema.Resource it returns.
-func (x *extractor) resource(file, tf string) (map[string]*Property, error) {
+func (x *extractor) resource(file, tf, fnName string) (map[string]*Property, error) {
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ParseComments)
 	if err != nil {
 		return nil, err
@@ -225,7 +278,11 @@ func (x *extractor) resource(file, tf string) (map[string]*Property, error) {
 	}
 	for _, d := range f.Decls {
 		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Doc == nil || !strings.Contains(fn.Doc.Text(), `@SDKResource("`+tf+`"`) {
+		if !ok {
+			continue
+		}
+		annotated := fn.Doc != nil && strings.Contains(fn.Doc.Text(), `@SDKResource("`+tf+`"`)
+		if !annotated && (fnName == "" || (fn.Name.Name != "Resource"+fnName && fn.Name.Name != "resource"+fnName)) {
 			continue
 		}
 		var res *ast.CompositeLit
@@ -361,7 +418,8 @@ func (x *extractor) walk(m *ast.CompositeLit, prefix, tfPrefix string, props map
 		p.List = typ == "TypeList" || typ == "TypeSet"
 		name := pulumiName(tfName, p.List && p.MaxItems != 1)
 		if !x.tags[name] {
-			x.errs = append(x.errs, fmt.Sprintf("%s%s (Terraform %s%s)", prefix, name, tfPrefix, tfName))
+			x.errs = append(x.errs, tfPrefix+tfName)
+			continue
 		}
 		if !p.Required && !p.ForceNew && p.Default == nil && len(p.OneOf) == 0 && len(p.ConflictsWith)+len(p.ExactlyOneOf)+len(p.AtLeastOneOf)+len(p.RequiredWith) == 0 && p.MaxItems == 0 && p.MinItems == 0 && elem == nil {
 			// Nothing to enforce; computed-only outputs are kept so the
@@ -369,6 +427,9 @@ func (x *extractor) walk(m *ast.CompositeLit, prefix, tfPrefix string, props map
 			if !p.Computed {
 				continue
 			}
+		}
+		if p.Required && prefix == "" && !x.sdkRequired[name] {
+			p.Required, p.AutoNamed = false, true
 		}
 		props[prefix+name] = p
 		if elem != nil {
@@ -403,11 +464,46 @@ func (x *extractor) str(e ast.Expr) string {
 		return s
 	case *ast.SelectorExpr:
 		if id, ok := v.X.(*ast.Ident); ok && id.Name == "names" {
-			return x.names[v.Sel.Name]
+			if n, ok := x.names[v.Sel.Name]; ok {
+				return n
+			}
+			// A constant newer than the names file: its name says its
+			// value (AttrSubnetIDs is "subnet_ids").
+			n := snake(strings.TrimPrefix(v.Sel.Name, "Attr"))
+			x.derived[v.Sel.Name] = n
+			return n
 		}
 	}
 	return ""
 }
+
+// snake is a generated names constant's value from its Go name: its
+// words, an initialism one word (AttrVPCID is "vpc_id").
+func snake(name string) string {
+	var words []string
+	for name != "" {
+		word := ""
+		for _, in := range initialisms {
+			if strings.HasPrefix(name, in) && (len(name) == len(in) || name[len(in)] < 'a' || name[len(in)] > 'z') {
+				word = in
+				break
+			}
+		}
+		if word == "" {
+			i := 1
+			for i < len(name) && (name[i] < 'A' || name[i] > 'Z') {
+				i++
+			}
+			word = name[:i]
+		}
+		words = append(words, strings.ToLower(word))
+		name = name[len(word):]
+	}
+	return strings.Join(words, "_")
+}
+
+// initialisms the names generator writes in capitals, longest first.
+var initialisms = []string{"CIDRs", "CIDR", "ARNs", "ARN", "IDs", "ID", "VPC", "KMS", "IAM", "DNS", "IPv6", "IPv4", "IP", "AWS", "EKS", "OIDC", "URL", "SSH", "AMI"}
 
 func (x *extractor) strings(e ast.Expr) []string {
 	c, ok := e.(*ast.CompositeLit)
@@ -448,9 +544,11 @@ func (x *extractor) value(e ast.Expr) any {
 		}
 		return x.str(v)
 	case *ast.SelectorExpr:
-		return x.str(v)
+		if s := x.str(v); s != "" {
+			return s
+		}
 	}
-	return nil
+	return nil // not a literal: not recorded
 }
 
 // validation reads the allowed values of validation.StringInSlice with a
