@@ -11,7 +11,6 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
-	"gopkg.in/yaml.v3"
 )
 
 // enforceOnSave refuses, as Harness's policy engine does, a pipeline that
@@ -19,9 +18,10 @@ import (
 // sets of the pipeline's project, of its org and of the account, each
 // policy evaluated with the pipeline document as input (its YAML as JSON:
 // input.pipeline) and every deny message reported. A set whose policies
-// have severity warning does not refuse.
+// have severity warning does not refuse. doc is the pipeline expanded
+// (its templates applied: expandPipeline), as Harness evaluates it.
 // https://developer.harness.io/docs/platform/governance/policy-as-code/harness-governance-overview
-func enforceOnSave(news resource.PropertyMap, cloud *Cloud) error {
+func enforceOnSave(news resource.PropertyMap, doc map[string]any, cloud *Cloud) error {
 	org, project := str(news, "orgId"), str(news, "projectId")
 	all := cloud.OfType("harness:platform/policySet:PolicySet")
 	var ids []string // the sets that apply
@@ -35,8 +35,7 @@ func enforceOnSave(news resource.PropertyMap, cloud *Cloud) error {
 		return nil
 	}
 	sort.Strings(ids) // a stable order of messages
-	var doc any
-	if err := yaml.Unmarshal([]byte(str(news, "yaml")), &doc); err != nil {
+	if doc == nil {
 		return nil // Check reports YAML that does not parse
 	}
 	input, err := asJSON(doc)

@@ -136,6 +136,10 @@ func (harness) ID(typ, name string, news resource.PropertyMap) string {
 		}
 	}
 	kind := typ[strings.LastIndex(typ, ":")+1:]
+	if typ == TemplateType {
+		// Harness keeps each version of a template: one object each.
+		id += "@" + str(news, "version")
+	}
 	return strings.Join(append(append([]string{kind}, parts...), id), "/")
 }
 
@@ -426,6 +430,9 @@ func triggerSource(y string) string {
 // pipeline of its project still deploys: the service must leave every
 // environment (its pipelines deleted) before the foundation deletes it.
 func (harness) CheckDelete(typ, id string, cloud *Cloud) error {
+	if typ == TemplateType {
+		return checkTemplateDelete(id, cloud)
+	}
 	if typ != "harness:platform/service:Service" {
 		return nil
 	}
@@ -459,7 +466,14 @@ func (harness) CheckSave(typ string, news resource.PropertyMap, cloud *Cloud) er
 	if typ != "harness:platform/pipeline:Pipeline" {
 		return nil
 	}
-	if err := enforceOnSave(news, cloud); err != nil {
+	// Harness resolves the pipeline's templates first (a reference to a
+	// template or version that does not exist is refused), and its
+	// policies see the pipeline expanded.
+	doc, _, err := expandPipeline(str(news, "yaml"), str(news, "orgId"), str(news, "projectId"), cloud)
+	if err != nil {
+		return fmt.Errorf("%s: pipeline %s: %w", typ, str(news, "identifier"), err)
+	}
+	if err := enforceOnSave(news, doc, cloud); err != nil {
 		return err
 	}
 	for _, c := range chainedStages(str(news, "yaml")) {
