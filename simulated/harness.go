@@ -463,6 +463,9 @@ func (harness) CheckDelete(typ, id string, cloud *Cloud) error {
 // saves the parent, to resolve its inputs.
 // https://developer.harness.io/docs/platform/pipelines/pipeline-chaining/
 func (harness) CheckSave(typ string, news resource.PropertyMap, cloud *Cloud) error {
+	if typ == TemplateType {
+		return checkTemplateYAML(news)
+	}
 	if typ != "harness:platform/pipeline:Pipeline" {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/harness/template"
@@ -153,6 +154,45 @@ func checkTemplateDelete(id string, cloud *Cloud) error {
 	if isStable && len(versions) > 1 {
 		return fmt.Errorf("%s: INVALID_REQUEST: Template with identifier %s and versionLabel %v is a stable template, thus cannot delete it; mark another version stable first",
 			TemplateType, p["identifier"], p["version"])
+	}
+	return nil
+}
+
+// checkTemplateYAML refuses, as Harness does when it saves a template, a
+// templateYaml whose identifier, version label or scope differ from the
+// request's (the provider sends identifier, version, org and project
+// beside the YAML).
+func checkTemplateYAML(news resource.PropertyMap) error {
+	var doc struct {
+		Template struct {
+			Identifier        string `yaml:"identifier"`
+			VersionLabel      string `yaml:"versionLabel"`
+			Type              string `yaml:"type"`
+			OrgIdentifier     string `yaml:"orgIdentifier"`
+			ProjectIdentifier string `yaml:"projectIdentifier"`
+			Spec              any    `yaml:"spec"`
+		} `yaml:"template"`
+	}
+	if err := yaml.Unmarshal([]byte(str(news, "templateYaml")), &doc); err != nil {
+		return fmt.Errorf("%s: INVALID_REQUEST: templateYaml does not parse: %v", TemplateType, err)
+	}
+	t := doc.Template
+	var bad []string
+	for _, c := range [][3]string{
+		{"identifier", t.Identifier, str(news, "identifier")},
+		{"versionLabel", t.VersionLabel, str(news, "version")},
+		{"orgIdentifier", t.OrgIdentifier, str(news, "orgId")},
+		{"projectIdentifier", t.ProjectIdentifier, str(news, "projectId")},
+	} {
+		if c[1] != c[2] {
+			bad = append(bad, fmt.Sprintf("%s %q in the YAML, %q in the request", c[0], c[1], c[2]))
+		}
+	}
+	if t.Type == "" || t.Spec == nil {
+		bad = append(bad, "the YAML has no template type or spec")
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%s: INVALID_REQUEST: template %s: %s", TemplateType, str(news, "identifier"), strings.Join(bad, "; "))
 	}
 	return nil
 }

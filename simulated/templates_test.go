@@ -112,3 +112,19 @@ func TestTemplates(t *testing.T) {
 		t.Errorf("version 1, which the policy allows: %v", err)
 	}
 }
+
+// A template's YAML names the version and scope the request does.
+func TestTemplateYAML(t *testing.T) {
+	h := harness{}
+	props := func(version string) resource.PropertyMap {
+		return resource.NewPropertyMapFromMap(map[string]any{"identifier": "deploy_rolling", "version": version, "orgId": "o", "projectId": "p",
+			"templateYaml": strings.Replace(strings.Replace(simStageTemplate, "%s", "1", 1), "%s", "s", 1) +
+				"  orgIdentifier: o\n  projectIdentifier: p\n"})
+	}
+	if err := h.CheckSave(TemplateType, props("1"), nil); err != nil {
+		t.Errorf("a consistent template: %v", err)
+	}
+	if err := h.CheckSave(TemplateType, props("2"), nil); err == nil || !strings.Contains(err.Error(), `versionLabel "1" in the YAML, "2" in the request`) {
+		t.Errorf("a template whose YAML says another version: %v", err)
+	}
+}
