@@ -18,7 +18,9 @@
 //     <org_id>/<project_id>/<target_id>/<identifier>;
 //   - PipelineResourceImporter (input sets):
 //     <org_id>/<project_id>/<pipeline_id>/<identifier>;
-//   - organizations pass the ID through: <identifier>.
+//   - organizations pass the ID through: <identifier>;
+//   - templates: as MultiLevelResourceImporter, then /versions/<version>
+//     for one version (without it, the stable version).
 //
 // Every importer then sets the resource ID to the bare identifier
 // (d.SetId(parts[len-1])), as Create does (d.SetId(resp.Data.Identifier));
@@ -41,6 +43,9 @@ type scheme struct {
 	optional []string
 	required []string
 	id       string
+	// versioned: the ID may end in /versions/<version> (templates; without
+	// it, the stable version).
+	versioned bool
 }
 
 var (
@@ -73,6 +78,7 @@ var schemes = map[string]scheme{
 	"harness:platform/policy:Policy":                           multiLevel,
 	"harness:platform/policySet:PolicySet":                     multiLevel,
 	"harness:platform/fileStoreFile:FileStoreFile":             multiLevel,
+	"harness:platform/template:Template":                       {importer: "the template importer", optional: []string{"orgId", "projectId"}, id: "identifier", versioned: true},
 	// The importer sets "identifier", which a token does not have; its
 	// read then looks the token up by an empty name: not importable
 	// (Adoptable), but addressed the same way (the engine adopts it
@@ -154,6 +160,9 @@ func Format(token string, inputs map[string]string) (string, error) {
 		}
 		parts = append(parts, inputs[k])
 	}
+	if s.versioned && inputs["version"] != "" {
+		parts = append(parts, "versions", inputs["version"])
+	}
 	for _, p := range parts {
 		if strings.Contains(p, "/") {
 			return "", fmt.Errorf("%s: %q holds a '/', which the importer splits on", token, p)
@@ -169,6 +178,10 @@ func Parse(token, id string) (map[string]string, error) {
 		return nil, fmt.Errorf("%s: no known import ID format", token)
 	}
 	parts := strings.Split(id, "/")
+	version := ""
+	if n := len(parts); s.versioned && n >= 3 && parts[n-2] == "versions" {
+		version, parts = parts[n-1], parts[:n-2]
+	}
 	fixed := len(s.required) + 1
 	extra := len(parts) - fixed
 	if extra < 0 || extra > len(s.optional) || slices.Contains(parts, "") {
@@ -182,6 +195,9 @@ func Parse(token, id string) (map[string]string, error) {
 		out[k] = parts[extra+i]
 	}
 	out[s.id] = parts[len(parts)-1]
+	if version != "" {
+		out["version"] = version
+	}
 	return out, nil
 }
 
@@ -204,5 +220,8 @@ func (s scheme) form() string {
 		b.WriteString(k + "/")
 	}
 	b.WriteString(s.id)
+	if s.versioned {
+		b.WriteString("[/versions/version]")
+	}
 	return b.String()
 }

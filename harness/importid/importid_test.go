@@ -41,6 +41,8 @@ func TestFormatAndParse(t *testing.T) {
 		{"harness:platform/resourceGroup:ResourceGroup", with(project, "identifier", "rg"), "o/p/rg"},
 		{"harness:platform/monitoredService:MonitoredService", with(project, "identifier", "ms"), "o/p/ms"},
 		{"harness:platform/delegatetoken:Delegatetoken", with(project, "name", "tok"), "o/p/tok"},
+		{"harness:platform/template:Template", with(project, "identifier", "deploy", "version", "3"), "o/p/deploy/versions/3"},
+		{"harness:platform/template:Template", with(nil, "orgId", "o", "identifier", "deploy"), "o/deploy"},
 	} {
 		got, err := Format(c.token, c.inputs)
 		if err != nil || got != c.want {
