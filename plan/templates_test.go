@@ -8,6 +8,7 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/conformance"
 )
 
 // Every pipeline of every stack, split into its deploy stage's template
@@ -25,7 +26,7 @@ func TestStageTemplates(t *testing.T) {
 				}
 				st := c.Stacks[p.Platform]
 				templates := map[string]StageTemplate{}
-				for _, d := range p.Deployments {
+				for i, d := range p.Deployments {
 					svc, _ := c.Service(d.Service)
 					key := TemplateKey{Archetype: svc.Archetype, Strategy: svc.In[st.Name].Strategy, Verification: svc.Verification}
 					tmpl, thin, err := SplitPipeline(d.Pipeline.YAML, key, p.Scope, st.Environment.Identifier, st.Environment.Name)
@@ -45,9 +46,33 @@ func TestStageTemplates(t *testing.T) {
 					if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &full); err != nil {
 						t.Fatal(err)
 					}
+					// The thin pipeline is valid against Harness's pipeline
+					// schema (a template stage node), and so is the template's
+					// stage in a pipeline of its own.
+					if i < 3 { // of each stack: schema validation is slow
+						ty, _ := yaml.Marshal(thin)
+						if err := conformance.ValidatePipeline(ty); err != nil {
+							t.Fatalf("%s %s: the thin pipeline: %v\n%s", stack, d.Service, err, ty)
+						}
+					}
 					if !reflect.DeepEqual(resolved, full) {
 						got, _ := yaml.Marshal(resolved)
 						t.Fatalf("%s %s: the resolved pipeline differs from the full one:\n%s\n---\n%s", stack, d.Service, got, d.Pipeline.YAML)
+					}
+				}
+				for _, tmpl := range templates {
+					var doc map[string]any
+					if err := yaml.Unmarshal([]byte(tmpl.YAML), &doc); err != nil {
+						t.Fatal(err)
+					}
+					stage := map[string]any{"identifier": "deploy", "name": "deploy"}
+					for k, v := range doc["template"].(map[string]any)["spec"].(map[string]any) {
+						stage[k] = v
+					}
+					y, _ := yaml.Marshal(map[string]any{"pipeline": map[string]any{"identifier": "t", "name": "t",
+						"stages": []any{map[string]any{"stage": stage}}}})
+					if err := conformance.ValidatePipeline(y); err != nil {
+						t.Errorf("%s: template %s's stage: %v", stack, tmpl.Identifier, err)
 					}
 				}
 				if len(templates) > 8 {

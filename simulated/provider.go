@@ -267,6 +267,12 @@ func (p *Provider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumir
 	}, nil
 }
 
+// storer is a behaviour whose service changes other objects when it
+// stores one (Stored: after the object at key is written).
+type storer interface {
+	Stored(typ, key string, cloud *Cloud) error
+}
+
 // live is a behaviour whose service stores an object otherwise than it
 // was given (Live: the object as stored, from the inputs).
 type live interface {
@@ -325,6 +331,11 @@ func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pul
 		}
 		if err := p.cloud.Put(key, Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
 			return nil, err
+		}
+		if s, ok := p.behavior.(storer); ok {
+			if err := s.Stored(typ, key, p.cloud); err != nil {
+				return nil, err
+			}
 		}
 		if p.hooks != nil {
 			p.hooks.afterCreate(p.name, key)
@@ -419,6 +430,11 @@ func (p *Provider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pul
 		}
 		if err := p.cloud.Put(key, Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
 			return nil, err
+		}
+		if s, ok := p.behavior.(storer); ok {
+			if err := s.Stored(typ, key, p.cloud); err != nil {
+				return nil, err
+			}
 		}
 	}
 	props, err := marshal(out)

@@ -196,3 +196,33 @@ func checkTemplateYAML(news resource.PropertyMap) error {
 	}
 	return nil
 }
+
+// Stored moves a template's stable version, as Harness does when a
+// version is saved stable: the template's other versions are no longer
+// stable (an unlabelled reference then resolves to this one).
+func (harness) Stored(typ, key string, cloud *Cloud) error {
+	if typ != TemplateType {
+		return nil
+	}
+	rec, ok := cloud.Get(key)
+	if !ok || rec.Properties["isStable"] != true {
+		return nil
+	}
+	p := rec.Properties
+	for k, other := range cloud.OfType(TemplateType) {
+		o := other.Properties
+		if k == key || o["identifier"] != p["identifier"] || str2(o["orgId"]) != str2(p["orgId"]) || str2(o["projectId"]) != str2(p["projectId"]) || o["isStable"] != true {
+			continue
+		}
+		props := make(map[string]any, len(o))
+		for pk, pv := range o {
+			props[pk] = pv
+		}
+		props["isStable"] = false
+		other.Properties = props
+		if err := cloud.Put(k, other); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -108,6 +108,22 @@ func TestTemplates(t *testing.T) {
 	if err := save(simPipeline("")); err == nil || !strings.Contains(err.Error(), "v2 step") {
 		t.Errorf("the expanded stable version was not what the policy saw: %v", err)
 	}
+	// Saving version 1 stable again moves the stable version back: the
+	// unlabelled reference now expands to version 1, which the policy
+	// allows, and version 2 is no longer stable.
+	v1stable := tmpl("1", "rolling_deploy", true)
+	if err := cloud.Put(v1, Record{Type: TemplateType, Properties: v1stable}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Stored(TemplateType, v1, cloud); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := cloud.Get(v2); r.Properties["isStable"] != false {
+		t.Errorf("version 2 still stable after version 1 was saved stable: %v", r.Properties["isStable"])
+	}
+	if err := save(simPipeline("")); err != nil {
+		t.Errorf("the unlabelled reference after the stable version moved: %v", err)
+	}
 	if err := save(simPipeline("1")); err != nil {
 		t.Errorf("version 1, which the policy allows: %v", err)
 	}
