@@ -186,7 +186,10 @@ func (awsSecrets) Open(_ context.Context, inputs map[string]esc.Value, _ esc.Env
 	sort.Strings(names)
 	out := map[string]esc.Value{}
 	for _, k := range names {
-		out[k] = esc.NewSecret("stand-in value of " + k)
+		// Named by the secret it stands for, so tests can tell which
+		// secret a credential comes from.
+		id, _ := get[k].Value.(map[string]esc.Value)["secretId"].Value.(string)
+		out[k] = esc.NewSecret("stand-in value of " + id)
 	}
 	return esc.NewValue(out), nil
 }
@@ -225,5 +228,46 @@ func TestStackFilesImportTheirESCEnvironment(t *testing.T) {
 	}
 	if !strings.Contains(preview, `--override-env "harness-platform/$env=harness-platform/$env-preview"`) {
 		t.Error("pull requests' previews read the deployer's ESC environment the stack file imports")
+	}
+}
+
+// What runs on changes no one has approved yet (a pull request's preview)
+// and what only reads (the drift check) open the <env>-preview
+// environments: their Harness key and GitHub token are the read-only
+// ones of harness-platform/ci-preview, never harness-platform/ci's,
+// which write.
+func TestPreviewEnvironmentsAreReadOnly(t *testing.T) {
+	ctx := context.Background()
+	execContext, err := esc.NewExecContext(map[string]esc.Value{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../esc/*-preview.yaml")
+	if len(files) < 4 {
+		t.Fatalf("preview environments: %v", files)
+	}
+	want := map[string]string{
+		"HARNESS_PLATFORM_API_KEY": "stand-in value of harness-platform/ci/harness-viewer-api-key",
+		"GITHUB_TOKEN":             "stand-in value of harness-platform/ci/github-read-token",
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decl, _, err := eval.LoadYAMLBytes(file, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, diags := eval.EvalEnvironment(ctx, escName(file), decl, nil, standInProviders{}, escFiles{}, execContext)
+		if diags.HasErrors() {
+			t.Fatalf("%s: %v", file, diags)
+		}
+		vars := env.Properties["environmentVariables"].Value.(map[string]esc.Value)
+		for k, v := range want {
+			if got := vars[k].Value; got != v {
+				t.Errorf("%s: %s is %v, want the read-only %q", file, k, got, v)
+			}
+		}
 	}
 }

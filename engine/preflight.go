@@ -57,6 +57,7 @@ func (s *Session) Preflight(ctx context.Context, env string) ([]preflight.Proble
 	if err != nil {
 		return nil, err
 	}
+	req.ReadOnly = s.opts.ReadOnly
 	var svc preflight.Services = preflight.Live{}
 	if s.Servers != nil {
 		svc = s.Servers

@@ -58,6 +58,13 @@ type Options struct {
 	// (the runner's network given to the simulation); default: the
 	// catalog's runners, with every credential in place (DefaultReach).
 	Reach *simulated.Reach
+	// ReadOnly, online, runs with each stack's read-only ESC environment
+	// (PreviewEnvironment) in place of the one its stack file imports:
+	// what a preview or the drift check needs, no credential that
+	// writes. The CLI's --override-env does this for a plain `pulumi
+	// preview`; the Automation API has no such option, so the session
+	// runs in a copy of the project's Pulumi.yaml and stack files.
+	ReadOnly bool
 	// Plugins, offline, serves the named providers ("kubernetes",
 	// "github", ...) by their real plugin binaries (name: the binary's
 	// path) instead of the simulation: installed in the state's
@@ -92,6 +99,7 @@ type Session struct {
 	// session (readOutputs).
 	outputs sync.Map
 	project string // the Pulumi project's name
+	tempDir string // a read-only session's copy of the project files
 }
 
 // observeCLI wraps the CLI the session runs (tests: see every command line).
@@ -132,6 +140,17 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	s := &Session{opts: opts, Catalog: c, cli: cmd}
 	env := map[string]string{"PULUMI_SKIP_UPDATE_CHECK": "true"}
 	workDir := opts.ProjectDir
+	if !opts.Offline && opts.ReadOnly {
+		dir, err := os.MkdirTemp("", "harness-platform-read-only-")
+		if err != nil {
+			return nil, err
+		}
+		s.tempDir, workDir = dir, dir
+		if err := s.readOnlyProject(dir); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	if opts.Offline {
 		state, err := filepath.Abs(opts.StateDir)
 		if err != nil {
@@ -295,6 +314,9 @@ func withTransform(prog pulumi.RunFunc, t pulumi.ResourceTransform) pulumi.RunFu
 func (s *Session) Close() {
 	if s.Servers != nil {
 		s.Servers.Stop()
+	}
+	if s.tempDir != "" {
+		_ = os.RemoveAll(s.tempDir)
 	}
 }
 

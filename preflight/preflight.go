@@ -106,8 +106,12 @@ const (
 type Requirements struct {
 	// Environment is the environment's (platform) stack name.
 	Environment string
-	Account     string
-	Org         string
+	// ReadOnly: the run changes nothing (a preview, the drift check), with
+	// the read-only credentials of the -preview ESC environments; what
+	// only a write needs is not asked of them.
+	ReadOnly bool
+	Account  string
+	Org      string
 	// GitHub maps each owner to the repositories the stacks write.
 	GitHub map[string][]string
 	// Writes are what the stacks write in each repository, by owner and
@@ -144,8 +148,8 @@ type EKSCluster struct {
 }
 
 // AWSIdentities are the roles a run of the environment may be: the
-// deployer for an up (and, today, the drift check), the preview role
-// for a preview.
+// deployer for an up, the preview role for a preview and the drift
+// check.
 type AWSIdentities struct {
 	Account, Deployer, Preview, Region string
 	File                               string
@@ -240,8 +244,11 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 			out = append(out, Problem{Check: check, Err: err, Fix: fix})
 		}
 	}
-	fail(fmt.Sprintf("Harness API key for account %s", r.Account), svc.Harness(ctx, r.Account, r.Org),
-		"put a valid API key of that account, with view access to organisation "+r.Org+", in ESC (harness-platform/ci: harness.apiKey, read as HARNESS_PLATFORM_API_KEY)")
+	harnessFix := "put a valid API key of that account, with view access to organisation " + r.Org + ", in ESC (harness-platform/ci: harness.apiKey, read as HARNESS_PLATFORM_API_KEY)"
+	if r.ReadOnly {
+		harnessFix = "put the Account Viewer key of that account in ESC (harness-platform/ci-preview: harness.apiKey, read as HARNESS_PLATFORM_API_KEY)"
+	}
+	fail(fmt.Sprintf("Harness API key for account %s", r.Account), svc.Harness(ctx, r.Account, r.Org), harnessFix)
 	owners := make([]string, 0, len(r.GitHub))
 	for o := range r.GitHub {
 		owners = append(owners, o)
@@ -253,11 +260,17 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 		if err == nil {
 			plans[o], _ = svc.GitHubPlan(ctx, o) // unreadable: "", not a refusal
 		}
-		fail(fmt.Sprintf("GitHub credential for owner %s (%s)", o, strings.Join(r.GitHub[o], ", ")), err,
-			"give the GitHub provider a token (GITHUB_TOKEN, from ESC harness-platform/ci) of the platform's GitHub App installed on "+o+
-				", with administration, environments, variables, secrets and contents write on these repositories and members read on the organisation")
+		fix := "give the GitHub provider a token (GITHUB_TOKEN, from ESC harness-platform/ci) of the platform's GitHub App installed on " + o +
+			", with administration, environments, variables, secrets and contents write on these repositories and members read on the organisation"
+		if r.ReadOnly {
+			fix = "give the GitHub provider the read-only token (GITHUB_TOKEN, from ESC harness-platform/ci-preview): read access to these repositories and members read on " + o
+		}
+		fail(fmt.Sprintf("GitHub credential for owner %s (%s)", o, strings.Join(r.GitHub[o], ", ")), err, fix)
 	}
 	for _, w := range r.Writes {
+		if r.ReadOnly {
+			break // nothing is written
+		}
 		if plan, ok := plans[w.Owner]; ok {
 			out = append(out, checkGitHubRepo(ctx, svc, w, plan)...)
 		}

@@ -401,3 +401,31 @@ func TestGitHubRepoChecks(t *testing.T) {
 		t.Errorf("environments only: %v", p)
 	}
 }
+
+// A run that changes nothing (a preview, the drift check) holds a
+// read-only GitHub token: preflight does not ask it for what only writes
+// need, and a refused credential's fix names the read-only token.
+func TestReadOnlyRun(t *testing.T) {
+	r := Requirements{Environment: "dev", Account: "a", Org: "o", GitHub: map[string][]string{"company": {"r"}},
+		Writes: []GitHubWrite{{Owner: "company", Repo: "r", Reviewers: true, Files: true}}}
+	readOnly := inOrder()
+	readOnly.plan = "enterprise"
+	readOnly.repo = GitHubRepo{} // may not administer, may not write
+	if p := Run(context.Background(), readOnly, r); len(p) == 0 {
+		t.Fatal("an up with a read-only token passed preflight")
+	}
+	r.ReadOnly = true
+	if p := Run(context.Background(), readOnly, r); len(p) != 0 {
+		t.Errorf("a read-only run asked for writes: %v", p)
+	}
+	p := Run(context.Background(), refusing(), r)
+	found := false
+	for _, pr := range p {
+		if strings.Contains(pr.Fix, "harness-platform/ci-preview") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("a refused read-only run's fixes do not name the read-only token: %v", p)
+	}
+}

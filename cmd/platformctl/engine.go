@@ -42,6 +42,9 @@ func open(ctx context.Context, c *catalog.Catalog, f options, stdout, stderr io.
 		Catalog:          c,
 		BackupDir:        f.backupDir,
 		KeepBackups:      f.keepBackups,
+		// What changes nothing runs with the read-only identities: a
+		// preview, and the drift check (README, Who runs what).
+		ReadOnly: f.readOnly || !f.offline && (f.command == "preview" || f.command == "refresh" && f.previewOnly),
 	})
 }
 

@@ -66,6 +66,7 @@ type options struct {
 	keepBackups                int
 	runner                     string // offline: the simulated runner's address
 	plugins                    multiFlag
+	readOnly                   bool // preflight: of a run that changes nothing
 }
 
 type multiFlag []string
@@ -203,10 +204,13 @@ var commands = []command{
 		summary: "adopt the Harness objects a stack declares that already exist (made outside Pulumi) into its state, unchanged; without --yes only report: adopted, adopted but different (the fields), to create",
 		flags:   changeFlags,
 		run:     runImport},
-	{name: "preflight", synopsis: "--stack STACK [--offline] [--state DIR] [--runner-address ADDR]",
+	{name: "preflight", synopsis: "--stack STACK [--read-only] [--offline] [--state DIR] [--runner-address ADDR]",
 		summary: "before a preview, up or refresh: check every credential and endpoint the stack uses (backend and locks, Harness key, GitHub credential on every owner, AWS roles, each cluster's API); every problem at once, with its fix",
-		flags:   engineFlags,
-		run:     runPreflight},
+		flags: func(fs *flag.FlagSet, o *options) {
+			engineFlags(fs, o)
+			fs.BoolVar(&o.readOnly, "read-only", false, "for a run that changes nothing (a preview, the drift check), with the read-only credentials of the -preview ESC environments: what only a write needs is not checked")
+		},
+		run: runPreflight},
 	{name: "backup", synopsis: "--stack STACK [--offline] [--state DIR] [--backup-dir DIR]",
 		summary: "export the state of the stack (every stack of an environment) to a backup file, secrets encrypted; up and destroy do it first",
 		flags:   engineFlags,
