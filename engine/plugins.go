@@ -77,7 +77,12 @@ type PluginReport struct {
 // on a new offline state (opts.StateDir, which must not exist): each
 // stack first on a fresh state, then deployed by the simulation, so the
 // next stacks find their upstream; then every stack again as deployed.
-func CheckPlugins(ctx context.Context, opts Options, o RunOptions) ([]PluginReport, error) {
+//
+// charts, when set, is a Helm repository directory (index.yaml and the
+// chart archives) served on loopback as every delegate's chart
+// repository: the real Kubernetes plugin's Helm release reads its chart
+// in Check, which offline cannot reach Harness's repository.
+func CheckPlugins(ctx context.Context, opts Options, o RunOptions, charts string) ([]PluginReport, error) {
 	if len(opts.Plugins) == 0 {
 		return nil, fmt.Errorf("no plugins to check")
 	}
@@ -105,6 +110,24 @@ func CheckPlugins(ctx context.Context, opts Options, o RunOptions) ([]PluginRepo
 		defer api.Close()
 		defer os.Setenv("GITHUB_BASE_URL", os.Getenv("GITHUB_BASE_URL"))
 		os.Setenv("GITHUB_BASE_URL", api.URL())
+	}
+	if charts != "" {
+		if err := os.MkdirAll(opts.StateDir, 0o700); err != nil {
+			return nil, err
+		}
+		repo, err := startChartRepo(charts, opts.StateDir)
+		if err != nil {
+			return nil, err
+		}
+		defer repo.Close()
+		if opts.Catalog, err = withChartRepository(opts.Catalog, repo.url); err != nil {
+			return nil, err
+		}
+		env := map[string]string{"SSL_CERT_FILE": repo.certFile}
+		for k, v := range opts.Env {
+			env[k] = v
+		}
+		opts.Env = env
 	}
 	simOpts := opts
 	simOpts.Plugins = nil

@@ -65,6 +65,8 @@ type Options struct {
 	// preview`; the Automation API has no such option, so the session
 	// runs in a copy of the project's Pulumi.yaml and stack files.
 	ReadOnly bool
+	// Env is added to the environment of the CLI and its plugins.
+	Env map[string]string
 	// Plugins, offline, serves the named providers ("kubernetes",
 	// "github", ...) by their real plugin binaries (name: the binary's
 	// path) instead of the simulation: installed in the state's
@@ -139,6 +141,9 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	cmd = observeCLI(cmd)
 	s := &Session{opts: opts, Catalog: c, cli: cmd}
 	env := map[string]string{"PULUMI_SKIP_UPDATE_CHECK": "true"}
+	for k, v := range opts.Env {
+		env[k] = v
+	}
 	workDir := opts.ProjectDir
 	if !opts.Offline && opts.ReadOnly {
 		dir, err := os.MkdirTemp("", "harness-platform-read-only-")

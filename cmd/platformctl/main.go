@@ -66,7 +66,8 @@ type options struct {
 	keepBackups                int
 	runner                     string // offline: the simulated runner's address
 	plugins                    multiFlag
-	readOnly                   bool // preflight: of a run that changes nothing
+	readOnly                   bool   // preflight: of a run that changes nothing
+	charts                     string // check-plugins: a Helm repository directory
 }
 
 type multiFlag []string
@@ -257,11 +258,12 @@ var commands = []command{
 			fs.BoolVar(&o.yes, "yes", false, "write the manifests")
 		},
 		run: runGitops},
-	{name: "check-plugins", synopsis: "--plugin NAME=PATH... [--state DIR] [--dir DIR]",
+	{name: "check-plugins", synopsis: "--plugin NAME=PATH... [--charts DIR] [--state DIR] [--dir DIR]",
 		summary: "offline, on a new state: preview every stack with the named providers served by their real plugin binaries (the others simulated); each stack fresh (every object through the plugin's Check), then as deployed; errors, warnings and changes per stack",
 		flags: func(fs *flag.FlagSet, o *options) {
 			runFlags(fs, o)
 			fs.Var(&o.plugins, "plugin", "a provider and its plugin binary at the version the program pins, e.g. github=bin/pulumi-resource-github (repeatable: kubernetes, github, aws, harness)")
+			fs.StringVar(&o.charts, "charts", "", "a Helm repository directory (index.yaml and chart archives, e.g. a checkout of harness/delegate-helm-chart's charts/) served on loopback as the delegates' chart repository, for the real Kubernetes plugin's Helm releases")
 		},
 		run: runCheckPlugins},
 	{name: "policy-pack", synopsis: "[--dir DIR]",

@@ -47,7 +47,7 @@ func runCheckPlugins(c *catalog.Catalog, f options, stdout, stderr io.Writer) in
 		ProjectDir: f.dir, StateDir: state, Catalog: c, Plugins: plugins,
 		Passphrase: os.Getenv("PULUMI_CONFIG_PASSPHRASE"),
 		Stdout:     io.Discard, Stderr: io.Discard,
-	}, engine.RunOptions{Parallel: f.parallel})
+	}, engine.RunOptions{Parallel: f.parallel}, f.charts)
 	clean := printPluginReports(stdout, reports)
 	if err != nil {
 		fmt.Fprintf(stderr, "check-plugins: %v\n", err)
