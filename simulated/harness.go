@@ -404,11 +404,24 @@ func (h harness) Computed(typ, id string, news resource.PropertyMap) resource.Pr
 		// triggers by repository and event.
 		out["webhookUrl"] = resource.NewStringProperty("https://app.harness.io/gateway/ng/api/webhook?accountIdentifier=" + Account)
 	} else if typ == "harness:platform/triggers:Triggers" {
-		out["webhookUrl"] = resource.NewStringProperty(fmt.Sprintf(
-			"https://app.harness.io/gateway/pipeline/api/webhook/custom/v3?accountIdentifier=%s&orgIdentifier=%s&projectIdentifier=%s&pipelineIdentifier=%s&triggerIdentifier=%s",
-			Account, str(news, "orgId"), str(news, "projectId"), str(news, "targetId"), str(news, "identifier")))
+		out["webhookUrl"] = resource.NewStringProperty(CustomWebhookURL(str(news, "orgId"), str(news, "projectId"), str(news, "targetId"), str(news, "identifier")))
 	}
 	return out
+}
+
+// CustomWebhookURL is the URL Harness gives a custom webhook trigger, as
+// its server builds it (WebhookHelper.generateCustomWebhookUrl): the
+// pipeline service's base URL, the trigger's custom webhook token (one
+// Harness generates when it creates the trigger and never changes; here
+// derived from the trigger's place, so it is the same on every run), then
+// the trigger's scope. Since custom webhook tokens (Harness release notes,
+// CDS-58115) a URL without the token is not one Harness issues.
+// https://developer.harness.io/docs/platform/triggers/trigger-deployments-using-custom-triggers
+func CustomWebhookURL(org, project, pipeline, trigger string) string {
+	key := strings.Join([]string{Account, org, project, pipeline, trigger}, "/")
+	token := shortHash("custom webhook token "+key) + shortHash(key+" custom webhook token") + shortHash(key)[:6]
+	return fmt.Sprintf("https://app.harness.io/gateway/pipeline/api/webhook/custom/%s/v3?accountIdentifier=%s&orgIdentifier=%s&projectIdentifier=%s&pipelineIdentifier=%s&triggerIdentifier=%s",
+		token, Account, org, project, pipeline, trigger)
 }
 
 // triggerSource is a trigger's webhook source type: Custom, Github, ...
