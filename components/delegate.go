@@ -1,6 +1,8 @@
 package components
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -16,6 +18,19 @@ import (
 
 // DelegateChart is the Helm chart of Harness's Kubernetes delegate.
 const DelegateChart = "harness-delegate-ng"
+
+// TokenChecksumAnnotation is the delegate pods' annotation holding their
+// token's hash: a new token is a new pod template, so the delegates
+// restart with it.
+const TokenChecksumAnnotation = "checksum/delegate-token"
+
+// TokenChecksum is the hex SHA-256 of a delegate token, not secret.
+func TokenChecksum(token pulumi.StringOutput) pulumi.StringOutput {
+	return pulumi.Unsecret(token.ApplyT(func(v string) string {
+		sum := sha256.Sum256([]byte(v))
+		return hex.EncodeToString(sum[:])
+	})).(pulumi.StringOutput)
+}
 
 // TokenSecretKey is the key the chart's existingDelegateToken Secret must
 // hold the token under.
@@ -97,6 +112,13 @@ func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...p
 		// refresh reports as drift; the image is upgraded by a reviewed
 		// change of the stack file instead.
 		"upgrader": pulumi.Map{"enabled": pulumi.Bool(false)},
+		// A rotated token restarts the delegates: the chart's own
+		// checksum/secret annotation hashes its secret template, empty
+		// when existingDelegateToken is used (harness-delegate-ng 1.0.22,
+		// templates/deployment.yaml), so the pod template carries the
+		// token's hash instead (.Values.annotations, merged with the
+		// chart's own). A SHA-256 of the token says nothing of it.
+		"annotations": pulumi.Map{TokenChecksumAnnotation: TokenChecksum(token.Value)},
 	}
 	var role *iam.Role
 	if irsa := p.IRSA; irsa != nil {

@@ -1,6 +1,8 @@
 package program
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -248,6 +250,16 @@ func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktes
 		}
 		if !secrets[get("existingDelegateToken").StringValue()] {
 			t.Errorf("%s: %s: existingDelegateToken %v is not the token Secret", stack, rel.Name, get("existingDelegateToken"))
+		}
+		// A rotated token restarts the pods: their template carries the
+		// token's hash, in the clear (a hash, not the token).
+		sum := sha256.Sum256([]byte(mocktest.TestDelegateToken))
+		var h resource.PropertyValue
+		if a := get("annotations"); a.IsObject() {
+			h = a.ObjectValue()[components.TokenChecksumAnnotation]
+		}
+		if h.ContainsSecrets() || !h.IsString() || h.StringValue() != hex.EncodeToString(sum[:]) {
+			t.Errorf("%s: %s: pod annotation %s is %v, want the token's SHA-256", stack, rel.Name, components.TokenChecksumAnnotation, h)
 		}
 		if _, inline := vals["delegateToken"]; inline {
 			t.Errorf("%s: %s passes the token as a chart value", stack, rel.Name)
