@@ -100,9 +100,6 @@ func (b infra) Check(typ, name string, news resource.PropertyMap) (resource.Prop
 			}
 		}
 	}
-	if typ == helmRelease {
-		out = releaseWithDefaults(out)
-	}
 	if key, ok := autoNamed[typ]; ok {
 		if _, set := news[resource.PropertyKey(key)]; !set {
 			out = news.Copy()
@@ -294,40 +291,6 @@ var githubSchemaVersions = map[string]string{
 	"github:index/repositoryFile:RepositoryFile":                         "1",
 	"github:index/actionsEnvironmentVariable:ActionsEnvironmentVariable": "1",
 	"github:index/actionsEnvironmentSecret:ActionsEnvironmentSecret":     "1",
-}
-
-const helmRelease = "kubernetes:helm.sh/v3:Release"
-
-// releaseWithDefaults is a Helm release's inputs as the real Kubernetes
-// provider's Check returns them: every option it defaults written out
-// (false, ""), the repository options completed, and the SDK's internal
-// compat flag dropped; check-plugins found each of them as a change when
-// the simulation stored the inputs as given.
-func releaseWithDefaults(in resource.PropertyMap) resource.PropertyMap {
-	out := in.Copy()
-	delete(out, "compat")
-	for _, k := range []string{"allowNullValues", "atomic", "cleanupOnFail", "createNamespace", "dependencyUpdate", "devel",
-		"disableCRDHooks", "disableOpenapiValidation", "disableWebhooks", "forceUpdate", "lint", "recreatePods",
-		"renderSubchartNotes", "replace", "resetValues", "reuseValues", "skipAwait", "skipCrds", "verify", "waitForJobs"} {
-		if _, ok := out[resource.PropertyKey(k)]; !ok {
-			out[resource.PropertyKey(k)] = resource.NewBoolProperty(false)
-		}
-	}
-	for _, k := range []string{"description", "keyring", "postrender"} {
-		if _, ok := out[resource.PropertyKey(k)]; !ok {
-			out[resource.PropertyKey(k)] = resource.NewStringProperty("")
-		}
-	}
-	if r, ok := out["repositoryOpts"]; ok && r.IsObject() {
-		opts := r.ObjectValue().Copy()
-		for _, k := range []string{"caFile", "certFile", "keyFile", "password", "username"} {
-			if _, ok := opts[resource.PropertyKey(k)]; !ok {
-				opts[resource.PropertyKey(k)] = resource.NewStringProperty("")
-			}
-		}
-		out["repositoryOpts"] = resource.NewObjectProperty(opts)
-	}
-	return out
 }
 
 // githubDefaults are the top-level Default values of the same resources'
