@@ -22,7 +22,10 @@ import (
 // the version the program pins, and returns their names: the engine then
 // loads them as it would downloaded plugins.
 func (s *Session) installPlugins(ctx context.Context, env map[string]string) ([]string, error) {
-	var names []string
+	var names, extra []string
+	for k, v := range env {
+		extra = append(extra, k+"="+v)
+	}
 	for name, path := range s.opts.Plugins {
 		version, ok := simulated.Versions[name]
 		if !ok {
@@ -34,10 +37,6 @@ func (s *Session) installPlugins(ctx context.Context, env map[string]string) ([]
 		}
 		if _, err := os.Stat(path); err != nil {
 			return nil, fmt.Errorf("plugin %s: %w (the pulumi-resource-%s binary of v%s)", name, err, name, version)
-		}
-		var extra []string
-		for k, v := range env {
-			extra = append(extra, k+"="+v)
 		}
 		_, stderr, _, err := s.cli.Run(ctx, s.opts.StateDir, nil, nil, nil, extra,
 			"plugin", "install", "resource", name, "v"+version, "--file", path, "--reinstall")

@@ -57,23 +57,16 @@ func overrideEnvironment(data []byte, env string) ([]byte, error) {
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return data, nil
 	}
-	root := doc.Content[0]
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value != "environment" {
-			continue
-		}
-		list := root.Content[i+1]
-		if list.Kind == yaml.MappingNode {
-			for j := 0; j+1 < len(list.Content); j += 2 {
-				if list.Content[j].Value == "imports" {
-					list = list.Content[j+1]
-				}
-			}
-		}
-		for _, n := range list.Content {
-			if n.Kind == yaml.ScalarNode && n.Value == env {
-				n.Value = PreviewEnvironment(env)
-			}
+	list := mapValue(doc.Content[0], "environment")
+	if imports := mapValue(list, "imports"); imports != nil {
+		list = imports
+	}
+	if list == nil {
+		return data, nil
+	}
+	for _, n := range list.Content {
+		if n.Kind == yaml.ScalarNode && n.Value == env {
+			n.Value = PreviewEnvironment(env)
 		}
 	}
 	return yaml.Marshal(&doc)

@@ -51,3 +51,14 @@ func TestCheckDNSLabel(t *testing.T) {
 		}
 	}
 }
+
+// A deploy-stage template's identifier: the archetype mapped as every
+// identifier is, the strategy in lower case, verification a suffix.
+func TestDeployTemplate(t *testing.T) {
+	if got := DeployTemplate("web-api", "prod", "Canary", true); got != "deploy_web_api_prod_canary_verified" {
+		t.Errorf("got %s", got)
+	}
+	if got := DeployTemplate("worker", "dev", "Rolling", false); got != "deploy_worker_dev_rolling" {
+		t.Errorf("got %s", got)
+	}
+}

@@ -106,3 +106,14 @@ const PipelineRulesPolicy = "pipeline_rules"
 // PipelineRulesPolicySet is the policy set that evaluates the pipeline
 // rules on a pipeline event (Harness's policy set action: onsave, onrun).
 func PipelineRulesPolicySet(action string) string { return Join(PipelineRulesPolicy, action) }
+
+// DeployTemplate is the identifier of an environment's deploy-stage
+// template of an archetype, strategy and verification:
+// deploy_web_prod_canary_verified.
+func DeployTemplate(archetype, envID, strategy string, verified bool) string {
+	id := Join("deploy", archetype, envID, strings.ToLower(strategy))
+	if verified {
+		id += "_verified"
+	}
+	return id
+}

@@ -4,12 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/harness/template"
+	"github.com/company/harness-platform/ident"
 )
 
 // Stage templates (issue 31, in progress: computed and proven here, not
@@ -43,21 +43,7 @@ type TemplateKey struct {
 
 // Identifier is the template's identifier in an environment.
 func (k TemplateKey) Identifier(envID string) string {
-	id := "deploy_" + identifierPart(k.Archetype) + "_" + envID + "_" + strings.ToLower(k.Strategy)
-	if k.Verification {
-		id += "_verified"
-	}
-	return id
-}
-
-func identifierPart(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_':
-			return r
-		}
-		return '_'
-	}, s)
+	return ident.DeployTemplate(k.Archetype, envID, k.Strategy, k.Verification)
 }
 
 // DeployStageID is the identifier of every pipeline's deploy stage.
@@ -213,6 +199,3 @@ func ResolvePipeline(thin map[string]any, templates map[string]StageTemplate) (m
 	}
 	return out, nil
 }
-
-// sameTemplate reports whether two splits of one key gave one template.
-func sameTemplate(a, b StageTemplate) bool { return reflect.DeepEqual(a, b) }

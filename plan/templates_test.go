@@ -33,7 +33,7 @@ func TestStageTemplates(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s %s: %v", stack, d.Service, err)
 					}
-					if prev, ok := templates[tmpl.Identifier]; ok && !sameTemplate(prev, tmpl) {
+					if prev, ok := templates[tmpl.Identifier]; ok && prev != tmpl {
 						t.Fatalf("%s: %s's deploy stage differs from another %v service's beyond the template's inputs:\n%s\n---\n%s",
 							stack, d.Service, key, prev.YAML, tmpl.YAML)
 					}

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -119,7 +120,7 @@ func checkAWS(typ string, news resource.PropertyMap) []*pulumirpc.CheckFailure {
 		for _, v := range values {
 			if len(c.OneOf) > 0 {
 				for _, s := range strs(v) {
-					if !contains(c.OneOf, s) {
+					if !slices.Contains(c.OneOf, s) {
 						fail(path, fmt.Sprintf("expected %s to be one of %q, got %s", path, c.OneOf, s))
 					}
 				}
@@ -207,13 +208,4 @@ func strs(v resource.PropertyValue) []string {
 		return out
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

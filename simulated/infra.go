@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -76,7 +77,7 @@ func (b infra) Check(typ, name string, news resource.PropertyMap) (resource.Prop
 		// program sets (TestAWSConstraints).
 		var more []string
 		for path, c := range awsConstraints[typ] {
-			if c.Required && !contains(req, path) {
+			if c.Required && !slices.Contains(req, path) {
 				more = append(more, path)
 			}
 		}
@@ -323,7 +324,7 @@ func (infra) Replaces(typ string, olds, news resource.PropertyMap, changed []str
 		}
 	}
 	for _, c := range awsReplaces(typ, olds, news, changed) {
-		if !contains(out, c) {
+		if !slices.Contains(out, c) {
 			out = append(out, c)
 		}
 	}
