@@ -58,10 +58,12 @@ func Build(c *catalog.Catalog, stack string) (*Plan, error) {
 	if err := buildEnvironment(p, c, st); err != nil {
 		return nil, err
 	}
-	if !p.IsPlatform() {
-		if err := buildDeployments(p, c, st); err != nil {
+	if p.IsPlatform() {
+		if err := buildTemplates(p, c, st); err != nil {
 			return nil, err
 		}
+	} else if err := buildDeployments(p, c, st); err != nil {
+		return nil, err
 	}
 	buildGitHub(p, c, st)
 	return p, nil

@@ -2,21 +2,22 @@ package plan
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/harness/document"
 )
 
-// buildDeployments is, for every service of the stack's shard enabled in
-// its environment, the Values file, pipeline, trigger and monitored
-// service there.
-func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
+// deploymentInputs are the inputs of the services enabled in st that
+// include admits.
+func deploymentInputs(p *Plan, c *catalog.Catalog, st *catalog.Stack, include func(*catalog.Service) bool) []*deploymentInput {
 	var inputs []*deploymentInput
 	platform, _ := c.Team(c.PlatformTeam)
 	for i := range c.Services {
 		s := &c.Services[i]
 		in, ok := s.In[st.Name]
-		if !ok || s.Stack != p.Shard {
+		if !ok || !include(s) {
 			continue
 		}
 		team, _ := c.Team(s.Team)
@@ -36,11 +37,75 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 			tags: deploymentTags(s, st),
 		})
 	}
+	return inputs
+}
+
+// templateKey is what d's deploy-stage template depends on.
+func templateKey(d *deploymentInput) TemplateKey {
+	return TemplateKey{Archetype: d.svc.Archetype, Strategy: d.in.Strategy, Verification: d.svc.Verification}
+}
+
+// buildTemplates is a platform stack's deploy-stage templates: one per
+// key the environment's services use, in any service stack, split from
+// the pipeline of the first service with that key (the services of one
+// key share their template: buildDeployments refuses one that does not).
+func buildTemplates(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
+	seen := map[TemplateKey]bool{}
+	inputs := deploymentInputs(p, c, st, func(s *catalog.Service) bool {
+		in := s.In[st.Name]
+		k := TemplateKey{Archetype: s.Archetype, Strategy: in.Strategy, Verification: s.Verification}
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+		return true
+	})
+	for _, d := range inputs {
+		d.names = namesOf(d)
+		t, _, err := splitDeployStage(pipelineDocument(d), templateKey(d), p.Scope, st.Environment.Identifier, st.Environment.Name)
+		if err != nil {
+			return err
+		}
+		t.Tags = managedTags(map[string]string{"environment": st.Environment.Name, "archetype": t.Key.Archetype})
+		t.Needs = []Ref{{KindProject, p.Scope.ProjectID}, {KindEnvironment, st.Environment.Identifier}}
+		for _, cl := range p.Clusters {
+			t.Needs = append(t.Needs, Ref{KindInfrastructure, cl.Infrastructure.Identifier})
+		}
+		if p.ChangeWindow != nil {
+			t.Needs = append(t.Needs, Ref{KindPolicySet, p.ChangeWindow.PolicySet.Identifier})
+		}
+		if p.Prometheus != nil && t.Key.Verification {
+			t.Needs = append(t.Needs, Ref{KindPrometheusConnector, p.Prometheus.Identifier})
+		}
+		p.Templates = append(p.Templates, t)
+	}
+	slices.SortFunc(p.Templates, func(a, b StageTemplate) int { return strings.Compare(a.Identifier, b.Identifier) })
+	return nil
+}
+
+// buildDeployments is, for every service of the stack's shard enabled in
+// its environment, the Values file, pipeline (on its deploy stage's
+// template), trigger and monitored service there.
+func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
+	inputs := deploymentInputs(p, c, st, func(s *catalog.Service) bool { return s.Stack == p.Shard })
 	p.Deployments = make([]Deployment, len(inputs))
-	return parallel(len(inputs), func(i int) error {
+	templates := make([]StageTemplate, len(inputs))
+	err := parallel(len(inputs), func(i int) error {
 		d := inputs[i]
 		d.names = namesOf(d)
-		py, err := document.MarshalString(pipelineDocument(d))
+		doc := pipelineDocument(d)
+		resolved, err := document.MarshalString(doc)
+		if err != nil {
+			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, err)
+		}
+		tmpl, thin, err := splitDeployStage(doc, templateKey(d), p.Scope, st.Environment.Identifier, st.Environment.Name)
+		if err != nil {
+			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, err)
+		}
+		templates[i] = tmpl
+		doc.Pipeline.Stages = slices.Clone(doc.Pipeline.Stages)
+		doc.Pipeline.Stages[len(doc.Pipeline.Stages)-1] = thin
+		py, err := document.MarshalString(doc)
 		if err != nil {
 			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, err)
 		}
@@ -88,6 +153,8 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 				Description: fmt.Sprintf("Deploys %s to %s", d.svc.Name, st.Environment.Name),
 				Tags:        tags,
 				YAML:        py,
+				Resolved:    resolved,
+				Template:    tmpl.Identifier,
 				Needs:       needs,
 			},
 			Trigger: Trigger{
@@ -101,4 +168,23 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	// The services of one key share one template, which the platform
+	// stack declares: a pipeline whose deploy stage differed beyond the
+	// template's inputs would run what no template says.
+	byID := map[string]StageTemplate{}
+	for i, t := range templates {
+		if prev, ok := byID[t.Identifier]; ok {
+			if prev.YAML != t.YAML {
+				return fmt.Errorf("the deploy stage of %s differs from other %s services' beyond the template's inputs:\n%s\n---\n%s", p.Deployments[i].Service, t.Identifier, prev.YAML, t.YAML)
+			}
+			continue
+		}
+		byID[t.Identifier] = t
+		p.Templates = append(p.Templates, t)
+	}
+	slices.SortFunc(p.Templates, func(a, b StageTemplate) int { return strings.Compare(a.Identifier, b.Identifier) })
+	return nil
 }

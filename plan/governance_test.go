@@ -10,6 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/harness/document"
 	"github.com/company/harness-platform/ident"
 	"github.com/company/harness-platform/internal/regotest"
@@ -23,6 +24,28 @@ func ruleDenials(t *testing.T, policy string, pipeline any) []string {
 }
 
 // policyInput decodes a pipeline's YAML as Harness hands it to a policy.
+// expandedYAML is a stack's pipeline of service as Harness's policies see
+// it (Expanded), as YAML.
+func expandedYAML(t *testing.T, c *catalog.Catalog, stack, service string) string {
+	t.Helper()
+	p := mustBuild(t, c, stack)
+	for _, d := range p.Deployments {
+		if d.Service == service {
+			doc, err := Expanded(d.Pipeline.YAML, p.Templates)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := yaml.Marshal(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+	}
+	t.Fatalf("%s: no deployment of %s", stack, service)
+	return ""
+}
+
 func policyInput(t *testing.T, y string) map[string]any {
 	t.Helper()
 	var doc map[string]any
@@ -78,9 +101,22 @@ func TestGeneratedPipelinesKeepThePipelineRules(t *testing.T) {
 		pipelines++
 	}
 	for _, stack := range c.AllStacks() {
-		for _, d := range mustBuild(t, c, stack).Deployments {
-			if got := ruleDenials(t, policy, policyInput(t, d.Pipeline.YAML)); len(got) > 0 {
+		p := mustBuild(t, c, stack)
+		for _, d := range p.Deployments {
+			expanded, err := Expanded(d.Pipeline.YAML, p.Templates)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := yaml.Marshal(expanded)
+			if got := ruleDenials(t, policy, policyInput(t, string(b))); len(got) > 0 {
 				t.Errorf("%s: %s is denied: %q", stack, d.Pipeline.Identifier, got)
+			}
+			// Evaluated on the saved pipeline alone (its template not
+			// applied), a pipeline is refused, never allowed: the rules
+			// fail closed on what they cannot see.
+			got := ruleDenials(t, policy, policyInput(t, d.Pipeline.YAML))
+			if want := "references template " + d.Pipeline.Template + ", which was not applied"; len(got) != 1 || !strings.Contains(got[0], want) {
+				t.Errorf("%s: %s unexpanded: got %q, want %q", stack, d.Pipeline.Identifier, got, want)
 			}
 			pipelines++
 		}
@@ -94,8 +130,11 @@ func TestGeneratedPipelinesKeepThePipelineRules(t *testing.T) {
 func TestPipelineRulesRefuse(t *testing.T) {
 	c := example(t)
 	policy := mustBuild(t, c, "dev").Foundation.PipelineRules.Policy.Rego
-	prod := deploymentOf(t, c, "production.services", "payment-service").Pipeline.YAML
-	dev := deploymentOf(t, c, "dev.services", "payment-service").Pipeline.YAML
+	// As Harness evaluates them: templates applied, references kept.
+	prod := expandedYAML(t, c, "production.services", "payment-service")
+	dev := expandedYAML(t, c, "dev.services", "payment-service")
+	// What a hand-made copy of the pipeline would be: every gate, inline.
+	copied := deploymentOf(t, c, "production.services", "payment-service").Pipeline.Resolved
 	stages := func(doc map[string]any) []any { return doc["pipeline"].(map[string]any)["stages"].([]any) }
 	// The Deployment stage is the last: Production's first deploys upstream.
 	stage := func(doc map[string]any) map[string]any {
@@ -196,6 +235,13 @@ func TestPipelineRulesRefuse(t *testing.T) {
 			"without deploying the same image tag to pre_stable first"},
 		{"stages can be picked", prod, func(doc map[string]any) { doc["pipeline"].(map[string]any)["allowStageExecutions"] = true },
 			"must set allowStageExecutions: false"},
+		{"a hand-made copy with every gate", copied, func(map[string]any) {}, "stage deploy deploys to Production (prod) but is not built from the platform's deploy template (deploy_<archetype>_prod_<strategy>)"},
+		{"left its template", prod, func(doc map[string]any) { delete(stage(doc), "template") }, "is not built from the platform's deploy template"},
+		{"another template", prod, func(doc map[string]any) { stage(doc)["template"].(map[string]any)["templateRef"] = "my_deploy" }, "is not built from the platform's deploy template"},
+		{"another environment's template", prod, func(doc map[string]any) {
+			stage(doc)["template"].(map[string]any)["templateRef"] = "deploy_api_pre_stable_canary_verified"
+		}, "is not built from the platform's deploy template"},
+		{"a pinned platform version", prod, func(doc map[string]any) { stage(doc)["template"].(map[string]any)["versionLabel"] = "v1" }, ""},
 		{"no stages", prod, func(doc map[string]any) { delete(doc["pipeline"].(map[string]any), "stages") }, "the pipeline has no stages list"},
 	} {
 		doc := policyInput(t, tc.pipeline)
@@ -218,7 +264,7 @@ func TestProductionDeploysTheTagUpstreamFirst(t *testing.T) {
 		p := mustBuild(t, c, stack)
 		for _, d := range p.Deployments {
 			var doc document.Document
-			if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &doc); err != nil {
+			if err := yaml.Unmarshal([]byte(d.Pipeline.Resolved), &doc); err != nil {
 				t.Fatal(err)
 			}
 			stages := doc.Pipeline.Stages

@@ -48,6 +48,11 @@ type Plan struct {
 	// ChangeWindow is set on Production stacks.
 	ChangeWindow *ChangeWindow
 	Deployments  []Deployment
+	// Templates are the environment's deploy-stage templates, one per
+	// TemplateKey its services use, sorted by identifier: a platform
+	// stack declares them (for every service stack of the environment);
+	// a service stack's plan describes those its pipelines use.
+	Templates []StageTemplate
 	// CatalogServices are the Harness services of the
 	// catalog entries a service stack of the root environment holds.
 	CatalogServices []Service
@@ -80,6 +85,7 @@ const (
 	KindPolicy              Kind = "policy"
 	KindPolicySet           Kind = "policySet"
 	KindPipeline            Kind = "pipeline"
+	KindTemplate            Kind = "template"
 	KindTrigger             Kind = "trigger"
 	KindRoleAssignment      Kind = "roleAssignment"
 	KindResourceGroup       Kind = "resourceGroup"
@@ -319,8 +325,16 @@ type Deployment struct {
 type Pipeline struct {
 	Identifier, Name, Description string
 	Tags                          []string
-	YAML                          string
-	Needs                         []Ref
+	// YAML is what is saved: a service's pipeline references its deploy
+	// stage's template (Template) with the service's inputs.
+	YAML string
+	// Resolved is what runs: YAML with its template applied, as Harness
+	// resolves it (equal to YAML without a template).
+	Resolved string
+	// Template is the identifier of the stage template YAML references;
+	// "" for none.
+	Template string
+	Needs    []Ref
 }
 
 // Trigger is a pipeline's webhook trigger.

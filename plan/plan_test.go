@@ -143,7 +143,7 @@ func TestProductionGates(t *testing.T) {
 	for _, stack := range c.AllStacks() {
 		p := mustBuild(t, c, stack)
 		for _, d := range p.Deployments {
-			y := d.Pipeline.YAML
+			y := d.Pipeline.Resolved
 			gated := strings.Contains(y, "type: HarnessApproval") && strings.Contains(y, "type: Policy")
 			if gated != p.Production {
 				t.Errorf("%s %s: gates %v, production %v", stack, d.Service, gated, p.Production)
@@ -182,7 +182,7 @@ func TestRegionWithDash(t *testing.T) {
 				}
 			}
 		}
-		if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &doc); err != nil {
+		if err := yaml.Unmarshal([]byte(d.Pipeline.Resolved), &doc); err != nil {
 			t.Fatal(err)
 		}
 		// The Deployment stage is the last (Production's first runs pre-stable).
@@ -249,7 +249,7 @@ func TestVerifyTimeoutExceedsDuration(t *testing.T) {
 	verified := 0
 	for _, d := range p.Deployments {
 		var doc document.Document
-		if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &doc); err != nil {
+		if err := yaml.Unmarshal([]byte(d.Pipeline.Resolved), &doc); err != nil {
 			t.Fatal(err)
 		}
 		spec, _, err := doc.Pipeline.Deployment()
@@ -430,7 +430,7 @@ func TestVerifyStepsHaveMonitoredServices(t *testing.T) {
 		}
 		for _, d := range p.Deployments {
 			s, _ := c.Service(d.Service)
-			steps := strings.Count(d.Pipeline.YAML, "type: Verify\n")
+			steps := strings.Count(d.Pipeline.Resolved, "type: Verify\n")
 			verifySteps += steps
 			if !s.Verification {
 				if d.Monitored != nil || steps > 0 {

@@ -17,9 +17,14 @@ type Document struct {
 
 // Documents lists every YAML document the plan declares, in declaration
 // order: services (root environment's service stacks), the CI pipeline
-// and its triggers (foundation), infrastructures (platform stacks), then
-// each deployment's Values file, pipeline and trigger.
-func (p *Plan) Documents() []Document {
+// and its triggers (foundation), infrastructures and deploy-stage
+// templates (platform stacks), then each deployment's Values file,
+// pipeline (as saved: on its template) and trigger.
+func (p *Plan) Documents() []Document { return p.documents(false) }
+
+// documents is Documents, with each deployment's pipeline resolved (its
+// template applied: what runs) when resolved is set.
+func (p *Plan) documents(resolved bool) []Document {
 	var out []Document
 	for _, s := range p.CatalogServices {
 		out = append(out, Document{KindService, s.Identifier, s.Name, s.YAML})
@@ -34,19 +39,37 @@ func (p *Plan) Documents() []Document {
 		for _, c := range p.Clusters {
 			out = append(out, Document{KindInfrastructure, c.Infrastructure.Identifier, "", c.Infrastructure.YAML})
 		}
+		for _, t := range p.Templates {
+			out = append(out, Document{KindTemplate, t.Identifier, "", t.YAML})
+		}
 	}
 	for _, d := range p.Deployments {
 		out = append(out, Document{KindFile, d.Values.Identifier, d.Service, d.Values.Content})
-		out = append(out, Document{KindPipeline, d.Pipeline.Identifier, d.Service, d.Pipeline.YAML})
+		y := d.Pipeline.YAML
+		if resolved {
+			y = d.Pipeline.Resolved
+		}
+		out = append(out, Document{KindPipeline, d.Pipeline.Identifier, d.Service, y})
 		out = append(out, Document{KindTrigger, d.Trigger.Identifier, d.Service, d.Trigger.YAML})
 	}
 	return out
 }
 
+// RenderOptions choose what Render writes.
+type RenderOptions struct {
+	// Service, when set, keeps only that catalog service's documents.
+	Service string
+	// Resolved writes each service pipeline with its deploy-stage
+	// template applied to its inputs (what runs; what reviewers compare
+	// with the full pipelines of before templates) instead of as saved.
+	Resolved bool
+}
+
 // Render writes the plan's documents as one YAML stream, each headed by a
-// comment naming it; with service set, only that service's documents.
-func Render(w io.Writer, p *Plan, service string) error {
-	for _, d := range p.Documents() {
+// comment naming it.
+func Render(w io.Writer, p *Plan, opts RenderOptions) error {
+	service := opts.Service
+	for _, d := range p.documents(opts.Resolved) {
 		if service != "" && d.Service != service {
 			continue
 		}

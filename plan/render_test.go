@@ -12,33 +12,47 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func render(t testing.TB, p *Plan, service string) []byte {
+	return renderWith(t, p, RenderOptions{Service: service})
+}
+
+func renderWith(t testing.TB, p *Plan, opts RenderOptions) []byte {
 	var b bytes.Buffer
-	if err := Render(&b, p, service); err != nil {
+	if err := Render(&b, p, opts); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
 }
 
 // The rendered documents of the example catalog are reviewed files; they
-// change only with `go test ./plan -update`.
+// change only with `go test ./plan -update`. <stack>.golden.yaml has the
+// service pipelines resolved (what runs: the full pipelines from before
+// the templates, unchanged by them), <stack>.saved.golden.yaml as saved,
+// on their templates.
 func TestGolden(t *testing.T) {
 	c := example(t)
 	for _, stack := range c.AllStacks() {
-		got := render(t, mustBuild(t, c, stack), "")
-		path := filepath.Join("testdata", stack+".golden.yaml")
-		if *update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
+		p := mustBuild(t, c, stack)
+		golden(t, renderWith(t, p, RenderOptions{Resolved: true}), filepath.Join("testdata", stack+".golden.yaml"))
+		if !p.IsPlatform() {
+			golden(t, render(t, p, ""), filepath.Join("testdata", stack+".saved.golden.yaml"))
 		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run `go test ./plan -update` to create it)", err)
+	}
+}
+
+func golden(t *testing.T, got []byte, path string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
 		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from %s; review the change and run `go test ./plan -update`", stack, path)
-		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run `go test ./plan -update` to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the rendering differs from %s; review the change and run `go test ./plan -update`", path)
 	}
 }
 

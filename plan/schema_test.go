@@ -14,8 +14,11 @@ func TestDocumentsMatchHarnessSchemas(t *testing.T) {
 	n := 0
 	for _, name := range c.AllStacks() {
 		for _, d := range mustBuild(t, c, name).Deployments {
-			if err := conformance.ValidatePipeline([]byte(d.Pipeline.YAML)); err != nil {
-				t.Errorf("%s/%s pipeline: %v\n%s", name, d.Service, err, d.Pipeline.YAML)
+			// What is saved, and what runs.
+			for _, y := range []string{d.Pipeline.YAML, d.Pipeline.Resolved} {
+				if err := conformance.ValidatePipeline([]byte(y)); err != nil {
+					t.Errorf("%s/%s pipeline: %v\n%s", name, d.Service, err, y)
+				}
 			}
 			if err := conformance.ValidateTrigger([]byte(d.Trigger.YAML)); err != nil {
 				t.Errorf("%s/%s trigger: %v\n%s", name, d.Service, err, d.Trigger.YAML)

@@ -8,12 +8,12 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/company/harness-platform/harness/document"
 	"github.com/company/harness-platform/harness/template"
 	"github.com/company/harness-platform/ident"
 )
 
-// Stage templates (issue 31, in progress: computed and proven here, not
-// yet declared). Each environment's deploy stage of an archetype becomes
+// Stage templates. Each environment's deploy stage of an archetype becomes
 // a Harness stage template, one per archetype, strategy and verification
 // (the steps differ between them), versioned by its content; a service's
 // pipeline keeps its identity, variables, notification rules and chained
@@ -30,6 +30,11 @@ import (
 // StageTemplate is one version of a deploy-stage template.
 type StageTemplate struct {
 	Identifier, Name, Version string
+	Key                       TemplateKey
+	Tags                      []string
+	// Needs are what its stage refers to: the environment, its
+	// infrastructures, and in Production the change window's policy set.
+	Needs []Ref
 	// YAML is the template document (template: {..., type: Stage, spec}).
 	YAML string
 }
@@ -49,65 +54,66 @@ func (k TemplateKey) Identifier(envID string) string {
 // DeployStageID is the identifier of every pipeline's deploy stage.
 const DeployStageID = "deploy"
 
-// SplitPipeline splits a full pipeline (its YAML) into the template of its
-// deploy stage and the thin pipeline that references it (the template's
-// stable version: no versionLabel). The template's runtime inputs are
-// what differs per service: the service, each step's timeout, the
-// approvals' groups, minimums and messages, and the change window's
-// payload; the rest (strategy, steps, verification, rollback, failure
-// strategies, the environment and its infrastructure) is the template's.
-func SplitPipeline(full string, key TemplateKey, scope Scope, envID, envName string) (StageTemplate, map[string]any, error) {
-	var doc map[string]any
-	if err := yaml.Unmarshal([]byte(full), &doc); err != nil {
-		return StageTemplate{}, nil, err
-	}
-	p, _ := doc["pipeline"].(map[string]any)
-	stages, _ := p["stages"].([]any)
-	var stage map[string]any
-	var at int
-	for i, e := range stages {
-		if st, _ := e.(map[string]any)["stage"].(map[string]any); st["identifier"] == DeployStageID {
-			stage, at = st, i
+// splitDeployStage cuts the deploy stage of a service's full pipeline
+// (doc, as pipelineDocument built it) into its stage template and the
+// stage that references the template's stable version (no versionLabel)
+// with what differs per service as templateInputs: the service, each
+// step's timeout, the approvals' groups, minimums and messages, and the
+// change window's payload. The rest (strategy, steps, verification,
+// rollback, failure strategies, the environment and its infrastructure)
+// is the template's. doc is not modified.
+func splitDeployStage(doc document.Document, key TemplateKey, scope Scope, envID, envName string) (StageTemplate, document.StageElement, error) {
+	var deploy *document.Stage
+	for i := range doc.Pipeline.Stages {
+		if st := &doc.Pipeline.Stages[i].Stage; st.Identifier == DeployStageID {
+			deploy = st
 		}
 	}
-	if stage == nil {
-		return StageTemplate{}, nil, fmt.Errorf("pipeline %v has no %s stage", p["identifier"], DeployStageID)
+	if deploy == nil {
+		return StageTemplate{}, document.StageElement{}, fmt.Errorf("pipeline %s has no %s stage", doc.Pipeline.Identifier, DeployStageID)
+	}
+	// The stage as Harness reads it: its YAML, decoded.
+	y, err := document.MarshalString(document.Stage{Type: deploy.Type, Spec: deploy.Spec, FailureStrategies: deploy.FailureStrategies, When: deploy.When})
+	if err != nil {
+		return StageTemplate{}, document.StageElement{}, err
 	}
 	spec := map[string]any{}
-	for k, v := range stage {
-		if k != "identifier" && k != "name" && k != "description" {
-			spec[k] = v
-		}
+	if err := yaml.Unmarshal([]byte(y), &spec); err != nil {
+		return StageTemplate{}, document.StageElement{}, err
 	}
+	delete(spec, "name")
+	delete(spec, "identifier")
 	inputs := map[string]any{"type": spec["type"]}
 	liftInputs(spec, inputs)
-	id := key.Identifier(envID)
-	body, err := yaml.Marshal(spec)
+	body, err := document.MarshalString(spec)
 	if err != nil {
-		return StageTemplate{}, nil, err
+		return StageTemplate{}, document.StageElement{}, err
 	}
-	sum := sha256.Sum256(body)
-	version := "v" + hex.EncodeToString(sum[:4])
-	tdoc := map[string]any{"template": map[string]any{
-		"name":              fmt.Sprintf("Deploy %s to %s (%s%s)", key.Archetype, envName, strings.ToLower(key.Strategy), map[bool]string{true: ", verified"}[key.Verification]),
+	sum := sha256.Sum256([]byte(body))
+	id := key.Identifier(envID)
+	t := StageTemplate{
+		Identifier: id,
+		Name:       fmt.Sprintf("Deploy %s to %s - %s%s", key.Archetype, envName, strings.ToLower(key.Strategy), map[bool]string{true: " - verified"}[key.Verification]),
+		Version:    "v" + hex.EncodeToString(sum[:4]),
+		Key:        key,
+	}
+	t.YAML, err = document.MarshalString(map[string]any{"template": map[string]any{
+		"name":              t.Name,
 		"identifier":        id,
-		"versionLabel":      version,
+		"versionLabel":      t.Version,
 		"type":              "Stage",
 		"orgIdentifier":     scope.OrgID,
 		"projectIdentifier": scope.ProjectID,
 		"spec":              spec,
-	}}
-	ty, err := yaml.Marshal(tdoc)
+	}})
 	if err != nil {
-		return StageTemplate{}, nil, err
+		return StageTemplate{}, document.StageElement{}, err
 	}
-	thin := map[string]any{"identifier": stage["identifier"], "name": stage["name"], "template": map[string]any{
-		"templateRef": id, "templateInputs": inputs}}
-	if d, ok := stage["description"]; ok {
-		thin["description"] = d
-	}
-	stages[at] = map[string]any{"stage": thin}
-	return StageTemplate{Identifier: id, Name: tdoc["template"].(map[string]any)["name"].(string), Version: version, YAML: string(ty)}, doc, nil
+	thin := document.StageElement{Stage: document.Stage{
+		Name: deploy.Name, Identifier: deploy.Identifier, Description: deploy.Description,
+		Template: &document.TemplateLink{TemplateRef: id, TemplateInputs: inputs},
+	}}
+	return t, thin, nil
 }
 
 // liftInputs replaces, in a deploy stage's spec, what differs per service
@@ -179,15 +185,7 @@ func lift(node, in map[string]any, key string) {
 // Harness expands them, each reference left out: what runs, and what
 // equals the full pipeline it was split from.
 func ResolvePipeline(thin map[string]any, templates map[string]StageTemplate) (map[string]any, error) {
-	out, err := template.Expand(thin, func(r template.Ref) (map[string]any, error) {
-		t, ok := templates[r.Template]
-		if !ok || r.Version != "" && r.Version != t.Version {
-			return nil, fmt.Errorf("Template with the Identifier %s and versionLabel %s does not exist or has been deleted", r.Template, r.Version)
-		}
-		var doc map[string]any
-		err := yaml.Unmarshal([]byte(t.YAML), &doc)
-		return doc, err
-	})
+	out, err := template.Expand(thin, lookup(templates))
 	if err != nil {
 		return nil, err
 	}
@@ -198,4 +196,34 @@ func ResolvePipeline(thin map[string]any, templates map[string]StageTemplate) (m
 		}
 	}
 	return out, nil
+}
+
+// Expanded is a pipeline (its saved YAML) as Harness's pipeline policies
+// see it on save and on run: each template applied to its inputs, with
+// the template's reference kept beside what it resolved to (harness-core
+// evaluates mergedPipelineYamlWithTemplateRef), decoded as JSON would be.
+func Expanded(pipelineYAML string, templates []StageTemplate) (map[string]any, error) {
+	var doc map[string]any
+	if err := yaml.Unmarshal([]byte(pipelineYAML), &doc); err != nil {
+		return nil, err
+	}
+	byID := make(map[string]StageTemplate, len(templates))
+	for _, t := range templates {
+		byID[t.Identifier] = t
+	}
+	return template.Expand(doc, lookup(byID))
+}
+
+// lookup finds a reference's template among templates, in Harness's words
+// when it does not exist.
+func lookup(templates map[string]StageTemplate) template.Lookup {
+	return func(r template.Ref) (map[string]any, error) {
+		t, ok := templates[r.Template]
+		if !ok || r.Version != "" && r.Version != t.Version {
+			return nil, fmt.Errorf("Template with the Identifier %s and versionLabel %s does not exist or has been deleted", r.Template, r.Version)
+		}
+		var doc map[string]any
+		err := yaml.Unmarshal([]byte(t.YAML), &doc)
+		return doc, err
+	}
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -11,74 +12,66 @@ import (
 	"github.com/company/harness-platform/internal/conformance"
 )
 
-// Every pipeline of every stack, split into its deploy stage's template
-// and a thin pipeline, resolves (Harness's expansion) to exactly the full
-// pipeline; the services of one archetype, strategy and verification in
-// an environment share one template (one version); and an environment
-// holds a handful of templates, not one per pipeline. At 300 services.
+// Every pipeline of every stack references its deploy stage's template
+// and resolves (Harness's expansion) to exactly the full pipeline it was
+// split from; the services of one archetype, strategy and verification in
+// an environment share one template, which the environment's platform
+// stack declares (the same version); and an environment holds a handful
+// of templates, not one per pipeline. At 300 services.
 func TestStageTemplates(t *testing.T) {
 	for name, c := range map[string]*catalog.Catalog{"example": example(t), "synthetic 300": catalogtest.SyntheticCatalog(t, "..", 300)} {
 		t.Run(name, func(t *testing.T) {
 			for _, stack := range c.AllStacks() {
 				p := mustBuild(t, c, stack)
-				if len(p.Deployments) == 0 {
-					continue
+				platform := p
+				if !p.IsPlatform() {
+					platform = mustBuild(t, c, p.Platform)
 				}
-				st := c.Stacks[p.Platform]
-				templates := map[string]StageTemplate{}
+				declared := map[string]StageTemplate{}
+				for _, tmpl := range platform.Templates {
+					declared[tmpl.Identifier] = tmpl
+				}
+				for _, tmpl := range p.Templates {
+					if d := declared[tmpl.Identifier]; d.YAML != tmpl.YAML || d.Version != tmpl.Version {
+						t.Fatalf("%s: template %s is not the one platform stack %s declares", stack, tmpl.Identifier, p.Platform)
+					}
+				}
 				for i, d := range p.Deployments {
-					svc, _ := c.Service(d.Service)
-					key := TemplateKey{Archetype: svc.Archetype, Strategy: svc.In[st.Name].Strategy, Verification: svc.Verification}
-					tmpl, thin, err := SplitPipeline(d.Pipeline.YAML, key, p.Scope, st.Environment.Identifier, st.Environment.Name)
-					if err != nil {
-						t.Fatalf("%s %s: %v", stack, d.Service, err)
-					}
-					if prev, ok := templates[tmpl.Identifier]; ok && prev != tmpl {
-						t.Fatalf("%s: %s's deploy stage differs from another %v service's beyond the template's inputs:\n%s\n---\n%s",
-							stack, d.Service, key, prev.YAML, tmpl.YAML)
-					}
-					templates[tmpl.Identifier] = tmpl
-					resolved, err := ResolvePipeline(thin, templates)
-					if err != nil {
-						t.Fatalf("%s %s: %v", stack, d.Service, err)
-					}
-					var full map[string]any
-					if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &full); err != nil {
+					var thin, full map[string]any
+					if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &thin); err != nil {
 						t.Fatal(err)
 					}
-					// The thin pipeline is valid against Harness's pipeline
-					// schema (a template stage node), and so is the template's
-					// stage in a pipeline of its own.
-					if i < 3 { // of each stack: schema validation is slow
-						ty, _ := yaml.Marshal(thin)
-						if err := conformance.ValidatePipeline(ty); err != nil {
-							t.Fatalf("%s %s: the thin pipeline: %v\n%s", stack, d.Service, err, ty)
-						}
+					if err := yaml.Unmarshal([]byte(d.Pipeline.Resolved), &full); err != nil {
+						t.Fatal(err)
+					}
+					resolved, err := ResolvePipeline(thin, declared)
+					if err != nil {
+						t.Fatalf("%s %s: %v", stack, d.Service, err)
 					}
 					if !reflect.DeepEqual(resolved, full) {
 						got, _ := yaml.Marshal(resolved)
-						t.Fatalf("%s %s: the resolved pipeline differs from the full one:\n%s\n---\n%s", stack, d.Service, got, d.Pipeline.YAML)
+						t.Fatalf("%s %s: the resolved pipeline differs from the full one:\n%s\n---\n%s", stack, d.Service, got, d.Pipeline.Resolved)
+					}
+					if strings.Contains(d.Pipeline.YAML, "name: Rolling deployment\n") || strings.Contains(d.Pipeline.YAML, "name: Full rollout\n") || !strings.Contains(d.Pipeline.YAML, "templateRef: "+d.Pipeline.Template+"\n") {
+						t.Fatalf("%s %s: the saved pipeline is not thin:\n%s", stack, d.Service, d.Pipeline.YAML)
+					}
+					// The thin pipeline is valid against Harness's pipeline
+					// schema (a template stage node).
+					if i < 3 { // of each stack: schema validation is slow
+						if err := conformance.ValidatePipeline([]byte(d.Pipeline.YAML)); err != nil {
+							t.Fatalf("%s %s: the thin pipeline: %v\n%s", stack, d.Service, err, d.Pipeline.YAML)
+						}
 					}
 				}
-				for _, tmpl := range templates {
-					var doc map[string]any
-					if err := yaml.Unmarshal([]byte(tmpl.YAML), &doc); err != nil {
-						t.Fatal(err)
-					}
-					stage := map[string]any{"identifier": "deploy", "name": "deploy"}
-					for k, v := range doc["template"].(map[string]any)["spec"].(map[string]any) {
-						stage[k] = v
-					}
-					y, _ := yaml.Marshal(map[string]any{"pipeline": map[string]any{"identifier": "t", "name": "t",
-						"stages": []any{map[string]any{"stage": stage}}}})
-					if err := conformance.ValidatePipeline(y); err != nil {
-						t.Errorf("%s: template %s's stage: %v", stack, tmpl.Identifier, err)
+				for _, tmpl := range p.Templates {
+					if err := conformance.ValidateTemplate([]byte(tmpl.YAML)); err != nil {
+						t.Errorf("%s: template %s: %v\n%s", stack, tmpl.Identifier, err, tmpl.YAML)
 					}
 				}
-				if len(templates) > 8 {
-					t.Errorf("%s: %d templates for %d pipelines", stack, len(templates), len(p.Deployments))
+				if len(p.Templates) > 8 {
+					t.Errorf("%s: %d templates for %d pipelines", stack, len(p.Templates), len(p.Deployments))
 				}
-				t.Logf("%s: %d pipelines, %d stage templates", stack, len(p.Deployments), len(templates))
+				t.Logf("%s: %d pipelines, %d stage templates", stack, len(p.Deployments), len(p.Templates))
 			}
 		})
 	}

@@ -258,6 +258,7 @@ func declarePlatform(ctx *pulumi.Context, p *plan.Plan, upstream *contract, done
 		Selectors:    clusters.selectors,
 		Prometheus:   p.Prometheus,
 		ChangeWindow: p.ChangeWindow,
+		Templates:    p.Templates,
 		Needs:        resources,
 	})
 	if err != nil {

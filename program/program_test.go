@@ -31,6 +31,7 @@ const (
 	tK8s       = "harness:platform/kubernetesConnector:KubernetesConnector"
 	tInfra     = "harness:platform/infrastructure:Infrastructure"
 	tPipeline  = "harness:platform/pipeline:Pipeline"
+	tTemplate  = "harness:platform/template:Template"
 	tTrigger   = "harness:platform/triggers:Triggers"
 	tFile      = "harness:platform/fileStoreFile:FileStoreFile"
 	tPolicy    = "harness:platform/policy:Policy"
@@ -290,6 +291,25 @@ func TestEnvironmentSlice(t *testing.T) {
 	}
 }
 
+// resolved is a registered pipeline with the templates rec's platform
+// stack registered applied to it (what runs).
+func resolved(t *testing.T, rec *mocktest.Recorder, pipelineYAML string) string {
+	t.Helper()
+	var templates []plan.StageTemplate
+	for _, r := range rec.OfType(tTemplate) {
+		templates = append(templates, plan.StageTemplate{Identifier: str(r, "identifier"), Version: str(r, "version"), YAML: str(r, "templateYaml")})
+	}
+	doc, err := plan.Expanded(pipelineYAML, templates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := yaml.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // execution reads a generated pipeline back: its Deployment stage's
 // execution.
 func execution(t *testing.T, pipelineYAML string) document.Execution {
@@ -354,7 +374,7 @@ func TestPipelinesPerEnvironment(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: unexpected pipeline %s", stack, p.Name)
 			}
-			steps, rollback := stepTypes(t, str(p, "yaml"))
+			steps, rollback := stepTypes(t, resolved(t, rec, str(p, "yaml")))
 			joined := strings.Join(steps, ",")
 			if st.IsProduction() {
 				if !strings.HasPrefix(joined, "HarnessApproval,HarnessApproval,Policy,") {
@@ -362,7 +382,7 @@ func TestPipelinesPerEnvironment(t *testing.T) {
 				}
 				team, _ := c.Team(s.Team)
 				platform, _ := c.Team(c.PlatformTeam)
-				checkApprovals(t, p.Name, str(p, "yaml"), team.UserGroup, platform.UserGroup, st.Approval)
+				checkApprovals(t, p.Name, resolved(t, rec, str(p, "yaml")), team.UserGroup, platform.UserGroup, st.Approval)
 			} else if strings.Contains(joined, "HarnessApproval") || strings.Contains(joined, "Policy") {
 				t.Errorf("%s %s: lower environment pipeline has gates: %s", stack, p.Name, joined)
 			}

@@ -19,13 +19,16 @@ import (
 // plan document.
 var kinds = map[string]plan.Kind{
 	tService: plan.KindService, tInfra: plan.KindInfrastructure, tPipeline: plan.KindPipeline, tTrigger: plan.KindTrigger,
-	tFile: plan.KindFile,
+	tFile: plan.KindFile, tTemplate: plan.KindTemplate,
 }
 
 // planDocument is the input of r that holds its plan document.
 func planDocument(r mocktest.Registered) string {
 	if r.Type == tFile {
 		return str(r, "content")
+	}
+	if r.Type == tTemplate {
+		return str(r, "templateYaml")
 	}
 	return str(r, "yaml")
 }
@@ -42,7 +45,7 @@ func TestRegisteredYAMLIsRendered(t *testing.T) {
 				t.Fatal(err)
 			}
 			var rendered bytes.Buffer
-			if err := plan.Render(&rendered, p, ""); err != nil {
+			if err := plan.Render(&rendered, p, plan.RenderOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			// Registrations arrive concurrently: reassemble them in the

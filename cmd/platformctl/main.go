@@ -67,6 +67,7 @@ type options struct {
 	runner                     string // offline: the simulated runner's address
 	plugins                    multiFlag
 	readOnly                   bool   // preflight: of a run that changes nothing
+	resolved                   bool   // render: pipelines with their templates applied
 	charts                     string // check-plugins: a Helm repository directory
 }
 
@@ -145,15 +146,16 @@ var commands = []command{
 				len(c.Services), len(c.Teams), len(c.Archetypes), c.Chain, c.ServiceStacks())
 			return exitOK
 		}},
-	{name: "render", synopsis: "--stack STACK [--service NAME] [--dir DIR]",
-		summary: "print the YAML documents a stack declares, byte for byte what the program registers",
+	{name: "render", synopsis: "--stack STACK [--service NAME] [--resolved] [--dir DIR]",
+		summary: "print the YAML documents a stack declares, byte for byte what the program registers (pipelines on their deploy-stage templates; --resolved: with the templates applied, what runs)",
 		flags: func(fs *flag.FlagSet, o *options) {
 			dirFlag(fs, o)
 			stackFlag(fs, o)
 			fs.StringVar(&o.service, "service", "", "only this service's documents")
+			fs.BoolVar(&o.resolved, "resolved", false, "print each service pipeline with its template applied to its inputs (what runs)")
 		},
 		run: func(c *catalog.Catalog, o options, stdout, stderr io.Writer) int {
-			if err := renderStack(c, o.stack, o.service, stdout); err != nil {
+			if err := renderStack(c, o.stack, plan.RenderOptions{Service: o.service, Resolved: o.resolved}, stdout); err != nil {
 				fmt.Fprintln(stderr, err)
 				return exitFail
 			}
@@ -389,7 +391,8 @@ func printLoadError(w io.Writer, err error) {
 // renderStack prints the plan of stack (every stack of an environment, or
 // of one service in it): every YAML document the program would register,
 // byte for byte.
-func renderStack(c *catalog.Catalog, stack, service string, w io.Writer) error {
+func renderStack(c *catalog.Catalog, stack string, opts plan.RenderOptions, w io.Writer) error {
+	service := opts.Service
 	waves, err := engine.Waves(c, stack)
 	if err != nil {
 		return err
@@ -410,7 +413,7 @@ func renderStack(c *catalog.Catalog, stack, service string, w io.Writer) error {
 			if err != nil {
 				return err
 			}
-			if err := plan.Render(w, p, service); err != nil {
+			if err := plan.Render(w, p, opts); err != nil {
 				return err
 			}
 		}

@@ -90,12 +90,25 @@ type Stage struct {
 	Name              string            `yaml:"name"`
 	Identifier        string            `yaml:"identifier"`
 	Description       string            `yaml:"description,omitempty"`
-	Type              string            `yaml:"type"`
-	Spec              any               `yaml:"spec"`
+	Type              string            `yaml:"type,omitempty"`
+	Spec              any               `yaml:"spec,omitempty"`
 	FailureStrategies []FailureStrategy `yaml:"failureStrategies,omitempty"`
 	// When runs the stage only if the pipeline so far has the status
 	// (Success: every stage before it succeeded).
 	When *StageWhen `yaml:"when,omitempty"`
+	// Template makes the stage a stage template's: it has no type or spec
+	// of its own, only the template's reference and inputs.
+	Template *TemplateLink `yaml:"template,omitempty"`
+}
+
+// TemplateLink references a template: its stable version when
+// VersionLabel is empty. TemplateInputs mirror the template's spec at
+// the places of its runtime inputs (<+input>).
+// https://developer.harness.io/docs/platform/templates/use-a-template
+type TemplateLink struct {
+	TemplateRef    string         `yaml:"templateRef"`
+	VersionLabel   string         `yaml:"versionLabel,omitempty"`
+	TemplateInputs map[string]any `yaml:"templateInputs,omitempty"`
 }
 
 // DeploymentSpec decodes the spec of a Deployment stage read back from

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
 
 	"github.com/company/harness-platform/harness/provider"
@@ -86,4 +88,45 @@ func validate(schema func() (*jsonschema.Schema, error), doc []byte) error {
 		return err
 	}
 	return s.Validate(v)
+}
+
+// ValidateTemplate validates a stage template's `template:` YAML document.
+// ../shared holds no template schema (Harness publishes
+// v0/template.json, whose Stage template spec is the pipeline schema's
+// stage), so the envelope's required fields are checked here and the
+// spec as a stage of a pipeline against the pipeline schema.
+func ValidateTemplate(doc []byte) error {
+	var t struct {
+		Template struct {
+			Name, Identifier, VersionLabel, Type string
+			OrgIdentifier, ProjectIdentifier     string
+			Spec                                 map[string]any
+		}
+	}
+	if err := yaml.Unmarshal(doc, &t); err != nil {
+		return err
+	}
+	var missing []string
+	for field, v := range map[string]string{"name": t.Template.Name, "identifier": t.Template.Identifier, "versionLabel": t.Template.VersionLabel} {
+		if v == "" {
+			missing = append(missing, "template."+field)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return fmt.Errorf("missing %s", strings.Join(missing, ", "))
+	}
+	if t.Template.Type != "Stage" {
+		return fmt.Errorf("template.type is %q; only Stage templates are checked", t.Template.Type)
+	}
+	stage := map[string]any{"identifier": t.Template.Identifier, "name": t.Template.Name}
+	for k, v := range t.Template.Spec {
+		stage[k] = v
+	}
+	p, err := yaml.Marshal(map[string]any{"pipeline": map[string]any{"identifier": "template_check", "name": "template check",
+		"stages": []any{map[string]any{"stage": stage}}}})
+	if err != nil {
+		return err
+	}
+	return ValidatePipeline(p)
 }

@@ -73,8 +73,10 @@ func toValue(t *testing.T, v any) property.Value {
 
 func secret(s string) property.Value { return property.New(s).WithSecret(true) }
 
-// productionPipeline is a real Production pipeline of the example catalog.
-func productionPipeline(t *testing.T) string {
+// productionPipeline is a real Production pipeline of the example catalog:
+// as saved (on its deploy-stage template), resolved (what a hand-made copy
+// of it would be), and its template.
+func productionPipeline(t *testing.T) (saved, resolved, template string) {
 	t.Helper()
 	c := catalogtest.Example(t, "../..")
 	svc, ok := c.Service("payment-service")
@@ -88,11 +90,15 @@ func productionPipeline(t *testing.T) string {
 	}
 	for _, d := range p.Deployments {
 		if d.Service == "payment-service" {
-			return d.Pipeline.YAML
+			for _, tmpl := range p.Templates {
+				if tmpl.Identifier == d.Pipeline.Template {
+					return d.Pipeline.YAML, d.Pipeline.Resolved, tmpl.YAML
+				}
+			}
 		}
 	}
 	t.Fatal("no payment-service in production")
-	return ""
+	return "", "", ""
 }
 
 func expect(t *testing.T, what string, got []string, want ...string) {
@@ -112,46 +118,74 @@ func expect(t *testing.T, what string, got []string, want ...string) {
 }
 
 func TestProductionGates(t *testing.T) {
-	y := productionPipeline(t)
+	y, full, tmpl := productionPipeline(t)
 	pipeline := func(yaml string) policyx.AnalyzerResource {
 		return res(t, pipelineType, map[string]any{"yaml": yaml})
 	}
-	expect(t, "generated pipeline", validate(t, "production-pipeline-gates", pipeline(y), nil))
-	expect(t, "executor allowed", validate(t, "production-pipeline-gates",
-		pipeline(strings.Replace(y, "disallowPipelineExecutor: true", "disallowPipelineExecutor: false", 1)), nil),
-		"approval step team_approval lets the pipeline's executor approve")
-	expect(t, "threshold from config", validate(t, "production-pipeline-gates", pipeline(y), map[string]any{"minApprovers": 2.0}),
+	template := func(yaml string) policyx.AnalyzerResource {
+		return res(t, templateType, map[string]any{"templateYaml": yaml})
+	}
+	gates := func(r policyx.AnalyzerResource, cfg map[string]any) []string {
+		return validate(t, "production-pipeline-gates", r, cfg)
+	}
+	edit := func(s, old, new string) string {
+		t.Helper()
+		out := strings.Replace(s, old, new, 1)
+		if out == s {
+			t.Fatalf("edit target %q not found", old)
+		}
+		return out
+	}
+	// The saved pipeline: what it gives its template, and its stages.
+	expect(t, "generated pipeline", gates(pipeline(y), nil))
+	expect(t, "threshold from config", gates(pipeline(y), map[string]any{"minApprovers": 2.0}),
 		"approvers.minimumCount is 1; require at least 2")
-	noPlatform := strings.Replace(y, "- platform_team", "- payments_team", 1)
-	expect(t, "platform group missing", validate(t, "production-pipeline-gates", pipeline(noPlatform), nil),
+	expect(t, "platform group missing", gates(pipeline(edit(y, "- platform_team", "- payments_team")), nil),
 		"without an approval step of the platform group platform_team")
-	noPolicy := strings.Replace(y, "type: Policy", "type: Wait", 1)
-	expect(t, "no change window", validate(t, "production-pipeline-gates", pipeline(noPolicy), nil), "without the change-window Policy step")
-	noRollback := y[:strings.Index(y, "            rollbackSteps:")] + "            rollbackSteps: []\n"
-	expect(t, "no rollback", validate(t, "production-pipeline-gates", pipeline(noRollback), nil), "without rollback steps")
-	// The tag is deployed upstream first, in the same run.
 	untested := "without deploying the same image tag to pre_stable first"
-	expect(t, "no upstream stage", validate(t, "production-pipeline-gates", pipeline(strings.Replace(y, "type: Pipeline\n", "type: Custom\n", 1)), nil), untested)
-	expect(t, "another tag upstream", validate(t, "production-pipeline-gates",
-		pipeline(strings.Replace(y, "value: <+pipeline.variables.imageTag>\n", "value: latest\n", 1)), nil), untested)
-	expect(t, "runs whatever upstream did", validate(t, "production-pipeline-gates", pipeline(strings.Replace(y, "pipelineStatus: Success", "pipelineStatus: All", 1)), nil), untested)
-	expect(t, "other upstream from config", validate(t, "production-pipeline-gates", pipeline(y), map[string]any{"upstreamEnvironments": map[string]any{"prod": "int_stable"}}),
+	expect(t, "no upstream stage", gates(pipeline(edit(y, "type: Pipeline\n", "type: Custom\n")), nil), untested)
+	expect(t, "another tag upstream", gates(pipeline(edit(y, "value: <+pipeline.variables.imageTag>\n", "value: latest\n")), nil), untested)
+	expect(t, "other upstream from config", gates(pipeline(y), map[string]any{"upstreamEnvironments": map[string]any{"prod": "int_stable"}}),
 		"without deploying the same image tag to int_stable first")
-	expect(t, "stages selectable", validate(t, "production-pipeline-gates", pipeline(strings.Replace(y, "allowStageExecutions: false", "allowStageExecutions: true", 1)), nil),
+	expect(t, "stages selectable", gates(pipeline(edit(y, "allowStageExecutions: false", "allowStageExecutions: true")), nil),
 		"must set allowStageExecutions: false")
-	// A non-production pipeline needs none of it.
-	expect(t, "staging", validate(t, "production-pipeline-gates", pipeline(strings.ReplaceAll(noPolicy, "environmentRef: prod", "environmentRef: pre_stable")), nil))
+	expect(t, "another template", gates(pipeline(edit(y, "templateRef: deploy_api_prod_canary_verified", "templateRef: my_deploy")), nil),
+		"is built from template my_deploy, which is not one of the platform's deploy templates")
+	// A hand-made copy keeps every gate inline, and is refused for
+	// leaving its template; edited, for what it drops, too.
+	expect(t, "a hand-made copy", gates(pipeline(full), nil),
+		"stage deploy deploys to Production (prod) but is not built from the platform's deploy template")
+	expect(t, "a copy without the change window", gates(pipeline(edit(full, "type: Policy", "type: Wait")), nil),
+		"not built from the platform's deploy template", "without the change-window Policy step")
+	expect(t, "a copy whose executor approves", gates(pipeline(edit(full, "disallowPipelineExecutor: true", "disallowPipelineExecutor: false")), nil),
+		"approval step team_approval lets the pipeline's executor approve")
+	expect(t, "a copy without rollback", gates(pipeline(full[:strings.Index(full, "            rollbackSteps:")]+"            rollbackSteps: []\n"), nil),
+		"without rollback steps")
+	expect(t, "a copy that runs whatever upstream did", gates(pipeline(edit(full, "pipelineStatus: Success", "pipelineStatus: All")), nil), untested)
+	// The template: the gates every pipeline built from it runs.
+	expect(t, "generated template", gates(template(tmpl), nil))
+	expect(t, "template: executor allowed", gates(template(edit(tmpl, "disallowPipelineExecutor: true", "disallowPipelineExecutor: false")), nil),
+		"template deploy_api_prod_canary_verified: approval step team_approval lets the pipeline's executor approve")
+	expect(t, "template: no change window", gates(template(edit(tmpl, "type: Policy", "type: Wait")), nil), "without the change-window Policy step")
+	expect(t, "template: one approval", gates(template(edit(tmpl, "type: HarnessApproval", "type: Wait")), nil), "with 1 approval steps")
+	expect(t, "template: no rollback", gates(template(tmpl[:strings.Index(tmpl, "      rollbackSteps:")]+"      rollbackSteps: []\n"+tmpl[strings.Index(tmpl, "      steps:"):]), nil),
+		"without rollback steps")
+	expect(t, "template: runs whatever upstream did", gates(template(edit(tmpl, "pipelineStatus: Success", "pipelineStatus: All")), nil), "without when: pipelineStatus: Success")
+	// A non-production pipeline or template needs none of it.
+	expect(t, "staging copy", gates(pipeline(strings.ReplaceAll(edit(full, "type: Policy", "type: Wait"), "environmentRef: prod", "environmentRef: pre_stable")), nil))
+	expect(t, "staging template", gates(template(strings.ReplaceAll(edit(tmpl, "type: Policy", "type: Wait"), "environmentRef: prod", "environmentRef: pre_stable")), nil))
 }
 
 func TestNoScriptSteps(t *testing.T) {
-	y := productionPipeline(t)
+	y, _, tmpl := productionPipeline(t)
 	expect(t, "generated pipeline", validate(t, "no-script-steps", res(t, pipelineType, map[string]any{"yaml": y}), nil))
-	script := strings.Replace(y, "type: K8sCanaryDelete\n                  name: Delete canary", "type: ShellScript\n                  name: Delete canary", 1)
-	if script == y {
+	expect(t, "generated template", validate(t, "no-script-steps", res(t, templateType, map[string]any{"templateYaml": tmpl}), nil))
+	script := strings.Replace(tmpl, "type: K8sCanaryDelete", "type: ShellScript", 1)
+	if script == tmpl {
 		t.Fatal("edit target not found")
 	}
-	expect(t, "shell script", validate(t, "no-script-steps", res(t, pipelineType, map[string]any{"yaml": script}), nil),
-		"step canary_delete is a ShellScript step")
+	expect(t, "shell script", validate(t, "no-script-steps", res(t, templateType, map[string]any{"templateYaml": script}), nil),
+		"is a ShellScript step")
 	// The pipeline that runs this program: its Run steps are in CI
 	// stages, which deploy nothing; the same step in any other stage is
 	// refused.

@@ -2,6 +2,7 @@ package crossguard
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/policyx"
@@ -35,6 +36,9 @@ type stage struct {
 	// Child is a Pipeline stage's pipeline, ImageTag the imageTag input it
 	// gives it.
 	Child, ImageTag string
+	// Template is the templateRef of a stage built from a template; its
+	// Steps are then the steps its templateInputs give values to.
+	Template string
 }
 
 // pipeline is what the rules read of a pipeline document.
@@ -71,26 +75,13 @@ func readPipeline(r policyx.AnalyzerResource) (p pipeline, ok bool, err error) {
 					When       struct {
 						PipelineStatus string `yaml:"pipelineStatus"`
 					} `yaml:"when"`
-					Spec struct {
-						Environment struct {
-							EnvironmentRef string `yaml:"environmentRef"`
-						} `yaml:"environment"`
-						Service struct {
-							ServiceRef string `yaml:"serviceRef"`
-						} `yaml:"service"`
-						Execution struct {
-							Steps         []map[string]any `yaml:"steps"`
-							RollbackSteps []map[string]any `yaml:"rollbackSteps"`
-						} `yaml:"execution"`
-						// A Pipeline stage's child and inputs.
-						Pipeline string `yaml:"pipeline"`
-						Inputs   struct {
-							Variables []struct {
-								Name  string `yaml:"name"`
-								Value string `yaml:"value"`
-							} `yaml:"variables"`
-						} `yaml:"inputs"`
-					} `yaml:"spec"`
+					Template struct {
+						TemplateRef    string `yaml:"templateRef"`
+						TemplateInputs struct {
+							Spec stageSpec `yaml:"spec"`
+						} `yaml:"templateInputs"`
+					} `yaml:"template"`
+					Spec stageSpec `yaml:"spec"`
 				} `yaml:"stage"`
 			} `yaml:"stages"`
 		} `yaml:"pipeline"`
@@ -101,8 +92,13 @@ func readPipeline(r policyx.AnalyzerResource) (p pipeline, ok bool, err error) {
 	p.AllowStageExecutions = doc.Pipeline.AllowStageExecutions
 	for _, s := range doc.Pipeline.Stages {
 		spec := s.Stage.Spec
+		if ref := s.Stage.Template.TemplateRef; ref != "" {
+			// What the saved pipeline gives its template; the template's
+			// own content is checked on the template (readTemplate).
+			spec = s.Stage.Template.TemplateInputs.Spec
+		}
 		st := stage{Identifier: s.Stage.Identifier, Type: s.Stage.Type, Environment: spec.Environment.EnvironmentRef,
-			Service: spec.Service.ServiceRef, When: s.Stage.When.PipelineStatus, Child: spec.Pipeline}
+			Service: spec.Service.ServiceRef, When: s.Stage.When.PipelineStatus, Child: spec.Pipeline, Template: s.Stage.Template.TemplateRef}
 		for _, v := range spec.Inputs.Variables {
 			if v.Name == "imageTag" {
 				st.ImageTag = v.Value
@@ -113,6 +109,85 @@ func readPipeline(r policyx.AnalyzerResource) (p pipeline, ok bool, err error) {
 		p.Stages = append(p.Stages, st)
 	}
 	return p, true, nil
+}
+
+// stageSpec is what the rules read of a stage's spec (or of the spec a
+// template stage's inputs give).
+type stageSpec struct {
+	Environment struct {
+		EnvironmentRef string `yaml:"environmentRef"`
+	} `yaml:"environment"`
+	Service struct {
+		ServiceRef string `yaml:"serviceRef"`
+	} `yaml:"service"`
+	Execution struct {
+		Steps         []map[string]any `yaml:"steps"`
+		RollbackSteps []map[string]any `yaml:"rollbackSteps"`
+	} `yaml:"execution"`
+	// A Pipeline stage's child and inputs.
+	Pipeline string `yaml:"pipeline"`
+	Inputs   struct {
+		Variables []struct {
+			Name  string `yaml:"name"`
+			Value string `yaml:"value"`
+		} `yaml:"variables"`
+	} `yaml:"inputs"`
+}
+
+const templateType = "harness:platform/template:Template"
+
+// readTemplate reads a stage template resource's stage (identified by the
+// template's identifier); ok is false when the resource is not a
+// template, not a Stage template, or its YAML is not known yet.
+func readTemplate(r policyx.AnalyzerResource) (st stage, ok bool, err error) {
+	if r.Type != templateType {
+		return st, false, nil
+	}
+	y, known := stringAt(r.Properties, "templateYaml")
+	if !known {
+		return st, false, nil
+	}
+	var doc struct {
+		Template struct {
+			Identifier string `yaml:"identifier"`
+			Type       string `yaml:"type"`
+			Spec       struct {
+				Type string `yaml:"type"`
+				When struct {
+					PipelineStatus string `yaml:"pipelineStatus"`
+				} `yaml:"when"`
+				Spec stageSpec `yaml:"spec"`
+			} `yaml:"spec"`
+		} `yaml:"template"`
+	}
+	if err := yaml.Unmarshal([]byte(y), &doc); err != nil {
+		return st, true, err
+	}
+	t := doc.Template
+	if t.Type != "Stage" {
+		return st, false, nil
+	}
+	st = stage{Identifier: t.Identifier, Type: t.Spec.Type, Environment: t.Spec.Spec.Environment.EnvironmentRef,
+		Service: t.Spec.Spec.Service.ServiceRef, When: t.Spec.When.PipelineStatus}
+	st.Steps = flatten(t.Spec.Spec.Execution.Steps, false, st.Steps)
+	st.Steps = flatten(t.Spec.Spec.Execution.RollbackSteps, true, st.Steps)
+	return st, true, nil
+}
+
+// deployTemplateRef matches the identifiers of the platform's deploy-stage
+// templates (ident.DeployTemplate), in the pipeline's project.
+var deployTemplateRef = regexp.MustCompile("^deploy_[a-z0-9_]+_(rolling|canary)(_verified)?$")
+
+// templateEnvironment is the Production environment among envs whose
+// deploy template ref names (deploy_<archetype>_<env>_<strategy>[_verified],
+// ident.DeployTemplate), or "".
+func templateEnvironment(ref string, envs []string) string {
+	for _, env := range envs {
+		if regexp.MustCompile("^deploy_[a-z0-9_]+_" + regexp.QuoteMeta(env) + "_(rolling|canary)(_verified)?$").MatchString(ref) {
+			return env
+		}
+	}
+	return ""
 }
 
 // flatten lists the steps of an execution block, through parallel blocks
@@ -157,6 +232,18 @@ var productionGates = resourcePolicy("production-pipeline-gates",
 			"description": "For each Production environment, the environment its runs deploy the same image tag to first."},
 	}},
 	func(r policyx.AnalyzerResource, cfg config) []string {
+		envs := cfg.strings("productionEnvironments")
+		platformGroup, minApprovers := cfg.string("platformGroup"), int(cfg.number("minApprovers"))
+		if t, ok, err := readTemplate(r); ok || err != nil {
+			if err != nil {
+				return []string{fmt.Sprintf("template YAML does not parse (%v); generate it from the plan", err)}
+			}
+			if t.Type != "Deployment" || !slices.Contains(envs, t.Environment) {
+				return nil
+			}
+			_, upstream := cfg.stringMap("upstreamEnvironments")[t.Environment]
+			return checkTemplateGates(t, upstream)
+		}
 		p, ok, err := readPipeline(r)
 		if err != nil {
 			return []string{fmt.Sprintf("pipeline YAML does not parse (%v); generate it from the plan", err)}
@@ -167,15 +254,28 @@ var productionGates = resourcePolicy("production-pipeline-gates",
 		var out []string
 		production := false
 		for i, s := range p.Stages {
-			if s.Type != "Deployment" || !slices.Contains(cfg.strings("productionEnvironments"), s.Environment) {
+			env := s.Environment
+			if s.Template != "" && !deployTemplateRef.MatchString(s.Template) {
+				out = append(out, fmt.Sprintf("stage %s is built from template %s, which is not one of the platform's deploy templates (deploy_<archetype>_<environment>_<strategy>); deploy stages come from the catalog's archetypes", s.Identifier, s.Template))
+				continue
+			}
+			if s.Template != "" {
+				env = templateEnvironment(s.Template, envs)
+			} else if s.Type != "Deployment" {
+				continue
+			}
+			if !slices.Contains(envs, env) {
 				continue
 			}
 			production = true
-			out = append(out, checkGates(s, cfg.string("platformGroup"), int(cfg.number("minApprovers")))...)
-			if upstream, ok := cfg.stringMap("upstreamEnvironments")[s.Environment]; ok && !testedFirst(p.Stages[:i], s, upstream) {
+			if s.Template == "" {
+				out = append(out, fmt.Sprintf("stage %s deploys to Production (%s) but is not built from the platform's deploy template (deploy_<archetype>_%s_<strategy>); deploy stages come from the catalog's archetypes: change the archetype, not the pipeline", s.Identifier, env, env))
+			}
+			out = append(out, checkGates(s, platformGroup, minApprovers)...)
+			if upstream, ok := cfg.stringMap("upstreamEnvironments")[env]; ok && !testedFirst(p.Stages[:i], s, upstream) {
 				out = append(out, fmt.Sprintf("stage %s deploys to Production (%s) without deploying the same image tag to %s first; "+
 					"keep the Pipeline stage that runs %s_%s with imageTag <+pipeline.variables.imageTag> before it, and when: pipelineStatus: Success on it",
-					s.Identifier, s.Environment, upstream, s.Service, upstream))
+					s.Identifier, env, upstream, s.Service, upstream))
 			}
 		}
 		if production && (p.AllowStageExecutions == nil || *p.AllowStageExecutions) {
@@ -184,11 +284,52 @@ var productionGates = resourcePolicy("production-pipeline-gates",
 		return out
 	})
 
+// checkTemplateGates checks a Production deploy-stage template for the
+// gates it holds for every pipeline built from it: two approval steps
+// that exclude the executor, the change-window Policy step, rollback
+// steps, and with an upstream environment the condition that the stage
+// runs only after the upstream stage succeeded. Who approves and how many
+// are each pipeline's inputs, checked on the pipelines.
+func checkTemplateGates(t stage, upstream bool) []string {
+	var out []string
+	approvals, policyStep, rollback := 0, false, false
+	for _, st := range t.Steps {
+		switch {
+		case st.Rollback:
+			rollback = true
+		case st.Type == "HarnessApproval":
+			approvals++
+			approvers, _ := st.Spec["approvers"].(map[string]any)
+			if exclude, _ := approvers["disallowPipelineExecutor"].(bool); !exclude {
+				out = append(out, fmt.Sprintf("template %s: approval step %s lets the pipeline's executor approve; set approvers.disallowPipelineExecutor: true", t.Identifier, st.Identifier))
+			}
+		case st.Type == "Policy":
+			if sets, _ := st.Spec["policySets"].([]any); len(sets) > 0 {
+				policyStep = true
+			}
+		}
+	}
+	if approvals < 2 {
+		out = append(out, fmt.Sprintf("template %s deploys to Production (%s) with %d approval steps; it needs the owning team's and the platform team's (HarnessApproval)", t.Identifier, t.Environment, approvals))
+	}
+	if !policyStep {
+		out = append(out, fmt.Sprintf("template %s deploys to Production (%s) without the change-window Policy step; add a Policy step with the environment's policy set", t.Identifier, t.Environment))
+	}
+	if !rollback {
+		out = append(out, fmt.Sprintf("template %s deploys to Production (%s) without rollback steps; add rollbackSteps", t.Identifier, t.Environment))
+	}
+	if upstream && t.When != "Success" {
+		out = append(out, fmt.Sprintf("template %s deploys to Production (%s) without when: pipelineStatus: Success; the stage must run only after the upstream stage deployed the tag", t.Identifier, t.Environment))
+	}
+	return out
+}
+
 // testedFirst reports whether one of the stages before s runs the
 // service's upstream pipeline with the run's image tag, and s runs only on
 // its success (the same rule as policy/rego/pipeline_rules.rego).
 func testedFirst(before []stage, s stage, upstream string) bool {
-	if s.When != "Success" {
+	// A template stage's condition is its template's (checkTemplateGates).
+	if s.Template == "" && s.When != "Success" {
 		return false
 	}
 	for _, b := range before {
@@ -219,7 +360,7 @@ func checkGates(s stage, platformGroup string, minApprovers int) []string {
 			} else if len(names) > 0 {
 				team = true
 			}
-			if exclude, _ := approvers["disallowPipelineExecutor"].(bool); !exclude {
+			if exclude, _ := approvers["disallowPipelineExecutor"].(bool); !exclude && s.Template == "" {
 				out = append(out, fmt.Sprintf("stage %s: approval step %s lets the pipeline's executor approve; set approvers.disallowPipelineExecutor: true", s.Identifier, st.Identifier))
 			}
 			if n, _ := approvers["minimumCount"].(int); n < minApprovers {
@@ -237,6 +378,11 @@ func checkGates(s stage, platformGroup string, minApprovers int) []string {
 	if !platform {
 		out = append(out, fmt.Sprintf("stage %s deploys to Production without an approval step of the platform group %s; add one (HarnessApproval)", s.Identifier, platformGroup))
 	}
+	if s.Template != "" {
+		// The steps, the Policy step and rollback are the template's
+		// (checkTemplateGates); the approvers are the pipeline's inputs.
+		return out
+	}
 	if !policyStep {
 		out = append(out, fmt.Sprintf("stage %s deploys to Production without the change-window Policy step; add a Policy step with the environment's policy set", s.Identifier))
 	}
@@ -251,6 +397,11 @@ var noScriptSteps = resourcePolicy("no-script-steps",
 	policyx.EnforcementLevelMandatory, nil,
 	func(r policyx.AnalyzerResource, _ config) []string {
 		stages, ok, err := pipelineStages(r)
+		if t, isTemplate, terr := readTemplate(r); isTemplate {
+			// A deploy-stage template's steps run in every pipeline built
+			// from it.
+			stages, ok, err = []stage{t}, true, terr
+		}
 		if !ok || err != nil {
 			return nil // production-pipeline-gates reports YAML that does not parse
 		}

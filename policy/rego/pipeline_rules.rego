@@ -27,6 +27,15 @@ deny[msg] {
 	msg := "the pipeline has no stages list; a pipeline document has pipeline.stages"
 }
 
+# A stage whose template was not applied shows none of what it runs: the
+# rules fail closed on it rather than pass what they cannot see.
+deny[msg] {
+	stage := stages[_]
+	stage.template
+	not stage.type
+	msg := sprintf("stage %s references template %s, which was not applied to it; the rules check a pipeline with its templates applied", [stage.identifier, object.get(stage.template, "templateRef", "")])
+}
+
 deny[msg] {
 	stage := stages[_]
 	stage.type != "CI"
@@ -82,6 +91,19 @@ deny[msg] {
 	count(production_stages) > 0
 	not stage_executions_disallowed
 	msg := "a pipeline that deploys to Production must set allowStageExecutions: false; otherwise a run can pick the Production stage alone"
+}
+
+# A Production stage is the platform's deploy-stage template, applied to
+# the pipeline's inputs: a copy edited by hand, inline or on another
+# template, is refused even when it keeps every gate above. Harness gives
+# on-save and on-run policies the pipeline with each template applied and
+# its reference kept beside it (stage.template.templateRef: harness-core's
+# mergedPipelineYamlWithTemplateRef), so the gates above are checked on
+# what runs and this rule on where it comes from.
+deny[msg] {
+	stage := production_stages[_]
+	not platform_template(stage)
+	msg := sprintf("stage %s deploys to Production (%s) but is not built from the platform's deploy template (deploy_<archetype>_%s_<strategy>); deploy stages come from the catalog's archetypes: change the archetype, not the pipeline", [stage.identifier, environment(stage), environment(stage)])
 }
 
 deny[msg] {
@@ -167,6 +189,10 @@ tested_first(stage, upstream) {
 	tag.name == "imageTag"
 	tag.value == "<+pipeline.variables.imageTag>"
 	stage.when.pipelineStatus == "Success"
+}
+
+platform_template(stage) {
+	regex.match(sprintf("^deploy_[a-z0-9_]+_%s_(rolling|canary)(_verified)?$", [environment(stage)]), stage.template.templateRef)
 }
 
 stage_executions_disallowed {
