@@ -224,7 +224,10 @@ func harnessDuration(d time.Duration) string {
 // lists, so one step with both groups and a minimum of two passes with two
 // members of one group; hence one step per group, in sequence, each with
 // its own minimum (developer.harness.io/docs/platform/approvals/adding-harness-approval-stages).
-// The executor may approve neither. A run started by a trigger has a
+// The executor may approve neither. The messages name the service and
+// its team (the template's inputs), not the minimums: those are the
+// environment's, in the template, and a message that repeated them would
+// make every change of them rewrite every Production pipeline. A run started by a trigger has a
 // system principal as its executor, so there the exclusion excludes no
 // one: the groups and minimums are what hold.
 func approvalSteps(d *deploymentInput) []document.StepElement {
@@ -232,16 +235,16 @@ func approvalSteps(d *deploymentInput) []document.StepElement {
 	release := fmt.Sprintf("%s <+pipeline.variables.%s> to %s (<+pipeline.variables.%s>)",
 		d.svc.Name, ImageTagInput, d.stack.Environment.Name, TargetRegionInput)
 	team := approval("team_approval", "Team approval", d.teamGroup, a.TeamApprovals, a.Timeout,
-		fmt.Sprintf("Deploy %s.\nRequested by <+pipeline.triggeredBy.email>. Needs %d approval(s) from %s, then the platform team's.\n"+
-			"Give the change ticket and the rollback plan.\n", release, a.TeamApprovals, d.teamGroup),
+		fmt.Sprintf("Deploy %s.\nRequested by <+pipeline.triggeredBy.email>. Needs the approval of %s, then the platform team's.\n"+
+			"Give the change ticket and the rollback plan.\n", release, d.teamGroup),
 		[]document.ApproverInput{
 			{Name: "change_ticket", Description: "The change ticket of this release.", Required: true},
 			{Name: "rollback_plan", Description: "How to roll back if the release misbehaves.", Required: true},
 		})
 	platform := approval("platform_approval", "Platform approval", d.platformTeam, a.PlatformApprovals, a.Timeout,
 		fmt.Sprintf("Deploy %s, approved by %s.\nChange ticket: <+execution.steps.team_approval.output.approverInputs.change_ticket>\n"+
-			"Rollback plan: <+execution.steps.team_approval.output.approverInputs.rollback_plan>\nNeeds %d approval(s) from %s.\n",
-			release, d.teamGroup, a.PlatformApprovals, d.platformTeam), nil)
+			"Rollback plan: <+execution.steps.team_approval.output.approverInputs.rollback_plan>\n",
+			release, d.teamGroup), nil)
 	return []document.StepElement{team, platform}
 }
 

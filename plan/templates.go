@@ -119,7 +119,11 @@ func splitDeployStage(doc document.Document, key TemplateKey, scope Scope, envID
 // liftInputs replaces, in a deploy stage's spec, what differs per service
 // with <+input>, writing each value at the same place in inputs (the
 // shape of Harness's templateInputs: steps by identifier, with their
-// type).
+// type): the service, the team approval's group, the approvals' messages
+// (they name the service and team) and the change window's payload (it
+// names the service and pipeline). What is the same for every service of
+// a template (steps, timeouts, minimum approvals, the platform group) is
+// the template's, so changing it writes the template and no pipeline.
 func liftInputs(spec, inputs map[string]any) {
 	s, _ := spec["spec"].(map[string]any)
 	in := map[string]any{}
@@ -129,47 +133,36 @@ func liftInputs(spec, inputs map[string]any) {
 		svc["serviceRef"] = "<+input>"
 	}
 	exec, _ := s["execution"].(map[string]any)
-	execIn := map[string]any{}
-	for _, list := range []string{"steps", "rollbackSteps"} {
-		steps, _ := exec[list].([]any)
-		var stepsIn []any
-		for _, e := range steps {
-			st, _ := e.(map[string]any)["step"].(map[string]any)
-			if st == nil {
-				continue
-			}
-			stIn := map[string]any{"identifier": st["identifier"], "type": st["type"]}
-			lift(st, stIn, "timeout")
-			if sp, ok := st["spec"].(map[string]any); ok {
-				spIn := map[string]any{}
-				switch st["type"] {
-				case "HarnessApproval":
-					lift(sp, spIn, "approvalMessage")
-					if a, ok := sp["approvers"].(map[string]any); ok {
-						aIn := map[string]any{}
-						lift(a, aIn, "userGroups")
-						lift(a, aIn, "minimumCount")
-						spIn["approvers"] = aIn
-					}
-				case "Policy":
-					if ps, ok := sp["policySpec"].(map[string]any); ok {
-						psIn := map[string]any{}
-						lift(ps, psIn, "payload")
-						spIn["policySpec"] = psIn
-					}
-				}
-				if len(spIn) > 0 {
-					stIn["spec"] = spIn
-				}
-			}
-			stepsIn = append(stepsIn, map[string]any{"step": stIn})
+	steps, _ := exec["steps"].([]any)
+	var stepsIn []any
+	for _, e := range steps {
+		st, _ := e.(map[string]any)["step"].(map[string]any)
+		sp, _ := st["spec"].(map[string]any)
+		if st == nil || sp == nil {
+			continue
 		}
-		if stepsIn != nil {
-			execIn[list] = stepsIn
+		spIn := map[string]any{}
+		switch st["type"] {
+		case "HarnessApproval":
+			lift(sp, spIn, "approvalMessage")
+			if a, ok := sp["approvers"].(map[string]any); ok && st["identifier"] == "team_approval" {
+				aIn := map[string]any{}
+				lift(a, aIn, "userGroups")
+				spIn["approvers"] = aIn
+			}
+		case "Policy":
+			if ps, ok := sp["policySpec"].(map[string]any); ok {
+				psIn := map[string]any{}
+				lift(ps, psIn, "payload")
+				spIn["policySpec"] = psIn
+			}
+		}
+		if len(spIn) > 0 {
+			stepsIn = append(stepsIn, map[string]any{"step": map[string]any{"identifier": st["identifier"], "type": st["type"], "spec": spIn}})
 		}
 	}
-	if len(execIn) > 0 {
-		in["execution"] = execIn
+	if stepsIn != nil {
+		in["execution"] = map[string]any{"steps": stepsIn}
 	}
 }
 

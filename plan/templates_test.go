@@ -1,7 +1,10 @@
 package plan
 
 import (
+	"bytes"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,5 +77,74 @@ func TestStageTemplates(t *testing.T) {
 				t.Logf("%s: %d pipelines, %d stage templates", stack, len(p.Deployments), len(p.Templates))
 			}
 		})
+	}
+}
+
+// What a catalog change writes: a change of a template's content (an
+// archetype's step timeout, an environment's approval settings) writes
+// the templates it changes and no pipeline; a change of what a service
+// gives its template (its team: the approver group and messages) writes
+// that service's pipelines and no template.
+func TestTemplateChangesWritePipelinesOnlyWhenTheirInputsChange(t *testing.T) {
+	base, err := catalogtest.ExampleFiles("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := func(file, old, new string) *catalog.Catalog {
+		t.Helper()
+		files := maps.Clone(base)
+		if !bytes.Contains(files[file], []byte(old)) {
+			t.Fatalf("%s has no %q; update the test", file, old)
+		}
+		files[file] = bytes.Replace(files[file], []byte(old), []byte(new), 1)
+		c, err := catalog.Parse(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	before := example(t)
+	// writes lists the templates (identifier) and pipelines whose saved
+	// YAML differs between the two catalogs, over every stack.
+	writes := func(after *catalog.Catalog) (templates, pipelines []string) {
+		for _, stack := range before.AllStacks() {
+			was, is := mustBuild(t, before, stack), mustBuild(t, after, stack)
+			if was.IsPlatform() {
+				old := map[string]StageTemplate{}
+				for _, tmpl := range was.Templates {
+					old[tmpl.Identifier] = tmpl
+				}
+				for _, tmpl := range is.Templates {
+					if o := old[tmpl.Identifier]; o.YAML != tmpl.YAML {
+						if o.Version == tmpl.Version {
+							t.Errorf("%s: template %s changed but kept version %s", stack, tmpl.Identifier, tmpl.Version)
+						}
+						templates = append(templates, tmpl.Identifier)
+					}
+				}
+			}
+			old := map[string]string{}
+			for _, d := range was.Deployments {
+				old[d.Pipeline.Identifier] = d.Pipeline.YAML
+			}
+			for _, d := range is.Deployments {
+				if old[d.Pipeline.Identifier] != d.Pipeline.YAML {
+					pipelines = append(pipelines, d.Pipeline.Identifier)
+				}
+			}
+		}
+		return templates, pipelines
+	}
+	templates, pipelines := writes(edited(catalog.ArchetypesFile, "    stepTimeout: 15m\n", "    stepTimeout: 20m\n"))
+	if want := []string{"deploy_cron_int_stable_rolling", "deploy_cron_pre_stable_rolling", "deploy_cron_prod_rolling"}; !slices.Equal(templates, want) || len(pipelines) > 0 {
+		t.Errorf("cron's step timeout: templates %v (want %v), pipelines %v (want none)", templates, want, pipelines)
+	}
+	templates, pipelines = writes(edited("Pulumi.production.yaml", "    teamApprovals: 1\n", "    teamApprovals: 2\n"))
+	if len(templates) != 5 || len(pipelines) > 0 || !strings.HasSuffix(templates[0], "_prod_canary_verified") {
+		t.Errorf("production's team approvals: templates %v (want production's 5), pipelines %v (want none)", templates, pipelines)
+	}
+	templates, pipelines = writes(edited(catalog.ServicesFile, "  - name: payment-service\n    team: payments\n", "  - name: payment-service\n    team: checkout\n"))
+	if want := []string{"payment_service_int_stable", "payment_service_pre_stable", "payment_service_prod"}; len(templates) > 0 || !slices.Equal(pipelines, want) {
+		t.Errorf("payment-service's team: templates %v (want none), pipelines %v (want %v)", templates, pipelines, want)
 	}
 }

@@ -37,15 +37,18 @@ func TestSettingsReachThePlan(t *testing.T) {
 
 	// `pulumi config set harness-platform:approval '{...}'`: a whole object.
 	set := cliSet(t, files, stack, "harness-platform:approval", `{"teamApprovals":2,"platformApprovals":1,"timeout":"1d"}`, false)
-	rec := runCLI(t, set, services, esc)
-	if len(rec.OfType(tPipeline)) == 0 {
-		t.Fatal("no pipelines")
+	// The approvals are the deploy-stage templates' (the platform
+	// stack's), the same for every pipeline built from them.
+	templates := runCLI(t, set, stack, esc).OfType(tTemplate)
+	if len(templates) == 0 {
+		t.Fatal("no templates")
 	}
-	for _, p := range rec.OfType(tPipeline) {
-		if !strings.Contains(str(p, "yaml"), "minimumCount: 2") {
-			t.Errorf("%s: the team approvals set by `pulumi config set` (2) are not in the pipeline", p.Name)
+	for _, p := range templates {
+		if !strings.Contains(str(p, "templateYaml"), "minimumCount: 2") {
+			t.Errorf("%s: the team approvals set by `pulumi config set` (2) are not in the template", p.Name)
 		}
 	}
+	rec := runCLI(t, set, services, esc)
 	// The ESC environment's workloads: replicas doubled in every Values file.
 	base := replicas(t, runCLI(t, files, services, nil))
 	doubled := replicas(t, rec)
@@ -65,10 +68,9 @@ func TestSettingsReachThePlan(t *testing.T) {
 	}
 	// `pulumi up -c --path harness-platform:approval.timeout=4h`: one field.
 	dashC := cliSet(t, files, stack, "harness-platform:approval.timeout", "4h", true)
-	rec = runCLI(t, dashC, services, nil)
-	for _, p := range rec.OfType(tPipeline) {
-		if !strings.Contains(str(p, "yaml"), "timeout: 4h") {
-			t.Errorf("%s: the approval timeout set by -c (4h) is not in the pipeline", p.Name)
+	for _, p := range runCLI(t, dashC, stack, nil).OfType(tTemplate) {
+		if !strings.Contains(str(p, "templateYaml"), "timeout: 4h") {
+			t.Errorf("%s: the approval timeout set by -c (4h) is not in the template", p.Name)
 		}
 	}
 

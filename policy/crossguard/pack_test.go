@@ -138,10 +138,8 @@ func TestProductionGates(t *testing.T) {
 	}
 	// The saved pipeline: what it gives its template, and its stages.
 	expect(t, "generated pipeline", gates(pipeline(y), nil))
-	expect(t, "threshold from config", gates(pipeline(y), map[string]any{"minApprovers": 2.0}),
-		"approvers.minimumCount is 1; require at least 2")
-	expect(t, "platform group missing", gates(pipeline(edit(y, "- platform_team", "- payments_team")), nil),
-		"without an approval step of the platform group platform_team")
+	expect(t, "team group missing", gates(pipeline(edit(y, "- payments_team", "- platform_team")), nil),
+		"without an approval step of the owning team's group")
 	untested := "without deploying the same image tag to pre_stable first"
 	expect(t, "no upstream stage", gates(pipeline(edit(y, "type: Pipeline\n", "type: Custom\n")), nil), untested)
 	expect(t, "another tag upstream", gates(pipeline(edit(y, "value: <+pipeline.variables.imageTag>\n", "value: latest\n")), nil), untested)
@@ -167,6 +165,10 @@ func TestProductionGates(t *testing.T) {
 	expect(t, "template: executor allowed", gates(template(edit(tmpl, "disallowPipelineExecutor: true", "disallowPipelineExecutor: false")), nil),
 		"template deploy_api_prod_canary_verified: approval step team_approval lets the pipeline's executor approve")
 	expect(t, "template: no change window", gates(template(edit(tmpl, "type: Policy", "type: Wait")), nil), "without the change-window Policy step")
+	expect(t, "template: threshold from config", gates(template(tmpl), map[string]any{"minApprovers": 2.0}),
+		"template deploy_api_prod_canary_verified: approval step team_approval: approvers.minimumCount is 1; require at least 2")
+	expect(t, "template: platform group missing", gates(template(edit(tmpl, "- platform_team", "- payments_team")), nil),
+		"without an approval step of the platform group platform_team")
 	expect(t, "template: one approval", gates(template(edit(tmpl, "type: HarnessApproval", "type: Wait")), nil), "with 1 approval steps")
 	expect(t, "template: no rollback", gates(template(tmpl[:strings.Index(tmpl, "      rollbackSteps:")]+"      rollbackSteps: []\n"+tmpl[strings.Index(tmpl, "      steps:"):]), nil),
 		"without rollback steps")

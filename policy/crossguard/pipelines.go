@@ -242,7 +242,7 @@ var productionGates = resourcePolicy("production-pipeline-gates",
 				return nil
 			}
 			_, upstream := cfg.stringMap("upstreamEnvironments")[t.Environment]
-			return checkTemplateGates(t, upstream)
+			return checkTemplateGates(t, upstream, platformGroup, minApprovers)
 		}
 		p, ok, err := readPipeline(r)
 		if err != nil {
@@ -290,9 +290,9 @@ var productionGates = resourcePolicy("production-pipeline-gates",
 // steps, and with an upstream environment the condition that the stage
 // runs only after the upstream stage succeeded. Who approves and how many
 // are each pipeline's inputs, checked on the pipelines.
-func checkTemplateGates(t stage, upstream bool) []string {
+func checkTemplateGates(t stage, upstream bool, platformGroup string, minApprovers int) []string {
 	var out []string
-	approvals, policyStep, rollback := 0, false, false
+	approvals, platform, policyStep, rollback := 0, false, false, false
 	for _, st := range t.Steps {
 		switch {
 		case st.Rollback:
@@ -300,6 +300,12 @@ func checkTemplateGates(t stage, upstream bool) []string {
 		case st.Type == "HarnessApproval":
 			approvals++
 			approvers, _ := st.Spec["approvers"].(map[string]any)
+			if groups, ok := approvers["userGroups"].([]any); ok && slices.Contains(groups, any(platformGroup)) {
+				platform = true
+			}
+			if n, _ := approvers["minimumCount"].(int); n < minApprovers {
+				out = append(out, fmt.Sprintf("template %s: approval step %s: approvers.minimumCount is %d; require at least %d", t.Identifier, st.Identifier, n, minApprovers))
+			}
 			if exclude, _ := approvers["disallowPipelineExecutor"].(bool); !exclude {
 				out = append(out, fmt.Sprintf("template %s: approval step %s lets the pipeline's executor approve; set approvers.disallowPipelineExecutor: true", t.Identifier, st.Identifier))
 			}
@@ -311,6 +317,9 @@ func checkTemplateGates(t stage, upstream bool) []string {
 	}
 	if approvals < 2 {
 		out = append(out, fmt.Sprintf("template %s deploys to Production (%s) with %d approval steps; it needs the owning team's and the platform team's (HarnessApproval)", t.Identifier, t.Environment, approvals))
+	}
+	if !platform {
+		out = append(out, fmt.Sprintf("template %s deploys to Production (%s) without an approval step of the platform group %s; add one (HarnessApproval)", t.Identifier, t.Environment, platformGroup))
 	}
 	if !policyStep {
 		out = append(out, fmt.Sprintf("template %s deploys to Production (%s) without the change-window Policy step; add a Policy step with the environment's policy set", t.Identifier, t.Environment))
@@ -363,7 +372,7 @@ func checkGates(s stage, platformGroup string, minApprovers int) []string {
 			if exclude, _ := approvers["disallowPipelineExecutor"].(bool); !exclude && s.Template == "" {
 				out = append(out, fmt.Sprintf("stage %s: approval step %s lets the pipeline's executor approve; set approvers.disallowPipelineExecutor: true", s.Identifier, st.Identifier))
 			}
-			if n, _ := approvers["minimumCount"].(int); n < minApprovers {
+			if n, _ := approvers["minimumCount"].(int); n < minApprovers && s.Template == "" {
 				out = append(out, fmt.Sprintf("stage %s: approval step %s: approvers.minimumCount is %d; require at least %d", s.Identifier, st.Identifier, n, minApprovers))
 			}
 		case st.Type == "Policy":
@@ -375,7 +384,7 @@ func checkGates(s stage, platformGroup string, minApprovers int) []string {
 	if !team {
 		out = append(out, fmt.Sprintf("stage %s deploys to Production without an approval step of the owning team's group; add one (HarnessApproval)", s.Identifier))
 	}
-	if !platform {
+	if !platform && s.Template == "" {
 		out = append(out, fmt.Sprintf("stage %s deploys to Production without an approval step of the platform group %s; add one (HarnessApproval)", s.Identifier, platformGroup))
 	}
 	if s.Template != "" {
