@@ -46,6 +46,14 @@ const (
 	// stacks; OutPlatform (service stacks) names the platform stack.
 	OutServiceStacks = "serviceStacks"
 	OutPlatform      = "platform"
+	// OutTemplates (platform stacks) are the deploy-stage templates the
+	// stack declares, by identifier: each one's version, name, tags and
+	// YAML, so that the next run can keep one its plan no longer has
+	// while a service stack's pipelines still use it.
+	OutTemplates = "templates"
+	// OutTemplatesUsed (service stacks) are the templates the stack's
+	// pipelines reference.
+	OutTemplatesUsed = "templatesUsed"
 )
 
 // Keys of the foundation output.
@@ -66,6 +74,10 @@ type contract struct {
 	Kubeconfigs map[string]string
 	// KubernetesVersions are the EKS clusters' versions by region.
 	KubernetesVersions map[string]string
+	// Templates are a platform stack's templates; TemplatesUsed those a
+	// service stack's pipelines reference.
+	Templates     []plan.StageTemplate
+	TemplatesUsed []string
 	// planned is set on the contract a platform stack not deployed yet
 	// will export (plannedPlatform): its kubeconfigs are unknown.
 	planned bool
@@ -296,7 +308,65 @@ func decode(stack string, outputs map[string]any) *contract {
 	c.Env, _ = outputs[OutEnvironment].(map[string]any)
 	c.KubernetesVersions = byRegion(outputs[OutKubernetesVersions])
 	c.Kubeconfigs = byRegion(outputs[OutKubeconfigs])
+	c.TemplatesUsed = stringList(outputs[OutTemplatesUsed])
+	templates, _ := outputs[OutTemplates].(map[string]any)
+	for id, v := range templates {
+		m, _ := v.(map[string]any)
+		t := plan.StageTemplate{Identifier: id, Tags: stringList(m["tags"])}
+		t.Version, _ = m["version"].(string)
+		t.Name, _ = m["name"].(string)
+		t.YAML, _ = m["yaml"].(string)
+		c.Templates = append(c.Templates, t)
+	}
+	slices.SortFunc(c.Templates, func(a, b plan.StageTemplate) int { return strings.Compare(a.Identifier, b.Identifier) })
 	return c
+}
+
+// readTemplateUsers reads, when this platform stack's plan drops a
+// template its last contract declared, which of the environment's service
+// stacks' pipelines still use it; the stack keeps declaring it, as
+// deployed, until none does (Harness refuses to delete a template a
+// pipeline references, and the service stacks deploy after their
+// platform stack). It returns the templates to keep.
+func readTemplateUsers(ctx *pulumi.Context, c *catalog.Catalog, p *plan.Plan, previous *contract, through OutputsReader) ([]plan.StageTemplate, error) {
+	if previous == nil {
+		return nil, nil
+	}
+	planned := map[string]bool{}
+	for _, t := range p.Templates {
+		planned[t.Identifier] = true
+	}
+	var dropped []plan.StageTemplate
+	for _, t := range previous.Templates {
+		if !planned[t.Identifier] {
+			dropped = append(dropped, t)
+		}
+	}
+	if len(dropped) == 0 {
+		return nil, nil
+	}
+	users := map[string][]string{}
+	for _, stack := range c.StacksOf(p.Platform)[1:] {
+		outputs, err := through(stack, func() (map[string]any, error) { return deployedOutputs(ctx, stack) })
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range stringList(outputs[OutTemplatesUsed]) {
+			users[id] = append(users[id], stack)
+		}
+	}
+	var kept []plan.StageTemplate
+	for _, t := range dropped {
+		if len(users[t.Identifier]) == 0 {
+			continue
+		}
+		if err := ctx.Log.Info(fmt.Sprintf("template %s is kept at version %s: the catalog no longer uses it, but the pipelines of %s still do until their next up; the next up of %s after theirs deletes it",
+			t.Identifier, t.Version, strings.Join(users[t.Identifier], ", "), p.Stack), nil); err != nil {
+			return nil, err
+		}
+		kept = append(kept, t)
+	}
+	return kept, nil
 }
 
 // byRegion decodes an output of strings by region (nil when absent).
@@ -328,7 +398,7 @@ func stringList(v any) []string {
 // the provider knows (webhook URLs) as outputs. upstream is the contract
 // of the upstream platform stack (platform stacks) or of the environment's
 // platform stack (service stacks), whose foundation is re-exported.
-func export(ctx *pulumi.Context, p *plan.Plan, upstream *contract, webhooks pulumi.StringMap) {
+func export(ctx *pulumi.Context, p *plan.Plan, upstream *contract, webhooks pulumi.StringMap, declared []plan.StageTemplate) {
 	foundation := pulumi.StringMap{}
 	if p.Foundation != nil {
 		foundation = pulumi.StringMap{
@@ -383,4 +453,25 @@ func export(ctx *pulumi.Context, p *plan.Plan, upstream *contract, webhooks pulu
 	ctx.Export(OutServices, pulumi.ToStringArray(p.Services()))
 	ctx.Export(OutRetired, pulumi.ToStringArray(p.Retired()))
 	ctx.Export(OutUpstream, up)
+	if p.IsPlatform() {
+		templates := pulumi.Map{}
+		for _, t := range declared {
+			templates[t.Identifier] = pulumi.Map{
+				"version": pulumi.String(t.Version),
+				"name":    pulumi.String(t.Name),
+				"tags":    pulumi.ToStringArray(t.Tags),
+				"yaml":    pulumi.String(t.YAML),
+			}
+		}
+		ctx.Export(OutTemplates, templates)
+	} else {
+		var used []string
+		for _, d := range p.Deployments {
+			if d.Pipeline.Template != "" && !slices.Contains(used, d.Pipeline.Template) {
+				used = append(used, d.Pipeline.Template)
+			}
+		}
+		slices.Sort(used)
+		ctx.Export(OutTemplatesUsed, pulumi.ToStringArray(used))
+	}
 }

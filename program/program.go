@@ -91,7 +91,10 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 				}
 			}
 		}
-		if p.IsPlatform() && slices.ContainsFunc(p.Clusters, func(cl plan.Cluster) bool { return cl.EKS != nil }) {
+		// A platform stack's templates: the plan's, and those it dropped
+		// that a service stack's pipelines still use.
+		templates := p.Templates
+		if p.IsPlatform() {
 			previous, err := readPrevious(ctx)
 			if err != nil {
 				return err
@@ -99,6 +102,11 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 			if previous != nil {
 				o.KubernetesVersions = previous.KubernetesVersions
 			}
+			kept, err := readTemplateUsers(ctx, c, p, previous, cfg.outputs)
+			if err != nil {
+				return err
+			}
+			templates = append(slices.Clip(templates), kept...)
 		}
 		strict := !ctx.DryRun() || cfg.strict != nil && cfg.strict(ctx.Stack())
 		err = enforce(ctx, plan.Guard(c, p, o), strict)
@@ -116,7 +124,7 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 		done := make(chan error, 1)
 		if p.IsPlatform() {
 			ctx.Export(OutServiceStacks, pulumi.ToStringArray(c.StacksOf(p.Platform)[1:]))
-			go declarePlatform(ctx, p, from, done)
+			go declarePlatform(ctx, p, templates, from, done)
 		} else {
 			go declareServices(ctx, p, from, done)
 		}
@@ -215,7 +223,7 @@ func accountID(ctx *pulumi.Context) string {
 
 // declarePlatform registers a platform stack's plan and exports the
 // contract; it sends its outcome to done.
-func declarePlatform(ctx *pulumi.Context, p *plan.Plan, upstream *contract, done chan<- error) (err error) {
+func declarePlatform(ctx *pulumi.Context, p *plan.Plan, templates []plan.StageTemplate, upstream *contract, done chan<- error) (err error) {
 	defer func() { done <- err }()
 	resources := components.Resources{}
 	account := accountID(ctx)
@@ -258,7 +266,7 @@ func declarePlatform(ctx *pulumi.Context, p *plan.Plan, upstream *contract, done
 		Selectors:    clusters.selectors,
 		Prometheus:   p.Prometheus,
 		ChangeWindow: p.ChangeWindow,
-		Templates:    p.Templates,
+		Templates:    templates,
 		Needs:        resources,
 	})
 	if err != nil {
@@ -270,7 +278,7 @@ func declarePlatform(ctx *pulumi.Context, p *plan.Plan, upstream *contract, done
 			return err
 		}
 	}
-	export(ctx, p, upstream, pulumi.StringMap{})
+	export(ctx, p, upstream, pulumi.StringMap{}, templates)
 	ctx.Export(OutKubeconfigs, pulumi.ToSecret(clusters.kubeconfigs))
 	versions := pulumi.StringMap{}
 	for _, cl := range p.Clusters {
@@ -334,6 +342,6 @@ func declareServices(ctx *pulumi.Context, p *plan.Plan, platform *contract, done
 	if err := components.DeclareServiceGitHub(ctx, gh); err != nil {
 		return err
 	}
-	export(ctx, p, platform, webhooks)
+	export(ctx, p, platform, webhooks, nil)
 	return nil
 }

@@ -633,3 +633,57 @@ func TestGuardVerdictReported(t *testing.T) {
 		}
 	}
 }
+
+// A template the catalog no longer uses stays declared, exactly as
+// deployed, while a service stack's last deployment still references it
+// (Harness refuses to delete it, and the service stacks deploy after the
+// platform stack); once none does, the platform stack deletes it.
+func TestDroppedTemplateKeptWhileUsed(t *testing.T) {
+	c := example(t)
+	const stack = "production"
+	services := c.StacksOf(stack)[1]
+	retired := plan.StageTemplate{Identifier: "deploy_api_prod_rolling", Version: "v0badcafe", Name: "Deploy api to prod - rolling",
+		Tags: []string{"managed-by:harness-platform"}, YAML: "template:\n  identifier: deploy_api_prod_rolling\n  versionLabel: v0badcafe\n"}
+	outputs := deployedChain(c)
+	outputs[stack][OutTemplates] = resource.NewPropertyValue(map[string]any{retired.Identifier: map[string]any{
+		"version": retired.Version, "name": retired.Name, "tags": []any{retired.Tags[0]}, "yaml": retired.YAML}})
+	declared := func(users ...string) map[string]mocktest.Registered {
+		t.Helper()
+		used := make([]any, len(users))
+		for i, u := range users {
+			used[i] = u
+		}
+		outputs[services][OutTemplatesUsed] = resource.NewPropertyValue(used)
+		rec := &mocktest.Recorder{StackOutputs: outputs}
+		if err := mocktest.Run(New(c.Files()), stack, rec); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]mocktest.Registered{}
+		for _, r := range rec.OfType(tTemplate) {
+			out[str(r, "identifier")] = r
+		}
+		return out
+	}
+	got := declared(retired.Identifier, "deploy_api_prod_canary_verified")
+	kept, ok := got[retired.Identifier]
+	if !ok || str(kept, "version") != retired.Version || str(kept, "templateYaml") != retired.YAML || kept.Name != retired.Identifier+"-"+retired.Version {
+		t.Fatalf("the template a service stack still uses is not kept as deployed: %+v", kept)
+	}
+	if len(got) != len(mustBuildPlan(t, c, stack).Templates)+1 {
+		t.Errorf("%d templates declared, want the plan's and the kept one", len(got))
+	}
+	if got := declared("deploy_api_prod_canary_verified"); len(got) != len(mustBuildPlan(t, c, stack).Templates) {
+		t.Errorf("a template no pipeline uses is still declared: %d templates", len(got))
+	} else if _, ok := got[retired.Identifier]; ok {
+		t.Error("the unused template is kept")
+	}
+}
+
+func mustBuildPlan(t *testing.T, c *catalog.Catalog, stack string) *plan.Plan {
+	t.Helper()
+	p, err := plan.Build(c, stack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
