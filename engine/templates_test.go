@@ -1,0 +1,163 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/plan"
+)
+
+// Pipelines on deploy-stage templates, through the real CLI against the
+// simulated Harness (which keeps template versions, refuses a pipeline on
+// a missing version and a delete of a version in use):
+//   - a stack deployed with full pipelines (as before templates) moves
+//     to thin ones in place: every pipeline updated, none replaced or
+//     deleted;
+//   - an archetype change (cron's step timeout) writes only templates: a
+//     new version of each cron template, the old one deleted, and no
+//     pipeline;
+//   - a pipeline on a template version that does not exist is refused,
+//     in Harness's words, and changes nothing.
+func TestTemplates(t *testing.T) {
+	ctx := context.Background()
+	c := example(t)
+	state := t.TempDir()
+	const env = "dev"
+	stacks := c.StacksOf(env)
+
+	// Deployed as before templates: each pipeline saved in full.
+	full := map[string]string{}
+	pipelines := map[string]int{}
+	for _, stack := range stacks {
+		p, err := plan.Build(c, stack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range p.Deployments {
+			full[d.Pipeline.Identifier] = d.Pipeline.Resolved
+		}
+		pipelines[stack] = len(p.Deployments)
+	}
+	before := openWith(t, state, c, func(_ context.Context, args *pulumi.ResourceTransformArgs) *pulumi.ResourceTransformResult {
+		if args.Type != "harness:platform/pipeline:Pipeline" {
+			return nil
+		}
+		id, _ := args.Props["identifier"].(pulumi.String)
+		args.Props["yaml"] = pulumi.String(full[string(id)])
+		return &pulumi.ResourceTransformResult{Props: args.Props, Opts: args.Opts}
+	})
+	if _, err := before.Up(ctx, env, RunOptions{}); err != nil {
+		t.Fatalf("up with full pipelines: %v\n%s", err, before.out)
+	}
+	before.Close()
+	for _, r := range cloudRecords(t, state) {
+		if r.Type == "harness:platform/pipeline:Pipeline" && strings.Contains(r.Properties["yaml"].(string), "templateRef") && full[r.Properties["identifier"].(string)] != "" {
+			t.Fatalf("pipeline %v was saved thin by the transform-free path", r.Properties["identifier"])
+		}
+	}
+
+	s := open(t, state, c)
+	for _, stack := range stacks {
+		res, err := s.Up(ctx, stack, RunOptions{})
+		if err != nil {
+			t.Fatalf("migration of %s: %v\n%s", stack, err, s.out)
+		}
+		ops := opTypes(*res.Summary.ResourceChanges)
+		if got := ops[apitype.OpUpdate]; got != pipelines[stack] {
+			t.Errorf("migration of %s: %d updates, want its %d pipelines: %v", stack, got, pipelines[stack], ops)
+		}
+		for op, n := range ops {
+			if op != apitype.OpSame && op != apitype.OpUpdate && n > 0 {
+				t.Errorf("migration of %s: %d %s, want only updates in place: %v", stack, n, op, ops)
+			}
+		}
+	}
+	thin := 0
+	for _, r := range cloudRecords(t, state) {
+		if r.Type == "harness:platform/pipeline:Pipeline" && strings.Contains(r.Properties["yaml"].(string), "templateRef: deploy_") {
+			thin++
+		}
+	}
+	if thin != len(full) {
+		t.Errorf("%d of %d pipelines are on their templates after the migration", thin, len(full))
+	}
+	s.Close()
+
+	// An archetype change: cron's step timeout.
+	files, err := catalogtest.ExampleFiles("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const timeout = "    stepTimeout: 15m\n"
+	if !bytes.Contains(files[catalog.ArchetypesFile], []byte(timeout)) {
+		t.Fatal("cron's step timeout moved; update the test")
+	}
+	files[catalog.ArchetypesFile] = bytes.Replace(files[catalog.ArchetypesFile], []byte(timeout), []byte("    stepTimeout: 20m\n"), 1)
+	changed, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, state, changed)
+	for _, stack := range stacks {
+		res, err := s.Up(ctx, stack, RunOptions{})
+		if err != nil {
+			t.Fatalf("up of %s after the archetype change: %v\n%s", stack, err, s.out)
+		}
+		ops := opTypes(*res.Summary.ResourceChanges)
+		want := map[apitype.OpType]int{}
+		if stack == env {
+			want = map[apitype.OpType]int{apitype.OpCreate: 1, apitype.OpDelete: 1} // dev's one cron template
+		}
+		for op, n := range ops {
+			if op != apitype.OpSame && n != want[op] {
+				t.Errorf("%s after the archetype change: %d %s, want %v: %v", stack, n, op, want, ops)
+			}
+		}
+	}
+	versions := 0
+	for _, r := range cloudRecords(t, state) {
+		if r.Type == "harness:platform/template:Template" && r.Properties["identifier"] == "deploy_cron_int_stable_rolling" {
+			versions++
+			if !strings.Contains(r.Properties["templateYaml"].(string), "timeout: 20m") {
+				t.Errorf("the cron template's version %v is not the changed one", r.Properties["version"])
+			}
+		}
+	}
+	if versions != 1 {
+		t.Errorf("%d versions of the cron template, want the new one only", versions)
+	}
+	s.Close()
+
+	// A pipeline on a version that does not exist.
+	pinned := openWith(t, state, changed, func(_ context.Context, args *pulumi.ResourceTransformArgs) *pulumi.ResourceTransformResult {
+		if args.Type != "harness:platform/pipeline:Pipeline" {
+			return nil
+		}
+		y, _ := args.Props["yaml"].(pulumi.String)
+		args.Props["yaml"] = pulumi.String(strings.Replace(string(y), "templateRef: deploy_cron_int_stable_rolling\n", "templateRef: deploy_cron_int_stable_rolling\n          versionLabel: v00000000\n", 1))
+		return &pulumi.ResourceTransformResult{Props: args.Props, Opts: args.Opts}
+	})
+	cloud := cloudRecords(t, state)
+	var refused bool
+	for _, stack := range stacks[1:] {
+		if _, err := pinned.Up(ctx, stack, RunOptions{}); err != nil {
+			refused = true
+		}
+	}
+	if want := "Template with the Identifier deploy_cron_int_stable_rolling and versionLabel v00000000 does not exist or has been deleted"; !refused || !strings.Contains(pinned.out.String(), want) {
+		t.Errorf("a pipeline on a missing version: refused %v, want %q\n%s", refused, want, pinned.out)
+	}
+	after := cloudRecords(t, state)
+	for id, r := range cloud {
+		if r.Type == "harness:platform/pipeline:Pipeline" && after[id].Properties["yaml"] != r.Properties["yaml"] {
+			t.Errorf("the refused up changed pipeline %v", r.Properties["identifier"])
+		}
+	}
+}
