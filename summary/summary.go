@@ -39,14 +39,24 @@ type Preview struct {
 	Types map[string]int
 	// Done is set when the engine reported its summary.
 	Done bool
+	// Templates are the deploy-stage templates that change, by
+	// identifier: each version's step ("create v1a2b3c4d", "delete ...").
+	Templates map[string][]string
+	// Reach counts, by template identifier, the pipelines built from it:
+	// what a change of it reaches at their next run (Markdown says so).
+	Reach map[string]int
 }
+
+// templateType is the Harness provider's template resource: one version
+// per resource.
+const templateType = "harness:platform/template:Template"
 
 // ServiceOf names the catalog service a resource belongs to, or "".
 type ServiceOf func(urn resource.URN) string
 
 // Read reads an event log.
 func Read(stack string, r io.Reader, serviceOf ServiceOf) (*Preview, error) {
-	p := &Preview{Stack: stack, Changes: map[string]int{}, Types: map[string]int{}}
+	p := &Preview{Stack: stack, Changes: map[string]int{}, Types: map[string]int{}, Templates: map[string][]string{}}
 	counted := map[string]int{}
 	services := map[string]bool{}
 	sc := bufio.NewScanner(r)
@@ -74,6 +84,17 @@ func Read(stack string, r io.Reader, serviceOf ServiceOf) (*Preview, error) {
 			}
 			counted[op]++
 			p.Types[m.Type]++
+			if m.Type == templateType {
+				state := m.New
+				if state == nil {
+					state = m.Old
+				}
+				if state != nil {
+					id, _ := state.Inputs["identifier"].(string)
+					version, _ := state.Inputs["version"].(string)
+					p.Templates[id] = append(p.Templates[id], op+" "+version)
+				}
+			}
 			if s := serviceOf(resource.URN(m.URN)); s != "" {
 				services[s] = true
 			}
@@ -164,6 +185,16 @@ func (p *Preview) Markdown(details string, max int) string {
 	for i, s := range p.Services {
 		services[i] = "`" + s + "`"
 	}
+	var templates []string
+	for _, id := range slices.Sorted(maps.Keys(p.Templates)) {
+		steps := slices.Sorted(slices.Values(p.Templates[id]))
+		line := fmt.Sprintf("`%s`: %s", id, strings.Join(steps, ", "))
+		if n, ok := p.Reach[id]; ok {
+			line += fmt.Sprintf("; reaches %d pipeline(s)", n)
+		}
+		templates = append(templates, line)
+	}
+	section("Deploy templates changed", templates)
 	section("Services touched", services)
 	section("Changes by type", types)
 	return b.String()

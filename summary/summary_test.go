@@ -76,3 +76,28 @@ func TestMarkdown(t *testing.T) {
 		t.Errorf("the engine's totals were not used: %v", p.Changes)
 	}
 }
+
+// A template change names the template, its versions' steps and how many
+// pipelines it reaches.
+func TestTemplatesInTheSummary(t *testing.T) {
+	tmpl := func(op apitype.OpType, version string, state string) apitype.EngineEvent {
+		e := step(op, templateType, "deploy_cron_int_stable_rolling-"+version)
+		meta := &apitype.StepEventStateMetadata{Inputs: map[string]any{"identifier": "deploy_cron_int_stable_rolling", "version": version}}
+		if state == "new" {
+			e.ResourcePreEvent.Metadata.New = meta
+		} else {
+			e.ResourcePreEvent.Metadata.Old = meta
+		}
+		return e
+	}
+	log := line(t, tmpl(apitype.OpCreate, "v22222222", "new")) + line(t, tmpl(apitype.OpDelete, "v11111111", "old"))
+	p, err := Read("dev", strings.NewReader(log), func(resource.URN) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Reach = map[string]int{"deploy_cron_int_stable_rolling": 7}
+	md := p.Markdown("", 8000)
+	if want := "**Deploy templates changed** (1)\n- `deploy_cron_int_stable_rolling`: create v22222222, delete v11111111; reaches 7 pipeline(s)\n"; !strings.Contains(md, want) {
+		t.Errorf("want %q in:\n%s", want, md)
+	}
+}

@@ -37,6 +37,21 @@ func runSummary(c *catalog.Catalog, o options, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitFail
 	}
+	if p.IsPlatform() {
+		// A template's change reaches every pipeline built from it, in
+		// the environment's service stacks.
+		pre.Reach = map[string]int{}
+		for _, stack := range c.StacksOf(p.Platform)[1:] {
+			sp, err := plan.Build(c, stack)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return exitFail
+			}
+			for _, d := range sp.Deployments {
+				pre.Reach[d.Pipeline.Template]++
+			}
+		}
+	}
 	fmt.Fprint(stdout, pre.Markdown(o.details, o.max))
 	return exitOK
 }
