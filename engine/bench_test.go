@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,14 +15,18 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/plan"
 )
 
 // BenchmarkUp runs, through the real CLI offline, `up --stack dev` of a
 // generated catalog (dev's platform stack, then its service stacks of
-// about 40 services, two at once), then a template change that updates
-// every pipeline, then a preview that must be clean. It reports the time
-// per resource of each (flat from 100 to 1,000 services when the up is
-// linear) and the checkpoint bytes per resource.
+// about 40 services, two at once), then an archetype change (every
+// archetype's step timeout), then a preview that must be clean. It
+// reports the time per resource of the first up (flat from 100 to 1,000
+// services when the up is linear), the time of the change and the objects
+// it writes (a new version of each deploy template and the old one
+// deleted: the same at every size, no pipeline), and the checkpoint bytes
+// per resource and per pipeline.
 //
 //	go test -run '^$' -bench BenchmarkUp -benchtime 1x ./engine
 func BenchmarkUp(b *testing.B) {
@@ -72,7 +77,17 @@ func BenchmarkUp(b *testing.B) {
 					b.Fatal(err)
 				}
 				change := time.Since(start)
-				updated := (*res.Summary.ResourceChanges)[string(apitype.OpUpdate)]
+				written := 0
+				for op, k := range *res.Summary.ResourceChanges {
+					if op != string(apitype.OpSame) {
+						written += k
+					}
+				}
+				// Every template changes: a version created, one deleted;
+				// no pipeline is written.
+				if tp, err := plan.Build(template, "dev"); err != nil || written != 2*len(tp.Templates) {
+					b.Fatalf("the archetype change wrote %d objects (%v), want a new version of each of dev's templates and the old one deleted (%v)", written, *res.Summary.ResourceChanges, err)
+				}
 				pre, err := s.Preview(ctx, "dev", RunOptions{})
 				if err != nil {
 					b.Fatal(err)
@@ -84,23 +99,46 @@ func BenchmarkUp(b *testing.B) {
 				}
 				s.Close()
 
-				bytes := 0
+				bytes, pipelineBytes, pipelines := 0, 0, 0
 				for _, stack := range c.StacksOf("dev") {
-					if fi, err := os.Stat(filepath.Join(state, "backend", ".pulumi", "stacks", "harness-platform", stack+".json")); err == nil {
-						bytes += int(fi.Size())
+					data, err := os.ReadFile(filepath.Join(state, "backend", ".pulumi", "stacks", "harness-platform", stack+".json"))
+					if err != nil {
+						continue
+					}
+					bytes += len(data)
+					var cp struct {
+						Checkpoint struct {
+							Latest struct {
+								Resources []json.RawMessage
+							}
+						}
+					}
+					if err := json.Unmarshal(data, &cp); err != nil {
+						b.Fatal(err)
+					}
+					for _, r := range cp.Checkpoint.Latest.Resources {
+						if bytesContains(r, `"type": "harness:platform/pipeline:Pipeline"`) || bytesContains(r, `"type":"harness:platform/pipeline:Pipeline"`) {
+							pipelineBytes += len(r)
+							pipelines++
+						}
 					}
 				}
 				b.ReportMetric(up.Seconds(), "up-s")
 				b.ReportMetric(float64(up.Milliseconds())/float64(resources), "up-ms/resource")
 				b.ReportMetric(float64(resources), "resources")
-				b.ReportMetric(change.Seconds(), "template-s")
-				b.ReportMetric(float64(updated), "updated")
+				b.ReportMetric(change.Seconds(), "change-s")
+				b.ReportMetric(float64(written), "change-writes")
 				b.ReportMetric(float64(bytes)/float64(resources), "checkpoint-B/resource")
+				if pipelines > 0 {
+					b.ReportMetric(float64(pipelineBytes)/float64(pipelines), "checkpoint-B/pipeline")
+				}
 				b.ReportMetric(float64(len(c.StacksOf("dev"))), "stacks")
 			}
 		})
 	}
 }
+
+func bytesContains(b []byte, s string) bool { return bytes.Contains(b, []byte(s)) }
 
 // BenchmarkImport adopts, through the real CLI offline, the Harness
 // objects of dev made by an up in another state, at the example catalog

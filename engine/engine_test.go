@@ -22,11 +22,13 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/conformance"
 	"github.com/company/harness-platform/internal/mocktest"
+	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/program"
 	"github.com/company/harness-platform/simulated"
 )
@@ -840,7 +842,7 @@ func TestRegionWithDash(t *testing.T) {
 		if r.Type != "harness:platform/pipeline:Pipeline" {
 			continue
 		}
-		y := r.Properties["yaml"].(string)
+		y := resolvedIn(t, recs, r.Properties["yaml"].(string))
 		for _, region := range []string{"euw1", "eu-w2"} {
 			if !strings.Contains(y, region) {
 				continue
@@ -856,6 +858,28 @@ func TestRegionWithDash(t *testing.T) {
 	if checked < 20 {
 		t.Fatalf("checked only %d pipeline regions", checked)
 	}
+}
+
+// resolvedIn is a pipeline saved in the simulated Harness with the
+// templates saved there applied to it, as YAML: what runs.
+func resolvedIn(t *testing.T, recs map[string]simulated.Record, pipelineYAML string) string {
+	t.Helper()
+	var templates []plan.StageTemplate
+	for _, r := range recs {
+		if r.Type == "harness:platform/template:Template" {
+			templates = append(templates, plan.StageTemplate{Identifier: r.Properties["identifier"].(string),
+				Version: r.Properties["version"].(string), YAML: r.Properties["templateYaml"].(string)})
+		}
+	}
+	doc, err := plan.Expanded(pipelineYAML, templates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := yaml.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // killCLI kills, as a dying runner would, every Pulumi CLI this test

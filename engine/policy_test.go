@@ -105,24 +105,23 @@ func TestPolicyPack(t *testing.T) {
 
 	t.Run("a shell script step", func(t *testing.T) {
 		// What a faulty generator would register: a ShellScript step in
-		// payment-service's Production pipeline.
+		// the template of payment-service's Production pipeline.
 		transformed := openWith(t, state, c, func(_ context.Context, args *pulumi.ResourceTransformArgs) *pulumi.ResourceTransformResult {
-			if args.Type != "harness:platform/pipeline:Pipeline" || args.Name != "payment_service_prod" {
+			if args.Type != "harness:platform/template:Template" || !strings.HasPrefix(args.Name, "deploy_api_prod_canary_verified-") {
 				return nil
 			}
-			y, ok := args.Props["yaml"].(pulumi.String)
+			y, ok := args.Props["templateYaml"].(pulumi.String)
 			if !ok {
 				return nil
 			}
-			edited := strings.Replace(string(y), "type: K8sCanaryDelete\n                  name: Delete canary\n                  identifier: canary_delete",
-				"type: ShellScript\n                  name: Warm caches\n                  identifier: warm_caches", 1)
+			edited := strings.Replace(string(y), "type: K8sCanaryDelete\n", "type: ShellScript\n", 1)
 			if edited == string(y) {
-				panic("the pipeline has no canary delete step: update the test")
+				panic("the template has no canary delete step: update the test")
 			}
-			args.Props["yaml"] = pulumi.String(edited)
+			args.Props["templateYaml"] = pulumi.String(edited)
 			return &pulumi.ResourceTransformResult{Props: args.Props, Opts: args.Opts}
 		})
-		refused(t, transformed, withPack, "no-script-steps", "step warm_caches is a ShellScript step")
+		refused(t, transformed, withPack, "no-script-steps", "step rollback_canary_delete is a ShellScript step")
 	})
 
 	if _, err := s.Up(ctx, "production", withPack); err != nil {
