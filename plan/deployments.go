@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/harness/document"
@@ -62,7 +63,7 @@ func buildTemplates(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	})
 	for _, d := range inputs {
 		d.names = namesOf(d)
-		t, _, err := splitDeployStage(pipelineDocument(d), templateKey(d), p.Scope, st.Environment.Identifier, st.Environment.Name)
+		t, err := deployTemplate(pipelineDocument(d), templateKey(d), p.Scope, st.Environment.Identifier, st.Environment.Name)
 		if err != nil {
 			return err
 		}
@@ -89,7 +90,19 @@ func buildTemplates(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	inputs := deploymentInputs(p, c, st, func(s *catalog.Service) bool { return s.Stack == p.Shard })
 	p.Deployments = make([]Deployment, len(inputs))
-	templates := make([]StageTemplate, len(inputs))
+	// A template per key, split from the first of its services to reach
+	// it; the others only give their inputs.
+	type shared struct {
+		once sync.Once
+		t    StageTemplate
+		err  error
+	}
+	templates := map[TemplateKey]*shared{}
+	for _, d := range inputs {
+		if k := templateKey(d); templates[k] == nil {
+			templates[k] = &shared{}
+		}
+	}
 	err := parallel(len(inputs), func(i int) error {
 		d := inputs[i]
 		d.names = namesOf(d)
@@ -98,11 +111,19 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		if err != nil {
 			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, err)
 		}
-		tmpl, thin, err := splitDeployStage(doc, templateKey(d), p.Scope, st.Environment.Identifier, st.Environment.Name)
-		if err != nil {
-			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, err)
+		sh := templates[templateKey(d)]
+		sh.once.Do(func() {
+			sh.t, sh.err = deployTemplate(doc, templateKey(d), p.Scope, st.Environment.Identifier, st.Environment.Name)
+		})
+		if sh.err != nil {
+			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, sh.err)
 		}
-		templates[i] = tmpl
+		tmpl := sh.t
+		deploy, err := deployStage(doc)
+		if err != nil {
+			return err
+		}
+		thin := thinStage(deploy, tmpl.Identifier)
 		doc.Pipeline.Stages = slices.Clone(doc.Pipeline.Stages)
 		doc.Pipeline.Stages[len(doc.Pipeline.Stages)-1] = thin
 		py, err := document.MarshalString(doc)
@@ -171,19 +192,8 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	if err != nil {
 		return err
 	}
-	// The services of one key share one template, which the platform
-	// stack declares: a pipeline whose deploy stage differed beyond the
-	// template's inputs would run what no template says.
-	byID := map[string]StageTemplate{}
-	for i, t := range templates {
-		if prev, ok := byID[t.Identifier]; ok {
-			if prev.YAML != t.YAML {
-				return fmt.Errorf("the deploy stage of %s differs from other %s services' beyond the template's inputs:\n%s\n---\n%s", p.Deployments[i].Service, t.Identifier, prev.YAML, t.YAML)
-			}
-			continue
-		}
-		byID[t.Identifier] = t
-		p.Templates = append(p.Templates, t)
+	for _, sh := range templates {
+		p.Templates = append(p.Templates, sh.t)
 	}
 	slices.SortFunc(p.Templates, func(a, b StageTemplate) int { return strings.Compare(a.Identifier, b.Identifier) })
 	return nil

@@ -54,40 +54,40 @@ func (k TemplateKey) Identifier(envID string) string {
 // DeployStageID is the identifier of every pipeline's deploy stage.
 const DeployStageID = "deploy"
 
-// splitDeployStage cuts the deploy stage of a service's full pipeline
-// (doc, as pipelineDocument built it) into its stage template and the
-// stage that references the template's stable version (no versionLabel)
-// with what differs per service as templateInputs: the service, each
-// step's timeout, the approvals' groups, minimums and messages, and the
-// change window's payload. The rest (strategy, steps, verification,
-// rollback, failure strategies, the environment and its infrastructure)
-// is the template's. doc is not modified.
-func splitDeployStage(doc document.Document, key TemplateKey, scope Scope, envID, envName string) (StageTemplate, document.StageElement, error) {
-	var deploy *document.Stage
+// deployStage is the deploy stage of a service's full pipeline.
+func deployStage(doc document.Document) (*document.Stage, error) {
 	for i := range doc.Pipeline.Stages {
 		if st := &doc.Pipeline.Stages[i].Stage; st.Identifier == DeployStageID {
-			deploy = st
+			return st, nil
 		}
 	}
-	if deploy == nil {
-		return StageTemplate{}, document.StageElement{}, fmt.Errorf("pipeline %s has no %s stage", doc.Pipeline.Identifier, DeployStageID)
+	return nil, fmt.Errorf("pipeline %s has no %s stage", doc.Pipeline.Identifier, DeployStageID)
+}
+
+// deployTemplate is the stage template of the deploy stage of a
+// service's full pipeline (doc, as pipelineDocument built it): the stage
+// with what differs per service (liftInputs) left as runtime inputs. The
+// services of one key share it.
+func deployTemplate(doc document.Document, key TemplateKey, scope Scope, envID, envName string) (StageTemplate, error) {
+	deploy, err := deployStage(doc)
+	if err != nil {
+		return StageTemplate{}, err
 	}
 	// The stage as Harness reads it: its YAML, decoded.
 	y, err := document.MarshalString(document.Stage{Type: deploy.Type, Spec: deploy.Spec, FailureStrategies: deploy.FailureStrategies, When: deploy.When})
 	if err != nil {
-		return StageTemplate{}, document.StageElement{}, err
+		return StageTemplate{}, err
 	}
 	spec := map[string]any{}
 	if err := yaml.Unmarshal([]byte(y), &spec); err != nil {
-		return StageTemplate{}, document.StageElement{}, err
+		return StageTemplate{}, err
 	}
 	delete(spec, "name")
 	delete(spec, "identifier")
-	inputs := map[string]any{"type": spec["type"]}
-	liftInputs(spec, inputs)
+	liftInputs(spec)
 	body, err := document.MarshalString(spec)
 	if err != nil {
-		return StageTemplate{}, document.StageElement{}, err
+		return StageTemplate{}, err
 	}
 	sum := sha256.Sum256([]byte(body))
 	id := key.Identifier(envID)
@@ -106,70 +106,78 @@ func splitDeployStage(doc document.Document, key TemplateKey, scope Scope, envID
 		"projectIdentifier": scope.ProjectID,
 		"spec":              spec,
 	}})
-	if err != nil {
-		return StageTemplate{}, document.StageElement{}, err
-	}
-	thin := document.StageElement{Stage: document.Stage{
-		Name: deploy.Name, Identifier: deploy.Identifier, Description: deploy.Description,
-		Template: &document.TemplateLink{TemplateRef: id, TemplateInputs: inputs},
-	}}
-	return t, thin, nil
+	return t, err
 }
 
-// liftInputs replaces, in a deploy stage's spec, what differs per service
-// with <+input>, writing each value at the same place in inputs (the
-// shape of Harness's templateInputs: steps by identifier, with their
-// type): the service, the team approval's group, the approvals' messages
-// (they name the service and team) and the change window's payload (it
-// names the service and pipeline). What is the same for every service of
-// a template (steps, timeouts, minimum approvals, the platform group) is
-// the template's, so changing it writes the template and no pipeline.
-func liftInputs(spec, inputs map[string]any) {
+// thinStage is the deploy stage of a service's pipeline on its template:
+// the template's stable version (no versionLabel) and, as
+// templateInputs, the values liftInputs leaves as inputs in the template,
+// read from the typed stage (no YAML round trip: this runs per service;
+// TestStageTemplates holds the two to one result).
+func thinStage(deploy *document.Stage, templateID string) document.StageElement {
+	spec, _ := deploy.Spec.(document.DeploymentSpec)
+	in := map[string]any{"service": map[string]any{"serviceRef": spec.Service.ServiceRef}}
+	var steps []any
+	for _, e := range spec.Execution.Steps {
+		st := e.Step
+		spIn := map[string]any{}
+		switch sp := st.Spec.(type) {
+		case document.HarnessApprovalSpec:
+			spIn["approvalMessage"] = sp.ApprovalMessage
+			if st.Identifier == "team_approval" {
+				spIn["approvers"] = map[string]any{"userGroups": sp.Approvers.UserGroups}
+			}
+		case document.PolicySpec:
+			spIn["policySpec"] = map[string]any{"payload": sp.PolicySpec.Payload}
+		}
+		if len(spIn) > 0 {
+			steps = append(steps, map[string]any{"step": map[string]any{"identifier": st.Identifier, "type": st.Type, "spec": spIn}})
+		}
+	}
+	if steps != nil {
+		in["execution"] = map[string]any{"steps": steps}
+	}
+	return document.StageElement{Stage: document.Stage{
+		Name: deploy.Name, Identifier: deploy.Identifier, Description: deploy.Description,
+		Template: &document.TemplateLink{TemplateRef: templateID, TemplateInputs: map[string]any{"type": deploy.Type, "spec": in}},
+	}}
+}
+
+// liftInputs replaces, in a deploy stage's spec (decoded YAML), what
+// differs per service with <+input>: the service, the team approval's
+// group, the approvals' messages (they name the service and team) and the
+// change window's payload (it names the service and pipeline); thinStage
+// gives the same values as each pipeline's templateInputs. What is the
+// same for every service of a template (steps, timeouts, minimum
+// approvals, the platform group) is the template's, so changing it writes
+// the template and no pipeline.
+func liftInputs(spec map[string]any) {
 	s, _ := spec["spec"].(map[string]any)
-	in := map[string]any{}
-	inputs["spec"] = in
 	if svc, ok := s["service"].(map[string]any); ok {
-		in["service"] = map[string]any{"serviceRef": svc["serviceRef"]}
-		svc["serviceRef"] = "<+input>"
+		input(svc, "serviceRef")
 	}
 	exec, _ := s["execution"].(map[string]any)
 	steps, _ := exec["steps"].([]any)
-	var stepsIn []any
 	for _, e := range steps {
 		st, _ := e.(map[string]any)["step"].(map[string]any)
 		sp, _ := st["spec"].(map[string]any)
-		if st == nil || sp == nil {
-			continue
-		}
-		spIn := map[string]any{}
 		switch st["type"] {
 		case "HarnessApproval":
-			lift(sp, spIn, "approvalMessage")
+			input(sp, "approvalMessage")
 			if a, ok := sp["approvers"].(map[string]any); ok && st["identifier"] == "team_approval" {
-				aIn := map[string]any{}
-				lift(a, aIn, "userGroups")
-				spIn["approvers"] = aIn
+				input(a, "userGroups")
 			}
 		case "Policy":
 			if ps, ok := sp["policySpec"].(map[string]any); ok {
-				psIn := map[string]any{}
-				lift(ps, psIn, "payload")
-				spIn["policySpec"] = psIn
+				input(ps, "payload")
 			}
 		}
-		if len(spIn) > 0 {
-			stepsIn = append(stepsIn, map[string]any{"step": map[string]any{"identifier": st["identifier"], "type": st["type"], "spec": spIn}})
-		}
-	}
-	if stepsIn != nil {
-		in["execution"] = map[string]any{"steps": stepsIn}
 	}
 }
 
-// lift moves node[key] to in[key], leaving <+input> in node.
-func lift(node, in map[string]any, key string) {
-	if v, ok := node[key]; ok {
-		in[key] = v
+// input makes node[key], when set, a runtime input.
+func input(node map[string]any, key string) {
+	if _, ok := node[key]; ok {
 		node[key] = "<+input>"
 	}
 }
