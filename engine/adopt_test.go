@@ -16,6 +16,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 
 	"github.com/company/harness-platform/harness/importid"
+	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/simulated"
 )
 
@@ -173,6 +174,17 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 			}
 			if counts[Adopted]+counts[Different] == 0 {
 				t.Fatalf("nothing found to adopt: %v", counts)
+			}
+			// The deploy-stage templates too, each version by its import
+			// ID (org/project/identifier/versions/version).
+			adoptedTemplates := 0
+			for _, a := range report {
+				if a.Type == "harness:platform/template:Template" && (a.Status == Adopted || a.Status == Different) && strings.Contains(a.ImportID, "/versions/v") {
+					adoptedTemplates++
+				}
+			}
+			if p, err := plan.Build(c, "dev"); err != nil || adoptedTemplates != len(p.Templates) {
+				t.Errorf("import adopts %d templates, want dev's %d (%v)", adoptedTemplates, len(p.Templates), err)
 			}
 			adoptedVariables := 0
 			for _, a := range report {
