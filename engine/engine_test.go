@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -766,10 +767,24 @@ func TestProviderRejectsBadInput(t *testing.T) {
 // imports the pending creates) followed by up converges with no duplicate.
 func TestInterruptedUpConverges(t *testing.T) {
 	c := example(t)
+	harnessResources := 0
+	for _, stack := range c.StacksOf("dev") {
+		harnessResources += mockCount(t, c, stack, "harness:", mocktest.WithDryRun(true))
+	}
+	// Killed early in the platform stack, late in it, and in the service
+	// stacks (which run two at once): each recovers the same way.
+	for _, at := range []int{harnessResources / 8, harnessResources / 3, harnessResources * 3 / 4} {
+		t.Run(fmt.Sprintf("killed at create %d of %d", at, harnessResources), func(t *testing.T) {
+			interruptedUpConverges(t, c, int32(at), harnessResources)
+		})
+	}
+}
+
+func interruptedUpConverges(t *testing.T, c *catalog.Catalog, at int32, harnessResources int) {
 	s := open(t, t.TempDir(), c)
 	var created atomic.Int32
 	s.Servers.AfterCreate(func(provider, id string) {
-		if provider == "harness" && created.Add(1) == 20 {
+		if provider == "harness" && created.Add(1) == at {
 			// The object exists; the runner dies before the CLI hears so
 			// (a cancelled context would let the CLI finish its in-flight
 			// creates and record them).
@@ -806,10 +821,6 @@ func TestInterruptedUpConverges(t *testing.T) {
 		t.Fatal(err)
 	}
 	onlyOp(t, "up after convergence", opTypes(*res.Summary.ResourceChanges), apitype.OpSame)
-	harnessResources := 0
-	for _, stack := range c.StacksOf("dev") {
-		harnessResources += mockCount(t, c, stack, "harness:", mocktest.WithDryRun(true))
-	}
 	if got := len(s.Servers.Cloud("harness").IDs()); got != harnessResources {
 		t.Errorf("after the interrupted up (%d objects), recover and up the cloud holds %d objects, want %d", partial, got, harnessResources)
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
@@ -31,6 +32,49 @@ import (
 // It returns the pending creates it settled (none: nothing to recover).
 func (s *Session) Recover(ctx context.Context, name string, o RunOptions) ([]optrefresh.PendingCreate, error) {
 	defer s.flush()
+	stacks, err := s.stacksOf(name)
+	if err != nil {
+		return nil, err
+	}
+	// A killed up of an environment can leave pending operations in
+	// several of its stacks (service stacks run two at once): each is
+	// settled.
+	var settled []optrefresh.PendingCreate
+	for _, stack := range stacks {
+		got, err := s.recoverStack(ctx, stack, o)
+		settled = append(settled, got...)
+		if err != nil {
+			return settled, fmt.Errorf("%s: %w", stack, err)
+		}
+	}
+	return settled, nil
+}
+
+// stacksOf are the stacks name stands for: an environment's, in
+// dependency order, or one stack.
+func (s *Session) stacksOf(name string) ([]string, error) {
+	waves, err := Waves(s.Catalog, name)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, w := range waves {
+		out = append(out, w...)
+	}
+	return out, nil
+}
+
+// recoverStack settles one stack's pending operations:
+//   - a create of a Harness (or other cloud) object: moved into the
+//     state with the id the provider gives it, then refreshed (kept if it
+//     exists, dropped if not);
+//   - a create of a component resource, which has no cloud object: moved
+//     into the state as created (it holds nothing but its children),
+//     before the first resource that names it;
+//   - an update or a delete: the resource is in the state already;
+//     the refresh reads what the cloud holds (an object a delete removed
+//     leaves the state), and the record is dropped.
+func (s *Session) recoverStack(ctx context.Context, name string, o RunOptions) ([]optrefresh.PendingCreate, error) {
 	stack, err := s.Stack(ctx, name)
 	if err != nil {
 		return nil, err
@@ -50,14 +94,26 @@ func (s *Session) Recover(ctx context.Context, name string, o RunOptions) ([]opt
 		for _, raw := range ops {
 			op, _ := raw.(map[string]any)
 			res, _ := op["resource"].(map[string]any)
-			if op["type"] != string(apitype.OperationTypeCreating) || res == nil {
+			if res == nil {
 				kept = append(kept, raw)
 				continue
 			}
 			urn := resource.URN(fmt.Sprint(res["urn"]))
-			if inState[string(urn)] {
+			switch {
+			case op["type"] != string(apitype.OperationTypeCreating):
+				// An update or a delete: the refresh below settles it.
+				settled = append(settled, optrefresh.PendingCreate{URN: string(urn), ID: fmt.Sprint(res["id"])})
+				continue
+			case inState[string(urn)]:
 				// A later up created it: the record is stale.
 				settled = append(settled, optrefresh.PendingCreate{URN: string(urn), ID: fmt.Sprint(res["id"])})
+				continue
+			case res["custom"] != true:
+				// A component: nothing in any cloud, only its children.
+				res["outputs"] = map[string]any{}
+				resources = insertBeforeUsers(resources, res)
+				inState[string(urn)] = true
+				settled = append(settled, optrefresh.PendingCreate{URN: string(urn)})
 				continue
 			}
 			inputs, _ := res["inputs"].(map[string]any)
@@ -67,11 +123,10 @@ func (s *Session) Recover(ctx context.Context, name string, o RunOptions) ([]opt
 				kept = append(kept, raw)
 				continue
 			}
-			// Dependents of a pending create were never created, so the
-			// end of the list keeps the state's dependency order.
 			res["id"] = id
 			res["outputs"] = inputs
-			resources = append(resources, res)
+			resources = insertBeforeUsers(resources, res)
+			inState[string(urn)] = true
 			settled = append(settled, optrefresh.PendingCreate{URN: string(urn), ID: id})
 		}
 		if len(unknown) > 0 {
@@ -90,6 +145,29 @@ func (s *Session) Recover(ctx context.Context, name string, o RunOptions) ([]opt
 		optrefresh.ProgressStreams(s.opts.Stdout), optrefresh.ErrorProgressStreams(s.opts.Stderr),
 		optrefresh.Parallel(o.parallel()))
 	return settled, err
+}
+
+// insertBeforeUsers puts res into resources before the first resource
+// whose parent, provider or dependencies name it (the state lists a
+// resource before those that refer to it), or at the end.
+func insertBeforeUsers(resources []any, res map[string]any) []any {
+	urn := fmt.Sprint(res["urn"])
+	for i, r := range resources {
+		m, _ := r.(map[string]any)
+		if m == nil {
+			continue
+		}
+		if fmt.Sprint(m["parent"]) == urn || strings.HasPrefix(fmt.Sprint(m["provider"]), urn+"::") {
+			return slices.Insert(resources, i, any(res))
+		}
+		deps, _ := m["dependencies"].([]any)
+		for _, d := range deps {
+			if fmt.Sprint(d) == urn {
+				return slices.Insert(resources, i, any(res))
+			}
+		}
+	}
+	return append(resources, res)
 }
 
 // providerID is the id the provider gives a new object with these inputs:
@@ -118,9 +196,18 @@ func (s *Session) providerID(typ, name string, inputs resource.PropertyMap) (str
 // and every later operation is refused until it is removed. Only for a run
 // known to be dead: it also cancels a run still in progress.
 func (s *Session) Unlock(ctx context.Context, name string) error {
-	stack, err := s.Stack(ctx, name)
+	stacks, err := s.stacksOf(name)
 	if err != nil {
 		return err
 	}
-	return stack.Cancel(ctx)
+	for _, name := range stacks {
+		stack, err := s.Stack(ctx, name)
+		if err != nil {
+			return err
+		}
+		if err := stack.Cancel(ctx); err != nil && !strings.Contains(err.Error(), "no stack update") {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
 }

@@ -17,8 +17,52 @@ const (
 	EventWaiting = "WaitingForUserAction"
 )
 
+// RunEnding is a way a run ends without success, and the status Harness
+// gives the run then.
+type RunEnding struct {
+	What, Status string
+}
+
+// RunEndings are the ways a service pipeline's run ends without success:
+// the failure strategies the pipelines set (Abort on an approval's
+// timeout, on the change window's denial, on the chained upstream stage's
+// failure; StageRollback then failed on a deployment error) and what a
+// person or Harness does to a run.
+var RunEndings = []RunEnding{
+	{"a deployment step fails (the stage rolls back)", "FAILED"},
+	{"the chained upstream stage fails (Abort)", "ABORTED"},
+	{"an approval times out (Abort on Timeout)", "ABORTED"},
+	{"an approver rejects", "APPROVAL_REJECTED"},
+	{"the change window denies (Abort on PolicyEvaluationFailure)", "ABORTED"},
+	{"someone aborts the run", "ABORTED"},
+	{"the run passes its timeout", "EXPIRED"},
+	{"a deployment freeze refuses it", "FREEZE_FAILED"},
+	{"Harness errors", "ERRORED"},
+}
+
+// EventsOnEnd are the pipeline events Harness sends when a run ends with
+// status: PipelineEnd for every final status, and PipelineFailed for the
+// broken and aborted ones (FAILED, ERRORED, EXPIRED, APPROVAL_REJECTED,
+// ABORTED, FREEZE_FAILED), PipelineSuccess for SUCCEEDED and
+// IGNORE_FAILED. harness-core: PipelineEventNotificationHandler
+// (processPlanExecution, processCompletedNode) and
+// StatusUtils.brokeAndAbortedStatuses; the documentation names the events
+// but not which status sends which
+// (developer.harness.io/docs/continuous-delivery/x-platform-cd-features/cd-steps/notify-users-of-pipeline-events).
+func EventsOnEnd(status string) []string {
+	switch status {
+	case "FAILED", "ERRORED", "EXPIRED", "APPROVAL_REJECTED", "ABORTED", "FREEZE_FAILED":
+		return []string{EventFailed, "PipelineEnd"}
+	case "SUCCEEDED", "IGNORE_FAILED":
+		return []string{"PipelineSuccess", "PipelineEnd"}
+	}
+	return []string{"PipelineEnd"}
+}
+
 // notificationRules tell each team's channels of a pipeline's events: in
-// Slack every failure and every pending approval; through PagerDuty, for a
+// Slack every run that ends without success (PipelineFailed: Harness
+// sends it for aborted, expired and rejected runs too, EventsOnEnd) and
+// every pending approval; through PagerDuty, for a
 // team that has it, a failed Production run (a page is for what needs
 // someone now, not for a failed build in dev). The channels are Harness
 // secrets, read by Harness when it notifies (Slack's webhook URL may be an

@@ -77,3 +77,39 @@ func TestNotifications(t *testing.T) {
 		t.Errorf("CI pipeline: %q, want %q", got, want)
 	}
 }
+
+// Every way a run ends without success reaches each channel that must
+// hear of it: the owning team's Slack in every environment, and in
+// Production the platform team's Slack and each PagerDuty channel, by an
+// event Harness sends for the status the run ends with.
+func TestEveryUnsuccessfulEndingIsHeard(t *testing.T) {
+	c := example(t)
+	checked := 0
+	for _, stack := range c.AllStacks() {
+		for _, d := range mustBuild(t, c, stack).Deployments {
+			var doc document.Document
+			if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &doc); err != nil {
+				t.Fatal(err)
+			}
+			rules := doc.Pipeline.NotificationRules
+			if len(rules) == 0 {
+				t.Fatalf("%s %s: no notification rule", stack, d.Service)
+			}
+			for _, r := range rules {
+				var events []string
+				for _, e := range r.PipelineEvents {
+					events = append(events, e.Type)
+				}
+				for _, end := range RunEndings {
+					if !slices.ContainsFunc(EventsOnEnd(end.Status), func(e string) bool { return slices.Contains(events, e) }) {
+						t.Errorf("%s %s: %s (%s) reaches no event of rule %q (%v)", stack, d.Service, end.What, end.Status, r.Name, events)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d endings checked", checked)
+	}
+}
