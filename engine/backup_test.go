@@ -31,15 +31,16 @@ func TestBackupAndRestore(t *testing.T) {
 	}
 	s.Close()
 
-	// A template change: every pipeline's step timeout.
+	// A change in the service stack: a service's description (an
+	// archetype's change would write only the platform stack's templates).
 	files, err := catalogtest.ExampleFiles("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	arch := files[catalog.ArchetypesFile]
-	files[catalog.ArchetypesFile] = bytes.ReplaceAll(arch, []byte("stepTimeout: 15m"), []byte("stepTimeout: 16m"))
-	if bytes.Equal(arch, files[catalog.ArchetypesFile]) {
-		t.Fatal("the template change changes nothing: the example archetypes have no stepTimeout: 15m")
+	services := files[catalog.ServicesFile]
+	files[catalog.ServicesFile] = bytes.Replace(services, []byte("description: Card and wallet payments."), []byte("description: Cards, wallets and vouchers."), 1)
+	if bytes.Equal(services, files[catalog.ServicesFile]) {
+		t.Fatal("the change changes nothing: update the test to the example's services")
 	}
 	changed, err := catalog.Parse(files)
 	if err != nil {
@@ -48,11 +49,11 @@ func TestBackupAndRestore(t *testing.T) {
 	s = open(t, state, changed)
 	res, err := s.Up(ctx, "dev", RunOptions{})
 	if err != nil {
-		t.Fatalf("up dev after the template change: %v\n%s", err, s.out)
+		t.Fatalf("up dev after the change: %v\n%s", err, s.out)
 	}
 	updated := (*res.Summary.ResourceChanges)[string(apitype.OpUpdate)]
 	if updated == 0 {
-		t.Fatal("the template change updated nothing")
+		t.Fatal("the change updated nothing")
 	}
 	backups := map[string]string{}
 	for _, stack := range c.StacksOf("dev") {

@@ -32,7 +32,7 @@ import (
 // It returns the pending creates it settled (none: nothing to recover).
 func (s *Session) Recover(ctx context.Context, name string, o RunOptions) ([]optrefresh.PendingCreate, error) {
 	defer s.flush()
-	stacks, err := s.stacksOf(name)
+	stacks, err := s.stacksOf(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -50,16 +50,25 @@ func (s *Session) Recover(ctx context.Context, name string, o RunOptions) ([]opt
 	return settled, nil
 }
 
-// stacksOf are the stacks name stands for: an environment's, in
-// dependency order, or one stack.
-func (s *Session) stacksOf(name string) ([]string, error) {
+// stacksOf are the stacks name stands for that exist: an environment's,
+// in dependency order, or one stack. A killed run leaves nothing in a
+// stack it never created.
+func (s *Session) stacksOf(ctx context.Context, name string) ([]string, error) {
 	waves, err := Waves(s.Catalog, name)
+	if err != nil {
+		return nil, err
+	}
+	existing, err := s.existingStacks(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
 	for _, w := range waves {
-		out = append(out, w...)
+		for _, stack := range w {
+			if _, ok := existing[stack]; ok || stack == name {
+				out = append(out, stack)
+			}
+		}
 	}
 	return out, nil
 }
@@ -75,7 +84,7 @@ func (s *Session) stacksOf(name string) ([]string, error) {
 //     the refresh reads what the cloud holds (an object a delete removed
 //     leaves the state), and the record is dropped.
 func (s *Session) recoverStack(ctx context.Context, name string, o RunOptions) ([]optrefresh.PendingCreate, error) {
-	stack, err := s.Stack(ctx, name)
+	stack, err := s.stack(ctx, name, true) // a refresh runs no program: its upstream need not be deployed
 	if err != nil {
 		return nil, err
 	}
@@ -196,12 +205,12 @@ func (s *Session) providerID(typ, name string, inputs resource.PropertyMap) (str
 // and every later operation is refused until it is removed. Only for a run
 // known to be dead: it also cancels a run still in progress.
 func (s *Session) Unlock(ctx context.Context, name string) error {
-	stacks, err := s.stacksOf(name)
+	stacks, err := s.stacksOf(ctx, name)
 	if err != nil {
 		return err
 	}
 	for _, name := range stacks {
-		stack, err := s.Stack(ctx, name)
+		stack, err := s.stack(ctx, name, true)
 		if err != nil {
 			return err
 		}
