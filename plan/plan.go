@@ -18,8 +18,8 @@ const ManagedBy = "harness-platform"
 // Plan is everything one stack declares. An environment is a platform
 // stack, named after it, and service stacks (catalog.ServiceStackName):
 // the platform stack declares the foundation (in the root environment),
-// the environment, its clusters, delegates, connectors and
-// infrastructure; each service stack declares its services' objects:
+// the environment, its clusters, delegates, connectors, infrastructure
+// and deploy-stage templates; each service stack declares its services' objects:
 // their Harness services (in the root environment), Values files,
 // pipelines, triggers, monitored services, namespaces and GitHub
 // environments. A service stack
