@@ -29,7 +29,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1x -benchmem ./catalog ./program
 
 # bench-engine: up --stack dev through the real CLI offline at 100, 300 and
-# 1,000 services (about 25 minutes on 2 cores).
+# 1,000 services (about 15 minutes on 2 cores).
 bench-engine: cli
 	$(GO) test -run '^$$' -bench BenchmarkUp -benchtime 1x -timeout 90m ./engine
 
