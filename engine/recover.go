@@ -214,7 +214,10 @@ func (s *Session) Unlock(ctx context.Context, name string) error {
 		if err != nil {
 			return err
 		}
-		if err := stack.Cancel(ctx); err != nil && !strings.Contains(err.Error(), "no stack update") {
+		// A DIY backend cancels a stack with no lock silently; the
+		// service backend refuses one never updated ("stack ... has
+		// never been updated", httpstate's CancelCurrentUpdate).
+		if err := stack.Cancel(ctx); err != nil && !strings.Contains(err.Error(), "has never been updated") {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}

@@ -41,20 +41,47 @@ func deploymentInputs(p *Plan, c *catalog.Catalog, st *catalog.Stack, include fu
 	return inputs
 }
 
-// templateKey is what d's deploy-stage template depends on.
-func templateKey(d *deploymentInput) TemplateKey {
-	return TemplateKey{Archetype: d.svc.Archetype, Strategy: d.in.Strategy, Verification: d.svc.Verification}
+// templateKey is what a service's deploy-stage template in a stack
+// depends on (in: its placement there).
+func templateKey(s *catalog.Service, in catalog.Placement) TemplateKey {
+	return TemplateKey{Archetype: s.Archetype, Strategy: in.Strategy, Verification: s.Verification}
+}
+
+// stageTemplate is the deploy-stage template of d (doc its full
+// pipeline), with what it needs in p's environment. Every service of its
+// key shares it (TestStageTemplates): a platform stack declares it, a
+// service stack's plan describes it.
+func stageTemplate(p *Plan, st *catalog.Stack, d *deploymentInput, doc document.Document) (StageTemplate, error) {
+	t, err := deployTemplate(doc, templateKey(d.svc, d.in), p.Scope, st.Environment.Identifier, st.Environment.Name)
+	if err != nil {
+		return StageTemplate{}, err
+	}
+	t.Tags = managedTags(map[string]string{"environment": st.Environment.Name, "archetype": t.Key.Archetype})
+	t.Needs = []Ref{{KindProject, p.Scope.ProjectID}, {KindEnvironment, st.Environment.Identifier}}
+	for _, cl := range p.Clusters {
+		t.Needs = append(t.Needs, Ref{KindInfrastructure, cl.Infrastructure.Identifier})
+	}
+	if p.ChangeWindow != nil {
+		t.Needs = append(t.Needs, Ref{KindPolicySet, p.ChangeWindow.PolicySet.Identifier})
+	}
+	if p.Prometheus != nil && t.Key.Verification {
+		t.Needs = append(t.Needs, Ref{KindPrometheusConnector, p.Prometheus.Identifier})
+	}
+	return t, nil
+}
+
+// sortTemplates orders p's templates by identifier.
+func sortTemplates(p *Plan) {
+	slices.SortFunc(p.Templates, func(a, b StageTemplate) int { return strings.Compare(a.Identifier, b.Identifier) })
 }
 
 // buildTemplates is a platform stack's deploy-stage templates: one per
 // key the environment's services use, in any service stack, split from
-// the pipeline of the first service with that key (the services of one
-// key share their template: buildDeployments refuses one that does not).
+// the pipeline of the first service with that key.
 func buildTemplates(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	seen := map[TemplateKey]bool{}
 	inputs := deploymentInputs(p, c, st, func(s *catalog.Service) bool {
-		in := s.In[st.Name]
-		k := TemplateKey{Archetype: s.Archetype, Strategy: in.Strategy, Verification: s.Verification}
+		k := templateKey(s, s.In[st.Name])
 		if seen[k] {
 			return false
 		}
@@ -63,24 +90,13 @@ func buildTemplates(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	})
 	for _, d := range inputs {
 		d.names = namesOf(d)
-		t, err := deployTemplate(pipelineDocument(d), templateKey(d), p.Scope, st.Environment.Identifier, st.Environment.Name)
+		t, err := stageTemplate(p, st, d, pipelineDocument(d))
 		if err != nil {
 			return err
 		}
-		t.Tags = managedTags(map[string]string{"environment": st.Environment.Name, "archetype": t.Key.Archetype})
-		t.Needs = []Ref{{KindProject, p.Scope.ProjectID}, {KindEnvironment, st.Environment.Identifier}}
-		for _, cl := range p.Clusters {
-			t.Needs = append(t.Needs, Ref{KindInfrastructure, cl.Infrastructure.Identifier})
-		}
-		if p.ChangeWindow != nil {
-			t.Needs = append(t.Needs, Ref{KindPolicySet, p.ChangeWindow.PolicySet.Identifier})
-		}
-		if p.Prometheus != nil && t.Key.Verification {
-			t.Needs = append(t.Needs, Ref{KindPrometheusConnector, p.Prometheus.Identifier})
-		}
 		p.Templates = append(p.Templates, t)
 	}
-	slices.SortFunc(p.Templates, func(a, b StageTemplate) int { return strings.Compare(a.Identifier, b.Identifier) })
+	sortTemplates(p)
 	return nil
 }
 
@@ -99,7 +115,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	}
 	templates := map[TemplateKey]*shared{}
 	for _, d := range inputs {
-		if k := templateKey(d); templates[k] == nil {
+		if k := templateKey(d.svc, d.in); templates[k] == nil {
 			templates[k] = &shared{}
 		}
 	}
@@ -111,10 +127,8 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		if err != nil {
 			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, err)
 		}
-		sh := templates[templateKey(d)]
-		sh.once.Do(func() {
-			sh.t, sh.err = deployTemplate(doc, templateKey(d), p.Scope, st.Environment.Identifier, st.Environment.Name)
-		})
+		sh := templates[templateKey(d.svc, d.in)]
+		sh.once.Do(func() { sh.t, sh.err = stageTemplate(p, st, d, doc) })
 		if sh.err != nil {
 			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, sh.err)
 		}
@@ -195,6 +209,6 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	for _, sh := range templates {
 		p.Templates = append(p.Templates, sh.t)
 	}
-	slices.SortFunc(p.Templates, func(a, b StageTemplate) int { return strings.Compare(a.Identifier, b.Identifier) })
+	sortTemplates(p)
 	return nil
 }

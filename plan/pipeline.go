@@ -143,6 +143,10 @@ func pipelineDocument(d *deploymentInput) document.Document {
 	}}
 }
 
+// TeamApprovalID is the identifier of a Production pipeline's approval
+// step of the owning team (the platform team's is platform_approval).
+const TeamApprovalID = "team_approval"
+
 // TestedStageID is the identifier of a Production pipeline's first stage,
 // which runs the upstream environment's pipeline of the service.
 const TestedStageID = "tested_upstream"
@@ -234,7 +238,7 @@ func approvalSteps(d *deploymentInput) []document.StepElement {
 	a := d.stack.Approval
 	release := fmt.Sprintf("%s <+pipeline.variables.%s> to %s (<+pipeline.variables.%s>)",
 		d.svc.Name, ImageTagInput, d.stack.Environment.Name, TargetRegionInput)
-	team := approval("team_approval", "Team approval", d.teamGroup, a.TeamApprovals, a.Timeout,
+	team := approval(TeamApprovalID, "Team approval", d.teamGroup, a.TeamApprovals, a.Timeout,
 		fmt.Sprintf("Deploy %s.\nRequested by <+pipeline.triggeredBy.email>. Needs the approval of %s, then the platform team's.\n"+
 			"Give the change ticket and the rollback plan.\n", release, d.teamGroup),
 		[]document.ApproverInput{

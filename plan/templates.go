@@ -124,7 +124,7 @@ func thinStage(deploy *document.Stage, templateID string) document.StageElement 
 		switch sp := st.Spec.(type) {
 		case document.HarnessApprovalSpec:
 			spIn["approvalMessage"] = sp.ApprovalMessage
-			if st.Identifier == "team_approval" {
+			if st.Identifier == TeamApprovalID {
 				spIn["approvers"] = map[string]any{"userGroups": sp.Approvers.UserGroups}
 			}
 		case document.PolicySpec:
@@ -164,7 +164,7 @@ func liftInputs(spec map[string]any) {
 		switch st["type"] {
 		case "HarnessApproval":
 			input(sp, "approvalMessage")
-			if a, ok := sp["approvers"].(map[string]any); ok && st["identifier"] == "team_approval" {
+			if a, ok := sp["approvers"].(map[string]any); ok && st["identifier"] == TeamApprovalID {
 				input(a, "userGroups")
 			}
 		case "Policy":
@@ -182,16 +182,17 @@ func input(node map[string]any, key string) {
 	}
 }
 
-// ResolvePipeline is a thin pipeline with its templates expanded as
-// Harness expands them, each reference left out: what runs, and what
+// Resolve is a pipeline (its saved YAML) with its templates applied as
+// Harness applies them and each reference left out: what runs, and what
 // equals the full pipeline it was split from.
-func ResolvePipeline(thin map[string]any, templates map[string]StageTemplate) (map[string]any, error) {
-	out, err := template.Expand(thin, lookup(templates))
+func Resolve(pipelineYAML string, templates []StageTemplate) (map[string]any, error) {
+	out, err := Expanded(pipelineYAML, templates)
 	if err != nil {
 		return nil, err
 	}
 	p, _ := out["pipeline"].(map[string]any)
-	for _, e := range p["stages"].([]any) {
+	stages, _ := p["stages"].([]any)
+	for _, e := range stages {
 		if st, ok := e.(map[string]any)["stage"].(map[string]any); ok {
 			delete(st, "template")
 		}
@@ -212,19 +213,13 @@ func Expanded(pipelineYAML string, templates []StageTemplate) (map[string]any, e
 	for _, t := range templates {
 		byID[t.Identifier] = t
 	}
-	return template.Expand(doc, lookup(byID))
-}
-
-// lookup finds a reference's template among templates, in Harness's words
-// when it does not exist.
-func lookup(templates map[string]StageTemplate) template.Lookup {
-	return func(r template.Ref) (map[string]any, error) {
-		t, ok := templates[r.Template]
+	return template.Expand(doc, func(r template.Ref) (map[string]any, error) {
+		t, ok := byID[r.Template]
 		if !ok || r.Version != "" && r.Version != t.Version {
 			return nil, fmt.Errorf("Template with the Identifier %s and versionLabel %s does not exist or has been deleted", r.Template, r.Version)
 		}
 		var doc map[string]any
 		err := yaml.Unmarshal([]byte(t.YAML), &doc)
 		return doc, err
-	}
+	})
 }

@@ -35,19 +35,16 @@ func TestStageTemplates(t *testing.T) {
 					declared[tmpl.Identifier] = tmpl
 				}
 				for _, tmpl := range p.Templates {
-					if d := declared[tmpl.Identifier]; d.YAML != tmpl.YAML || d.Version != tmpl.Version {
+					if d := declared[tmpl.Identifier]; !reflect.DeepEqual(d, tmpl) {
 						t.Fatalf("%s: template %s is not the one platform stack %s declares", stack, tmpl.Identifier, p.Platform)
 					}
 				}
 				for i, d := range p.Deployments {
-					var thin, full map[string]any
-					if err := yaml.Unmarshal([]byte(d.Pipeline.YAML), &thin); err != nil {
-						t.Fatal(err)
-					}
+					var full map[string]any
 					if err := yaml.Unmarshal([]byte(d.Pipeline.Resolved), &full); err != nil {
 						t.Fatal(err)
 					}
-					resolved, err := ResolvePipeline(thin, declared)
+					resolved, err := Resolve(d.Pipeline.YAML, platform.Templates)
 					if err != nil {
 						t.Fatalf("%s %s: %v", stack, d.Service, err)
 					}

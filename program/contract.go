@@ -74,10 +74,8 @@ type contract struct {
 	Kubeconfigs map[string]string
 	// KubernetesVersions are the EKS clusters' versions by region.
 	KubernetesVersions map[string]string
-	// Templates are a platform stack's templates; TemplatesUsed those a
-	// service stack's pipelines reference.
-	Templates     []plan.StageTemplate
-	TemplatesUsed []string
+	// Templates are a platform stack's templates.
+	Templates []plan.StageTemplate
 	// planned is set on the contract a platform stack not deployed yet
 	// will export (plannedPlatform): its kubeconfigs are unknown.
 	planned bool
@@ -308,7 +306,6 @@ func decode(stack string, outputs map[string]any) *contract {
 	c.Env, _ = outputs[OutEnvironment].(map[string]any)
 	c.KubernetesVersions = byRegion(outputs[OutKubernetesVersions])
 	c.Kubeconfigs = byRegion(outputs[OutKubeconfigs])
-	c.TemplatesUsed = stringList(outputs[OutTemplatesUsed])
 	templates, _ := outputs[OutTemplates].(map[string]any)
 	for id, v := range templates {
 		m, _ := v.(map[string]any)

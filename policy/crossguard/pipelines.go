@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/policyx"
 	"gopkg.in/yaml.v3"
@@ -175,15 +176,20 @@ func readTemplate(r policyx.AnalyzerResource) (st stage, ok bool, err error) {
 }
 
 // deployTemplateRef matches the identifiers of the platform's deploy-stage
-// templates (ident.DeployTemplate), in the pipeline's project.
-var deployTemplateRef = regexp.MustCompile("^deploy_[a-z0-9_]+_(rolling|canary)(_verified)?$")
+// templates (ident.DeployTemplate: deploy_<archetype>_<env>_<strategy>
+// [_verified]), in the pipeline's project; its first group is
+// <archetype>_<env>.
+var deployTemplateRef = regexp.MustCompile("^deploy_([a-z0-9_]+)_(rolling|canary)(_verified)?$")
 
 // templateEnvironment is the Production environment among envs whose
-// deploy template ref names (deploy_<archetype>_<env>_<strategy>[_verified],
-// ident.DeployTemplate), or "".
+// deploy template ref names, or "".
 func templateEnvironment(ref string, envs []string) string {
+	m := deployTemplateRef.FindStringSubmatch(ref)
+	if m == nil {
+		return ""
+	}
 	for _, env := range envs {
-		if regexp.MustCompile("^deploy_[a-z0-9_]+_" + regexp.QuoteMeta(env) + "_(rolling|canary)(_verified)?$").MatchString(ref) {
+		if archetype, ok := strings.CutSuffix(m[1], "_"+env); ok && archetype != "" {
 			return env
 		}
 	}
