@@ -196,6 +196,10 @@ type runnerDoc struct {
 	At          yamlstrict.At
 	Labels      []string `yaml:"labels" required:"true" desc:"The GitHub Actions runs-on labels of the runners that preview, update and check this stack, e.g. [self-hosted, harness-platform]."`
 	EgressCidrs []string `yaml:"egressCidrs" required:"true" desc:"The public addresses those runners reach the EKS API from (their NAT), e.g. 198.51.100.0/28; each cluster's publicAccessCidrs must cover them."`
+	// DelegateSelectors are for the Harness CI pipeline (plan/ci.go):
+	// its stages run on the Harness Docker delegate of a runner host,
+	// never on a cluster's delegate, which has no Docker runner.
+	DelegateSelectors []string `yaml:"delegateSelectors" desc:"The tags of the Harness Docker delegates on those runners' hosts (DELEGATE_TAGS), e.g. [harness-platform-runner]; the Harness CI pipeline's stages select them. Needed where foundation.repository is set."`
 }
 
 type nodeGroupDoc struct {

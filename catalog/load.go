@@ -157,6 +157,7 @@ func resolveFiles(files Files, over *overlay) (*Catalog, error) {
 	v.checkServiceStacks(tf.ServiceStacks)
 	v.checkServiceStackFiles()
 	v.checkVerification()
+	v.checkCIRunners()
 	if err := diags.Err(); err != nil {
 		return nil, err
 	}

@@ -272,6 +272,9 @@ type Cluster struct {
 type Runner struct {
 	Labels      []string
 	EgressCidrs []string
+	// DelegateSelectors select the Harness Docker delegates of the
+	// runner hosts, where the Harness CI pipeline's stages run.
+	DelegateSelectors []string
 }
 
 // NodeGroup is a managed node group's size and machines.

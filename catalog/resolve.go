@@ -135,7 +135,7 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 		}
 	}
 	if r := d.Runner; r != nil {
-		st.Runner = &Runner{Labels: slices.Clone(r.Labels), EgressCidrs: slices.Clone(r.EgressCidrs)}
+		st.Runner = &Runner{Labels: slices.Clone(r.Labels), EgressCidrs: slices.Clone(r.EgressCidrs), DelegateSelectors: slices.Clone(r.DelegateSelectors)}
 	}
 	if dd := d.Delegate; dd != nil {
 		st.Delegate = Delegate{

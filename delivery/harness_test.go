@@ -71,15 +71,17 @@ func TestHarnessPipeline(t *testing.T) {
 					When       struct {
 						Condition string `yaml:"condition"`
 					} `yaml:"when"`
-					Spec struct {
+					DelegateSelectors []string `yaml:"delegateSelectors"`
+					Spec              struct {
 						Runtime struct {
 							Type string `yaml:"type"`
 						} `yaml:"runtime"`
 						Execution struct {
 							Steps []struct {
 								Step struct {
-									Type string         `yaml:"type"`
-									Spec map[string]any `yaml:"spec"`
+									Type    string         `yaml:"type"`
+									Timeout string         `yaml:"timeout"`
+									Spec    map[string]any `yaml:"spec"`
 								} `yaml:"step"`
 							} `yaml:"steps"`
 						} `yaml:"execution"`
@@ -95,13 +97,20 @@ func TestHarnessPipeline(t *testing.T) {
 	if got := doc.Pipeline.Properties.CI.Codebase.ConnectorRef; got != ci.Connector.Identifier || ci.Connector.URL != "https://github.com/"+root.Repository {
 		t.Errorf("the codebase clones through %s (%s), want this repository's own connector", got, ci.Connector.URL)
 	}
+	// Runs by hand, pull requests and pushes all have the codebase's
+	// build (the triggers set it; a run by hand picks it), where
+	// <+trigger.event> is null in a run by hand.
+	onMain, onOther := plan.CIConditions()
+	if !strings.Contains(onMain, `<+pipeline.properties.ci.codebase.build.type> == "branch"`) || strings.Contains(onMain+onOther, "<+trigger.") {
+		t.Errorf("stages run when %q / %q: a run by hand has no trigger", onMain, onOther)
+	}
 	var order []string
-	for _, s := range doc.Pipeline.Stages {
+	queues := 0
+	for i, s := range doc.Pipeline.Stages {
 		st := s.Stage
 		order = append(order, st.Identifier+":"+st.Type)
-		if want := `<+trigger.event> == "PUSH"`; st.Identifier == "preview" {
-			want = `<+trigger.event> == "PR"`
-			if st.When.Condition != want {
+		if want := onMain; st.Identifier == "preview" {
+			if want = onOther; st.When.Condition != want {
 				t.Errorf("stage %s runs when %q, want %q", st.Identifier, st.When.Condition, want)
 			}
 		} else if st.When.Condition != want {
@@ -110,7 +119,31 @@ func TestHarnessPipeline(t *testing.T) {
 		if st.Type == "CI" && st.Spec.Runtime.Type != "Docker" {
 			t.Errorf("stage %s runs on %s, not on the runners that reach the clusters (a local runner: Docker)", st.Identifier, st.Spec.Runtime.Type)
 		}
-		for _, step := range st.Spec.Execution.Steps {
+		// Each CI stage selects the runner hosts' delegates of the
+		// environments it reaches, never leaving it to the account.
+		if st.Type == "CI" {
+			want := c.Stacks[c.Chain[0]].Runner.DelegateSelectors
+			if env, ok := strings.CutPrefix(st.Identifier, "up_"); ok {
+				want = c.Stacks[env].Runner.DelegateSelectors
+			}
+			if len(st.DelegateSelectors) == 0 || strings.Join(st.DelegateSelectors, ",") != strings.Join(want, ",") {
+				t.Errorf("stage %s selects delegates %v, want the runners' %v", st.Identifier, st.DelegateSelectors, want)
+			}
+		}
+		for j, step := range st.Spec.Execution.Steps {
+			switch step.Step.Type {
+			case "Queue":
+				// The first approval of main's run takes the pipeline's
+				// key for the whole run: one up of the chain at a time.
+				queues++
+				if i != 1 || j != 0 || step.Step.Spec["scope"] != "Pipeline" || step.Step.Spec["key"] == "" || step.Step.Timeout == "" {
+					t.Errorf("stage %s step %d: queue %+v", st.Identifier, j, step.Step)
+				}
+			case "HarnessApproval":
+				if msg, _ := step.Step.Spec["approvalMessage"].(string); !strings.Contains(msg, plan.StartedBy) {
+					t.Errorf("stage %s: the approval does not say who started the run: %q", st.Identifier, msg)
+				}
+			}
 			cmd, _ := step.Step.Spec["command"].(string)
 			if step.Step.Type != "Run" {
 				continue
@@ -137,6 +170,9 @@ func TestHarnessPipeline(t *testing.T) {
 	want := "preview:CI approve_dev:Approval up_dev:CI approve_staging:Approval up_staging:CI approve_production:Approval up_production:CI"
 	if got := strings.Join(order, " "); got != want {
 		t.Errorf("stages %s\nwant   %s", got, want)
+	}
+	if queues != 1 {
+		t.Errorf("%d queue steps, want one, first in the first approval", queues)
 	}
 	var events []string
 	for _, tr := range ci.Triggers {

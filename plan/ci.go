@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/company/harness-platform/catalog"
@@ -34,6 +35,41 @@ const PolicyConfigFile = "policy/config.json"
 // token the CI pipeline's steps log in with (made by hand: Pulumi Cloud
 // issues it; nothing here knows its value).
 const PulumiTokenSecret = "pulumi_access_token"
+
+// The CI pipeline's waits: an environment's approval, its up, and the
+// queue that holds a run of main until the run before it ends (at worst
+// every approval and up of the chain).
+const (
+	ciApprovalTimeout = "1d"
+	ciUpTimeout       = "4h"
+)
+
+func ciQueueTimeout(environments int) string {
+	h := environments * (24 + 4)
+	return fmt.Sprintf("%dd%dh", h/24, h%24)
+}
+
+// StartedBy names who or what started a run, in every case: the user of
+// a run by hand (MANUAL), the sender's login of a Git webhook (WEBHOOK),
+// the trigger of a custom webhook (WEBHOOK_CUSTOM). The executor's email
+// is empty for every webhook run, so it names no one there.
+// https://developer.harness.io/docs/platform/variables-and-expressions/harness-expressions-reference/
+// (pipeline.triggeredBy.name, pipeline.triggerType); harness-core
+// TriggerExecutionHelper.generateTriggerdBy.
+const StartedBy = "<+pipeline.triggeredBy.name> (<+pipeline.triggerType>)"
+
+// CIConditions are when the CI pipeline's stages run, from the codebase's
+// build, which every run has as its runtime input: a pull-request trigger
+// sets PR, a push trigger the branch main, a run by hand whatever build
+// its runner picks. onMain (approvals and ups) holds for a build of main,
+// pushed or run by hand; onOther (the preview) for every other build.
+// <+trigger.event> is null in a run by hand, so it cannot tell them apart.
+// https://developer.harness.io/docs/continuous-integration/use-ci/codebase-configuration/built-in-cie-codebase-variables-reference/
+func CIConditions() (onMain, onOther string) {
+	const buildType, branch = "<+pipeline.properties.ci.codebase.build.type>", "<+pipeline.properties.ci.codebase.build.spec.branch>"
+	return buildType + ` == "branch" && ` + branch + ` == "` + MainBranch + `"`,
+		buildType + ` != "branch" || ` + branch + ` != "` + MainBranch + `"`
+}
 
 // buildCI is the CI pipeline of the catalog's repository (owner/name).
 func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef string) (*CI, error) {
@@ -68,13 +104,22 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 		return document.StepElement{Step: document.Step{Type: "Run", Name: stepName, Identifier: stepID, Timeout: timeout,
 			Spec: document.RunSpec{Shell: "Bash", Command: prelude + command, EnvVariables: env}}}
 	}
-	ciStage := func(stageID, stageName, description, condition string, steps ...document.StepElement) document.StageElement {
+	ciStage := func(stageID, stageName, description, condition string, selectors []string, steps ...document.StepElement) document.StageElement {
 		return document.StageElement{Stage: document.Stage{Name: stageName, Identifier: stageID, Description: description, Type: "CI",
 			Spec: document.CIStageSpec{CloneCodebase: true, Platform: document.Platform{OS: "Linux", Arch: "Amd64"},
 				Runtime: document.Runtime{Type: ciRuntime, Spec: map[string]any{}}, Execution: document.CIExecution{Steps: steps}},
-			When: &document.StageWhen{PipelineStatus: "Success", Condition: condition}}}
+			When: &document.StageWhen{PipelineStatus: "Success", Condition: condition}, DelegateSelectors: selectors}}
 	}
-	const onPR, onMain = `<+trigger.event> == "PR"`, `<+trigger.event> == "PUSH"`
+	onMain, onOther := CIConditions()
+	// Each up runs on its environment's runners, whose addresses its
+	// clusters' API admits; the preview, of every stack in one step, on
+	// the delegates every environment's runners share (catalog's
+	// checkCIRunners holds both to tags no cluster delegate has).
+	selectors := func(env string) []string { return c.Stacks[env].Runner.DelegateSelectors }
+	shared := slices.Clone(selectors(c.Chain[0]))
+	for _, env := range c.Chain[1:] {
+		shared = slices.DeleteFunc(shared, func(s string) bool { return !slices.Contains(selectors(env), s) })
+	}
 	var previews strings.Builder
 	previews.WriteString("pack=\"$(go run ./cmd/platformctl policy-pack)\"\n")
 	previews.WriteString("for env in " + strings.Join(c.Chain, " ") + "; do   # chain order\n")
@@ -85,26 +130,39 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 	fmt.Fprintf(&previews, "  pulumi env run %q -- pulumi preview --stack \"$stack\" \\\n", esc("$env-preview"))
 	fmt.Fprintf(&previews, "    --override-env %q \\\n", name+"/$env="+name+"/$env-preview")
 	previews.WriteString("    --policy-pack \"$pack\" --policy-pack-config " + PolicyConfigFile + " --parallel 8 --diff\ndone\n")
-	stages := []document.StageElement{ciStage("preview", "Preview", "Preflight, then preview every stack with the policy pack, on pull requests", onPR,
-		run("preview", "Preflight and preview", previews.String(), "2h"))}
-	for _, envName := range c.Chain {
+	stages := []document.StageElement{ciStage("preview", "Preview", "Preflight, then preview every stack with the policy pack, on pull requests and on runs of any build but main's", onOther,
+		shared, run("preview", "Preflight and preview", previews.String(), "2h"))}
+	for i, envName := range c.Chain {
 		production := c.Stacks[envName].Environment.Type == "Production"
+		var steps []document.StepElement
+		if i == 0 {
+			// One up of the chain at a time: a run of main holds the
+			// queue's key from its first approval until it ends
+			// (succeeded, failed or aborted), so a second merge, or a
+			// rerun by hand, waits its turn instead of running up on
+			// the same stacks at once. The key is account-wide.
+			steps = append(steps, document.StepElement{Step: document.Step{
+				Type: "Queue", Name: "One up at a time", Identifier: "one_up_at_a_time", Timeout: ciQueueTimeout(len(c.Chain)),
+				Spec: document.QueueSpec{Key: ident.Join(scope.OrgID, scope.ProjectID, id, "up"), Scope: "Pipeline"}}})
+		}
+		steps = append(steps, document.StepElement{Step: document.Step{
+			Type: "HarnessApproval", Name: "Platform approval", Identifier: ident.Join("platform_approval", envName), Timeout: ciApprovalTimeout,
+			Spec: document.HarnessApprovalSpec{
+				ApprovalMessage: "Apply " + MainBranch + " to " + envName + "? Read the pull request's preview first.\n" +
+					"Started by " + StartedBy + ".\n",
+				IncludePipelineExecutionHistory: true,
+				Approvers:                       document.Approvers{UserGroups: []string{team.UserGroup}, MinimumCount: 1, DisallowPipelineExecutor: production},
+				ApproverInputs:                  []document.ApproverInput{},
+			}}})
 		stages = append(stages, document.StageElement{Stage: document.Stage{
 			Name: "Approve " + envName, Identifier: ident.Join("approve", envName), Type: "Approval",
 			Description: "The platform team approves the up of " + envName,
-			Spec: document.ApprovalStageSpec{Execution: document.CIExecution{Steps: []document.StepElement{{Step: document.Step{
-				Type: "HarnessApproval", Name: "Platform approval", Identifier: ident.Join("platform_approval", envName), Timeout: "1d",
-				Spec: document.HarnessApprovalSpec{
-					ApprovalMessage:                 "Apply the merged change to " + envName + "? Read the pull request's preview first.",
-					IncludePipelineExecutionHistory: true,
-					Approvers:                       document.Approvers{UserGroups: []string{team.UserGroup}, MinimumCount: 1, DisallowPipelineExecutor: production},
-					ApproverInputs:                  []document.ApproverInput{},
-				}}}}}},
-			When: &document.StageWhen{PipelineStatus: "Success", Condition: onMain}}})
+			Spec:        document.ApprovalStageSpec{Execution: document.CIExecution{Steps: steps}},
+			When:        &document.StageWhen{PipelineStatus: "Success", Condition: onMain}}})
 		up := fmt.Sprintf("pulumi env run %q -- go run ./cmd/platformctl preflight --stack %s\n", esc(envName), envName) +
 			fmt.Sprintf("pulumi env run %q -- go run ./cmd/platformctl up --stack %s --yes --parallel 2 --stack-parallel 2 --diff\n", esc(envName), envName)
 		stages = append(stages, ciStage(ident.Join("up", envName), "Up "+envName, "Preflight, then up every stack of "+envName+" with the policy pack", onMain,
-			run(ident.Join("up", envName), "Preflight and up "+envName, up, "4h")))
+			selectors(envName), run(ident.Join("up", envName), "Preflight and up "+envName, up, ciUpTimeout)))
 	}
 	doc := document.Document{Pipeline: document.Pipeline{
 		Name: name, Identifier: id, ProjectIdentifier: scope.ProjectID, OrgIdentifier: scope.OrgID,

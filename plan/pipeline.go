@@ -86,11 +86,11 @@ func pipelineDocument(d *deploymentInput) document.Document {
 	if d.in.Strategy == catalog.Canary {
 		steps = append(steps, canaryStep("canary_10", "Canary 10 percent", 10, timeout))
 		if s.Verification {
-			steps = append(steps, verifyStep("verify_canary_10", "Verify canary 10 percent", 5*time.Minute))
+			steps = append(steps, verifyStep("Canary", "verify_canary_10", "Verify canary 10 percent", 5*time.Minute))
 		}
 		steps = append(steps, canaryStep("canary_50", "Canary 50 percent", 50, timeout))
 		if s.Verification {
-			steps = append(steps, verifyStep("verify_canary_50", "Verify canary 50 percent", 10*time.Minute))
+			steps = append(steps, verifyStep("Canary", "verify_canary_50", "Verify canary 50 percent", 10*time.Minute))
 		}
 		steps = append(steps,
 			step("K8sCanaryDelete", "Delete canary", "canary_delete", document.K8sCanaryDeleteSpec{}, timeout),
@@ -98,6 +98,13 @@ func pipelineDocument(d *deploymentInput) document.Document {
 		rollback = append(rollback, step("K8sCanaryDelete", "Delete canary", "rollback_canary_delete", document.K8sCanaryDeleteSpec{}, timeout))
 	} else {
 		steps = append(steps, step("K8sRollingDeploy", "Rolling deployment", "rolling_deploy", document.K8sRollingDeploySpec{}, timeout))
+		// A rolling deployment verifies too, in every environment, so a
+		// tag reaches Production only from a pre-stable run that deployed
+		// and verified it (testedStage), and every monitored service has
+		// a Verify step reading it.
+		if s.Verification {
+			steps = append(steps, verifyStep("Rolling", "verify_rollout", "Verify rollout", 10*time.Minute))
+		}
 	}
 	rollback = append(rollback, step("K8sRollingRollback", "Rolling rollback", "rolling_rollback", document.K8sRollingRollbackSpec{}, timeout))
 
@@ -198,9 +205,14 @@ func canaryStep(id, name string, percent int, timeout string) document.StepEleme
 // stage back, as soon as the analysis runs its full length.
 const verifyMargin = 15 * time.Minute
 
-func verifyStep(id, name string, duration time.Duration) document.StepElement {
+// verifyStep analyses the monitored service of the stage's service and
+// environment for duration: kind Canary compares the canary's pods with
+// the primary's, kind Rolling the new pods with the old ones ("Rolling
+// Update" in Harness's verification types).
+// https://developer.harness.io/docs/continuous-delivery/verify/verify-deployments-with-the-verify-step/
+func verifyStep(kind, id, name string, duration time.Duration) document.StepElement {
 	return step("Verify", name, id, document.VerifySpec{
-		Type:             "Canary",
+		Type:             kind,
 		MonitoredService: document.MonitoredService{Type: "Default"},
 		Spec: document.VerifyParams{
 			Sensitivity:   "MEDIUM",
@@ -239,7 +251,7 @@ func approvalSteps(d *deploymentInput) []document.StepElement {
 	release := fmt.Sprintf("%s <+pipeline.variables.%s> to %s (<+pipeline.variables.%s>)",
 		d.svc.Name, ImageTagInput, d.stack.Environment.Name, TargetRegionInput)
 	team := approval(TeamApprovalID, "Team approval", d.teamGroup, a.TeamApprovals, a.Timeout,
-		fmt.Sprintf("Deploy %s.\nRequested by <+pipeline.triggeredBy.email>. Needs the approval of %s, then the platform team's.\n"+
+		fmt.Sprintf("Deploy %s.\nStarted by "+StartedBy+". Needs the approval of %s, then the platform team's.\n"+
 			"Give the change ticket and the rollback plan.\n", release, d.teamGroup),
 		[]document.ApproverInput{
 			{Name: "change_ticket", Description: "The change ticket of this release.", Required: true},

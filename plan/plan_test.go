@@ -414,7 +414,8 @@ func TestTeamsRunOnlyTheirPipelines(t *testing.T) {
 }
 
 // Verification verifies: every service that verifies has, in every
-// environment it is deployed to, a monitored service of that service and
+// environment it is deployed to, Verify steps of its deployment's kind
+// and a monitored service of that service and
 // environment (what a Verify step of type Default analyses) whose
 // Prometheus queries are the archetype's, filtered on its namespaces
 // there; a service that does not verify has neither Verify steps nor a
@@ -437,6 +438,14 @@ func TestVerifyStepsHaveMonitoredServices(t *testing.T) {
 					t.Errorf("%s/%s does not verify, but has %d Verify steps and monitored service %+v", stack, s.Name, steps, d.Monitored)
 				}
 				continue
+			}
+			// Every environment verifies what it deploys, pre-stable
+			// included (a Production run deploys only a tag pre-stable
+			// has just deployed and verified): the monitored service is
+			// read by a Verify step of the deployment's own kind.
+			kind := map[string]string{catalog.Canary: "Canary", catalog.Rolling: "Rolling"}[s.In[st.Name].Strategy]
+			if steps == 0 || strings.Count(d.Pipeline.Resolved, "type: "+kind+"\n") != steps {
+				t.Errorf("%s/%s verifies, but its %s deployment has %d Verify steps of type %s: its monitored service is read by nothing", stack, s.Name, s.In[st.Name].Strategy, steps, kind)
 			}
 			m := d.Monitored
 			if m == nil || m.ServiceRef != ident.Service(s.Name) || m.EnvironmentRef != st.Environment.Identifier {

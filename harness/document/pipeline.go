@@ -96,6 +96,9 @@ type Stage struct {
 	// When runs the stage only if the pipeline so far has the status
 	// (Success: every stage before it succeeded).
 	When *StageWhen `yaml:"when,omitempty"`
+	// DelegateSelectors pick the delegates a CI stage runs on (a stage's
+	// own selectors take precedence over the pipeline's).
+	DelegateSelectors []string `yaml:"delegateSelectors,omitempty"`
 	// Template makes the stage a stage template's: it has no type or spec
 	// of its own, only the template's reference and inputs.
 	Template *TemplateLink `yaml:"template,omitempty"`
@@ -226,6 +229,15 @@ type HarnessApprovalSpec struct {
 	IncludePipelineExecutionHistory bool            `yaml:"includePipelineExecutionHistory"`
 	Approvers                       Approvers       `yaml:"approvers"`
 	ApproverInputs                  []ApproverInput `yaml:"approverInputs"`
+}
+
+// QueueSpec is the spec of a Queue step: executions holding the same key
+// (account-wide) run one at a time, first come first served, each
+// releasing the key when its scope (Pipeline or Stage) completes.
+// https://developer.harness.io/docs/continuous-delivery/manage-deployments/control-resource-usage-with-queue-steps/
+type QueueSpec struct {
+	Key   string `yaml:"key"`
+	Scope string `yaml:"scope"`
 }
 
 // Approvers are who may approve.
