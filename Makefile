@@ -3,7 +3,7 @@
 #   make test   every test layer, engine tests through the real Pulumi CLI
 GO ?= go
 
-.PHONY: demo test check cli policy bench bench-engine golden clean-state
+.PHONY: demo test test-fast test-engine check cli policy bench bench-engine golden clean-state
 
 # cli builds the pinned Pulumi CLI once and caches it outside the clone.
 cli:
@@ -22,8 +22,17 @@ check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
 
-test: cli policy check
-	$(GO) test -count=1 -timeout 30m ./...
+# test is every layer, the fast ones first: test-fast (unit, mocks,
+# conformance, goldens, workflows: about a minute) answers a broken unit
+# test before test-engine (the engine tests through the real CLI) starts.
+# The pull-request workflow runs the two as its test jobs.
+test: test-fast test-engine
+
+test-fast: check
+	$(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v '/engine$$')
+
+test-engine: cli policy
+	$(GO) test -count=1 -timeout 45m ./engine
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1x -benchmem ./catalog ./program

@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -397,5 +398,72 @@ func TestDeployExampleCallIsReal(t *testing.T) {
 		if !found {
 			t.Errorf("%s: the example calls environment %q, which no stack writes (the Harness environments' names)", file, call["environment"])
 		}
+	}
+}
+
+// Pull requests run the program's tests: the README's test command (make
+// test) in its two halves, fast layers first, the engine tests after
+// them with the pinned CLI cached by the install script's own key, each
+// with ../shared checked out beside the clone; the preview waits for
+// both.
+func TestPullRequestsRunTheTests(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile("(?m)^make test +#").Match(readme) {
+		t.Fatal("the README's test command is not make test")
+	}
+	makefile, err := os.ReadFile("../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^test:(.*)$`).FindSubmatch(makefile)
+	if m == nil {
+		t.Fatal("the Makefile has no test target")
+	}
+	halves := strings.Fields(string(m[1]))
+	w, _ := load(t, "preview.yml")
+	var ran []string
+	for i, job := range []string{"test-fast", "test-engine"} {
+		j, ok := w.Jobs[job]
+		if !ok {
+			t.Fatalf("preview.yml has no job %s", job)
+		}
+		checkouts := map[string]string{}
+		cached := false
+		for _, s := range j.Steps {
+			if strings.HasPrefix(s.Uses, "actions/checkout@") {
+				repo, _ := s.With["repository"].(string)
+				path, _ := s.With["path"].(string)
+				checkouts[repo] = path
+			}
+			if strings.HasPrefix(s.Uses, "actions/cache@") {
+				cached = s.With["key"] == "${{ steps.cli.outputs.key }}" && s.With["path"] == "${{ steps.cli.outputs.dir }}"
+			}
+			if strings.Contains(s.Run, "install-pulumi.sh --cache-key") != strings.Contains(s.Run, "install-pulumi.sh --cache-dir") {
+				t.Errorf("%s: the cache key and directory come from different places", job)
+			}
+			if target, ok := strings.CutPrefix(strings.TrimSpace(s.Run), "make "); ok {
+				ran = append(ran, target)
+			}
+		}
+		// ../shared resolves from the clone: both side by side.
+		if checkouts[""] != "project" || checkouts["company/harness-platform-shared"] != "shared" {
+			t.Errorf("%s checks out %v: want the project and ../shared side by side", job, checkouts)
+		}
+		if job == "test-engine" && !cached {
+			t.Errorf("%s does not cache the pinned CLI by the install script's key and directory", job)
+		}
+		if needs := fmt.Sprint(j.Needs); i == 1 && needs != "test-fast" {
+			t.Errorf("%s needs %s: the fast layers go first", job, needs)
+		}
+	}
+	if !slices.Equal(ran, halves) {
+		t.Errorf("the pull-request jobs run make %v; make test is %v", ran, halves)
+	}
+	needs, _ := w.Jobs["preview"].Needs.([]any)
+	if !slices.Contains(needs, any("test-fast")) || !slices.Contains(needs, any("test-engine")) {
+		t.Errorf("the preview needs %v: it must wait for the tests", w.Jobs["preview"].Needs)
 	}
 }

@@ -10,6 +10,21 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/harness-platform/pulumi-$version}
 bin=$cache/bin/pulumi
 
+# --cache-dir and --cache-key print where the CLI is cached and the key of
+# what it is built from (version, its module's go.mod and go.sum, the Go
+# toolchain, the platform), for a CI cache (.github/workflows/preview.yml).
+case "${1:-}" in
+--cache-dir)
+  echo "$cache"
+  exit 0
+  ;;
+--cache-key)
+  sum=$(cat "$here/tools/pulumi-cli/go.mod" "$here/tools/pulumi-cli/go.sum" | sha256sum | cut -c1-16)
+  echo "pulumi-cli-$version-$sum-$(go env GOVERSION GOOS GOARCH | tr '\n' '-' | sed 's/-$//')"
+  exit 0
+  ;;
+esac
+
 if command -v pulumi >/dev/null 2>&1 && [ "$(pulumi version 2>/dev/null)" = "$version" ]; then
   command -v pulumi
   exit 0
