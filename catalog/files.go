@@ -60,7 +60,7 @@ type overridesDoc struct {
 	At                 yamlstrict.At
 	ProductionStrategy string        `yaml:"productionStrategy" enum:"canary|rolling" desc:"Deployment strategy in Production environments."`
 	Replicas           *int          `yaml:"replicas" desc:"Number of replicas."`
-	Verification       *bool         `yaml:"verification" desc:"Continuous verification after each canary phase."`
+	Verification       *bool         `yaml:"verification" desc:"Continuous verification in every environment: after each canary phase, and after a rolling deployment."`
 	Resources          *resourcesDoc `yaml:"resources" desc:"Resource requests and limits; each one given replaces the archetype's."`
 }
 
@@ -103,7 +103,7 @@ type archetypeDoc struct {
 	Description        string        `yaml:"description" desc:"What kind of workload it is."`
 	ProductionStrategy string        `yaml:"productionStrategy" required:"true" enum:"canary|rolling" desc:"Strategy in Production environments; lower environments always roll."`
 	Replicas           int           `yaml:"replicas" required:"true" desc:"Default replica count."`
-	Verification       bool          `yaml:"verification" desc:"Continuous verification after each canary phase."`
+	Verification       bool          `yaml:"verification" desc:"Continuous verification in every environment: after each canary phase, and after a rolling deployment."`
 	StepTimeout        string        `yaml:"stepTimeout" desc:"Timeout of each deployment step (default 10m)."`
 	Resources          *resourcesDoc `yaml:"resources" desc:"Default resource requests and limits of each replica (cpu and memory); a service without both, here or in its overrides, is refused."`
 }

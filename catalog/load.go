@@ -191,7 +191,7 @@ func compact[T any](in []*T) []*T {
 func decodeFile(files Files, name string, into any, diags *diag.List) {
 	data, ok := files[name]
 	if !ok {
-		diags.Add(name, 0, 0, "create it (see README, \"The catalog\")", "file is missing")
+		diags.Add(name, 0, 0, "create it (see docs/onboarding.md, \"The catalog\")", "file is missing")
 		return
 	}
 	if n := yamlstrict.ParseFile(name, data, diags); n != nil {

@@ -227,7 +227,7 @@ type StackRegion struct {
 // AWS is an environment's own AWS account.
 type AWS struct {
 	// RoleArn is the deployer role an up runs as; PreviewRoleArn the
-	// read-only role previews run as (README, Who runs what). The stack's AWS
+	// read-only role previews run as (docs/delivery.md, Who runs what). The stack's AWS
 	// providers assume neither: the run's credentials are already one of
 	// them (its ESC environment's OIDC login).
 	RoleArn, PreviewRoleArn string

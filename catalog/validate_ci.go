@@ -50,7 +50,7 @@ func (v *validator) checkCIRunners() {
 			if r != nil {
 				pos = r.At.Pos()
 			}
-			v.at(pos, "add "+Namespace+":runner delegateSelectors: the tags of the Harness Docker delegates on the runner hosts (README, Where the jobs run)",
+			v.at(pos, "add "+Namespace+":runner delegateSelectors: the tags of the Harness Docker delegates on the runner hosts (docs/delivery.md, Where the jobs run)",
 				"stack %q has no runner delegateSelectors: the Harness CI pipeline of %s would up it on any delegate of the account, the clusters' too, which cannot run its steps",
 				name, root.Foundation.Repository)
 			missing = true

@@ -148,7 +148,7 @@ func (v *validator) checkDelegate(d *delegateDoc) {
 func (v *validator) checkRunner(st *stackDoc) {
 	r := st.Runner
 	if r == nil {
-		v.at(st.At.Pos(), "add "+Namespace+":runner with the labels and egressCidrs of the self-hosted runners that run this stack (README, Where the jobs run)",
+		v.at(st.At.Pos(), "add "+Namespace+":runner with the labels and egressCidrs of the self-hosted runners that run this stack (docs/delivery.md, Where the jobs run)",
 			"stack %q declares EKS clusters but no %s:runner: nothing says its CI jobs can reach their API", st.name, Namespace)
 		return
 	}
@@ -195,7 +195,7 @@ func (v *validator) checkRunner(st *stackDoc) {
 // address is known.
 func (v *validator) placeholder(pos diag.Pos, key, cidr string) {
 	if what, ok := ReservedRange(cidr); ok {
-		v.warnAt(pos, "write the public (NAT) network of the runners that run this stack (README, Where the jobs run)",
+		v.warnAt(pos, "write the public (NAT) network of the runners that run this stack (docs/delivery.md, Where the jobs run)",
 			"%s %s %s: no runner reaches the clusters' public endpoint from it", key, cidr, what)
 	}
 }
@@ -213,7 +213,7 @@ func (v *validator) checkIdentities(st *stackDoc, a *awsDoc) {
 	hasEKS := slices.ContainsFunc(st.Regions, func(r stackRegionDoc) bool { return r.kind() == RegionEKS })
 	switch {
 	case a.PreviewRoleArn == "" && hasEKS:
-		v.at(a.At.Pos(), "add previewRoleArn: the read-only role of the stack's -preview ESC environment (README, Who runs what)",
+		v.at(a.At.Pos(), "add previewRoleArn: the read-only role of the stack's -preview ESC environment (docs/delivery.md, Who runs what)",
 			"stack %q declares EKS clusters but %s:aws has no previewRoleArn: previews would need the deployer's write access to read the clusters", st.name, Namespace)
 	case a.PreviewRoleArn != "" && !roleArn.MatchString(a.PreviewRoleArn):
 		v.at(a.At.Field("previewRoleArn"), "write an IAM role ARN such as arn:aws:iam::111122223333:role/harness-platform-preview", "aws previewRoleArn %q is not an IAM role ARN", a.PreviewRoleArn)

@@ -141,7 +141,7 @@ func TestWorkflowContract(t *testing.T) {
 	}
 	pulumiAction, upRun, backups := false, "", false
 	for _, s := range job.Steps {
-		// The state backups up takes (README, State backups and
+		// The state backups up takes (docs/operating.md, State backups and
 		// restore), kept even when the up fails.
 		if strings.HasPrefix(s.Uses, "actions/upload-artifact@") && s.With["path"] == ".backups/" && s.If == "always()" {
 			backups = true
@@ -361,12 +361,12 @@ func TestPreflightFirst(t *testing.T) {
 }
 
 // The example call a service repository copies (in the workflow and the
-// README) names a GitHub environment the stacks write (a Harness
+// docs/delivery.md) names a GitHub environment the stacks write (a Harness
 // environment's name) and a region the service deploys to there, as the
 // trigger's targetRegion allows: copied as is, it starts a deployment.
 func TestDeployExampleCallIsReal(t *testing.T) {
 	c := catalogtest.Example(t, "..")
-	for _, file := range []string{"../.github/workflows/deploy-to-harness.yml", "../README.md"} {
+	for _, file := range []string{"../.github/workflows/deploy-to-harness.yml", "../docs/delivery.md"} {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)

@@ -150,7 +150,7 @@ func moves(c *catalog.Catalog, p *Plan, o Observed) []Violation {
 // stillDeployed refuses to delete, with its Harness service, a service
 // another stack still deploys: Harness refuses to delete a service a
 // pipeline references, so the update would fail halfway. Decommissioning
-// removes a service from every other environment first (README).
+// removes a service from every other environment first (docs/contributing.md).
 func stillDeployed(c *catalog.Catalog, p *Plan, downstream []*Deployed) []Violation {
 	var out []Violation
 	for _, d := range downstream {

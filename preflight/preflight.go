@@ -290,7 +290,7 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 	}
 	for _, cl := range r.Clusters {
 		fail(fmt.Sprintf("cluster API of %s/%s", r.Environment, cl.Region), svc.Cluster(ctx, cl.Region, cl.Kubeconfig),
-			"run the job on the stack's runners (harness-platform:runner labels), whose egressCidrs the cluster's publicAccessCidrs cover (README, Where the jobs run)")
+			"run the job on the stack's runners (harness-platform:runner labels), whose egressCidrs the cluster's publicAccessCidrs cover (docs/delivery.md, Where the jobs run)")
 	}
 	return out
 }
@@ -435,7 +435,7 @@ func checkGitHubRepo(ctx context.Context, svc Services, w GitHubWrite, plan stri
 	var out []Problem
 	if w.Reviewers && g.Private && plan != "" && plan != "enterprise" {
 		out = append(out, Problem{Check: check, Err: fmt.Errorf("private, and the organisation's plan is %s: GitHub refuses required reviewers there (422 Failed to create the environment protection rule. Please ensure the billing plan supports the required reviewers protection rule.)", plan),
-			Fix: "make the repository public, move the organisation to GitHub Enterprise, or give its staging and production environments no reviewers (README, GitHub as code)"})
+			Fix: "make the repository public, move the organisation to GitHub Enterprise, or give its staging and production environments no reviewers (docs/delivery.md, GitHub as code)"})
 	}
 	if !g.Admin {
 		out = append(out, Problem{Check: check, Err: errors.New("the token may not administer it: environments, their variables and secrets need Administration, Environments, Variables and Secrets write"),

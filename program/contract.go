@@ -13,7 +13,7 @@ import (
 
 // ContractVersion is the version of the outputs every stack exports.
 // Downstream stacks refuse an upstream with another version: bump it on any
-// change that removes or renames an output (see README, "Output contract").
+// change that removes or renames an output (see docs/contributing.md, "Output contract").
 //
 // Version 2: environments are split into a platform stack and service
 // stacks; pipelines, webhooks, services and retired are the service

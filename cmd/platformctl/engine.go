@@ -43,7 +43,7 @@ func open(ctx context.Context, c *catalog.Catalog, f options, stdout, stderr io.
 		BackupDir:        f.backupDir,
 		KeepBackups:      f.keepBackups,
 		// What changes nothing runs with the read-only identities: a
-		// preview, and the drift check (README, Who runs what).
+		// preview, and the drift check (docs/delivery.md, Who runs what).
 		ReadOnly: f.readOnly || !f.offline && (f.command == "preview" || f.command == "refresh" && f.previewOnly),
 	})
 }
