@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
@@ -652,19 +654,103 @@ func providerVersion(ref string) string {
 	return strings.ReplaceAll(v, "_", ".")
 }
 
-// differing lists the declared inputs whose values the object holds
-// otherwise (secrets, which the preview masks, are not compared).
+// differing lists the declared inputs the next preview would update, as
+// the bridged provider's Diff sees them: a declared input is compared
+// with what the object holds, and inside it only what the program
+// declares; what only the provider or Harness sets (a principal's scope
+// level, an SDKv2 block's unset attributes, read back as [] or "") is
+// not a difference, and an unset value equals its zero value. Secrets,
+// which the preview masks, are not compared, nor values the preview does
+// not know yet (what objects still to create will give: a delegate's
+// selector, a trigger's webhook URL); the report cannot tell them.
 func differing(declared, state map[string]any) []string {
 	var out []string
 	for k, want := range declared {
-		if isMasked(want) {
+		if isMasked(want) || isUnknown(want) {
 			continue
 		}
-		if got, ok := state[k]; !ok || !sameJSON(want, got) {
+		if !sameInput(want, state[k]) {
 			out = append(out, k)
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// isUnknown says whether v holds a value the preview does not know.
+func isUnknown(v any) bool {
+	data, err := json.Marshal(v)
+	return err == nil && bytes.Contains(data, []byte(plugin.UnknownStringValue))
+}
+
+// sameInput says whether the object's value got holds the declared want.
+func sameInput(want, got any) bool {
+	want, got = normalJSON(want), normalJSON(got)
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok && !isZero(got) {
+			return false
+		}
+		for k, v := range w {
+			if !sameInput(v, g[k]) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		g, ok := got.([]any)
+		if !ok && !isZero(got) || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !sameInput(w[i], g[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	if isZero(want) && isZero(got) {
+		return true
+	}
+	return reflect.DeepEqual(want, got)
+}
+
+// isZero says whether v is unset or a zero value, as SDKv2 stores an
+// unset optional attribute.
+func isZero(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case string:
+		return v == ""
+	case bool:
+		return !v
+	case float64:
+		return v == 0
+	case []any:
+		return len(v) == 0
+	case map[string]any:
+		return len(v) == 0
+	}
+	return false
+}
+
+// normalJSON is v as JSON decodes it (numbers as float64, structs as
+// maps), so values from the preview and from a lookup compare alike.
+func normalJSON(v any) any {
+	switch v.(type) {
+	case nil, string, bool, float64, []any, map[string]any:
+		return v
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	if json.Unmarshal(data, &out) != nil {
+		return v
+	}
 	return out
 }
 
@@ -689,16 +775,4 @@ func isMasked(v any) bool {
 		}
 	}
 	return false
-}
-
-func sameJSON(a, b any) bool {
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
-	if err1 != nil || err2 != nil {
-		return reflect.DeepEqual(a, b)
-	}
-	var na, nb any
-	_ = json.Unmarshal(ja, &na)
-	_ = json.Unmarshal(jb, &nb)
-	return reflect.DeepEqual(na, nb)
 }

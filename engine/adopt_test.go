@@ -29,14 +29,10 @@ import (
 // the one that was there. The same with half of the pipelines and
 // triggers missing: those are left for up to create.
 func TestImportAdoptsExistingObjects(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := example(t)
-	made := t.TempDir()
-	m := open(t, made, c)
-	if _, err := m.Up(ctx, "dev", RunOptions{}); err != nil {
-		t.Fatalf("making dev's objects: %v\n%s", err, m.out)
-	}
-	m.Close()
+	made := deployedDev(t) // dev's objects, as the program makes them
 	account := providerRecords(t, made, "harness")
 	keys := slices.Sorted(maps.Keys(account))
 	// The services' repositories already hold their environments'
@@ -175,6 +171,14 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 			if counts[Adopted]+counts[Different] == 0 {
 				t.Fatalf("nothing found to adopt: %v", counts)
 			}
+			// Over objects the program made, only the hand edits are
+			// different: what Harness and the provider read back beside
+			// the declared values is what the next preview keeps.
+			for _, a := range report {
+				if a.Status == Different && a.URN != urnOf(t, report, account[editedPipeline]) && a.URN != urnOf(t, report, account[editedService]) {
+					t.Errorf("%s is reported different in %v, but the program made it and no one edited it", a.URN, a.Fields)
+				}
+			}
 			// The deploy-stage templates too, each version by its import
 			// ID (org/project/identifier/versions/version).
 			adoptedTemplates := 0
@@ -213,8 +217,14 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 				t.Errorf("import lists as not declared %v, want exactly the hand-made %v", listed, wantListed)
 			}
 
+			logged := len(s.out.String())
 			if _, err := s.Import(ctx, "dev", ImportOptions{Yes: true}); err != nil {
 				t.Fatalf("import --yes: %v\n%s", err, s.out)
+			}
+			// The imported inputs are what the provider's Read returns,
+			// valid as the provider checks them.
+			if out := s.out.String()[logged:]; strings.Contains(out, "failed to validate") {
+				t.Errorf("import --yes warns:\n%s", out)
 			}
 			unchanged("after import")
 			again, err := s.Import(ctx, "dev", ImportOptions{Yes: true})
@@ -329,4 +339,43 @@ func jsonRoundTrip(t *testing.T, v map[string]any) map[string]any {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// An object is "different" only where the provider's Diff would update
+// it: what Harness or the provider fills in (a principal's scope level,
+// an SDKv2 block's unset attributes read back as [] or "") is not a
+// difference; a declared value the object holds otherwise is, nested or
+// not.
+func TestDifferingAsTheProviderDiffs(t *testing.T) {
+	for _, c := range []struct {
+		name            string
+		declared, state map[string]any
+		want            []string
+	}{
+		{"a principal's scope level read back",
+			map[string]any{"principals": []any{map[string]any{"identifier": "team_a", "type": "USER_GROUP"}}},
+			map[string]any{"principals": []any{map[string]any{"identifier": "team_a", "type": "USER_GROUP", "scopeLevel": "project"}}}, nil},
+		{"an unset block attribute read back empty",
+			map[string]any{"credentials": map[string]any{"http": map[string]any{"username": "bot", "tokenRef": "account.gh"}}},
+			map[string]any{"credentials": map[string]any{"http": map[string]any{"username": "bot", "tokenRef": "account.gh", "anonymouses": []any{}, "usernameRef": ""}}}, nil},
+		{"unset lists of a monitored service",
+			map[string]any{"request": map[string]any{"name": "m", "changeSources": []any{}}},
+			map[string]any{"request": map[string]any{"name": "m", "dependencies": []any{}}}, nil},
+		{"an empty declared string against an absent one", map[string]any{"description": ""}, map[string]any{}, nil},
+		{"a nested value edited by hand",
+			map[string]any{"principals": []any{map[string]any{"identifier": "team_a", "type": "USER_GROUP"}}},
+			map[string]any{"principals": []any{map[string]any{"identifier": "team_b", "type": "USER_GROUP", "scopeLevel": "project"}}}, []string{"principals"}},
+		{"a principal added by hand",
+			map[string]any{"principals": []any{map[string]any{"identifier": "team_a"}}},
+			map[string]any{"principals": []any{map[string]any{"identifier": "team_a"}, map[string]any{"identifier": "team_b"}}}, []string{"principals"}},
+		{"a declared value missing", map[string]any{"description": "d", "name": "n"}, map[string]any{"name": "n"}, []string{"description"}},
+		{"a number as JSON reads it", map[string]any{"replicas": 2}, map[string]any{"replicas": 2.0}, nil},
+		{"a value the preview does not know yet (an object still to create gives it)",
+			map[string]any{"inheritFromDelegate": map[string]any{"delegateSelectors": []any{plugin.UnknownStringValue}}},
+			map[string]any{"inheritFromDelegate": map[string]any{"delegateSelectors": []any{"dev-euw1"}}}, nil},
+	} {
+		if got := differing(c.declared, c.state); !slices.Equal(got, c.want) {
+			t.Errorf("%s: differing %v, want %v", c.name, got, c.want)
+		}
+	}
 }

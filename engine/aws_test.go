@@ -55,6 +55,7 @@ func clusterVersion(version string) pulumi.ResourceTransform {
 // asking the simulated EKS as it asks the real one; the program refuses
 // the upgrade before anything changes.
 func TestEKSRefusesVersions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	state := t.TempDir()
 	// dev deployed at 1.33: in extended support, on purpose.
@@ -101,6 +102,7 @@ func TestEKSRefusesVersions(t *testing.T) {
 // 2023 change): the simulated STS refuses it otherwise, which is why
 // the AWS providers assume nothing (the run already is the role).
 func TestSelfAssumeRefused(t *testing.T) {
+	t.Parallel()
 	deployer := example(t).Stacks["dev"].AWS.RoleArn
 	s := openWith(t, t.TempDir(), example(t), func(_ context.Context, args *pulumi.ResourceTransformArgs) *pulumi.ResourceTransformResult {
 		if args.Type != "pulumi:providers:aws" {

@@ -16,13 +16,11 @@ import (
 // before an up, a refresh preview shows that up's changes as drift. A
 // backup of another stack is refused, and the newest KeepBackups are kept.
 func TestBackupAndRestore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	state := t.TempDir()
+	state := deployedDev(t) // after dev's first up
 	c := example(t)
 	s := open(t, state, c)
-	if _, err := s.Up(ctx, "dev", RunOptions{}); err != nil {
-		t.Fatalf("up dev: %v\n%s", err, s.out)
-	}
 	shard := catalogtest.OnlyServiceStack(t, c, "dev")
 	for _, stack := range c.StacksOf("dev") {
 		if b, _ := s.Backups(stack); len(b) != 0 {

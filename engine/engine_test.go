@@ -228,7 +228,14 @@ func onlyOp(t *testing.T, what string, summary map[apitype.OpType]int, op apityp
 	return summary[op]
 }
 
-func TestLifecycle(t *testing.T) {
+// The chain from an empty state to destroyed: a preview of empty dev
+// creates exactly what the program declares; the chain's first up, a
+// quiet drift check and a second up that changes nothing; then, on that
+// deployed chain, the providers' versions, promotion, stack references,
+// drift, secrets, the decommission guard and sequence, protection and
+// destroy (subtests, in order: each needs the chain up).
+func TestChainFromFirstUpToDestroy(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := example(t)
 	s := open(t, t.TempDir(), c)
@@ -554,7 +561,7 @@ func TestLifecycle(t *testing.T) {
 		}
 	})
 
-	// Decommissioning (README): retire, leave every environment but the
+	// Decommissioning (docs/contributing.md): retire, leave every environment but the
 	// foundation's, then leave the catalog; each step previews and applies
 	// cleanly in chain order. Removing the entry at once is refused before
 	// anything changes: the simulator, like Harness, would refuse to delete
@@ -697,13 +704,12 @@ func TestLifecycle(t *testing.T) {
 }
 
 func TestPromotionAgainstDeployedUpstream(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	state := t.TempDir()
+	state := deployedDev(t)
 	s := open(t, state, example(t))
-	for _, stack := range []string{"dev", "staging"} {
-		if _, err := s.Up(ctx, stack, RunOptions{}); err != nil {
-			t.Fatalf("up %s: %v", stack, err)
-		}
+	if _, err := s.Up(ctx, "staging", RunOptions{}); err != nil {
+		t.Fatalf("up staging: %v", err)
 	}
 	s.Close()
 
@@ -732,6 +738,7 @@ func TestPromotionAgainstDeployedUpstream(t *testing.T) {
 }
 
 func TestUpstreamNeverDeployed(t *testing.T) {
+	t.Parallel()
 	s := open(t, t.TempDir(), example(t))
 	_, err := s.Preview(context.Background(), "staging", RunOptions{})
 	if !errors.Is(err, ErrUpstreamNotDeployed) || !strings.Contains(err.Error(), "deploy it first: platformctl up --stack dev --offline") {
@@ -742,6 +749,7 @@ func TestUpstreamNeverDeployed(t *testing.T) {
 // A value the provider refuses (a test-only catalog bypassing validation)
 // fails preview with the provider's own message.
 func TestProviderRejectsBadInput(t *testing.T) {
+	t.Parallel()
 	// What a faulty generator would register (the catalog refuses such an
 	// identifier before the program runs): the environment's identifier
 	// written as its name.
@@ -766,6 +774,7 @@ func TestProviderRejectsBadInput(t *testing.T) {
 // identifier; the documented recovery (platformctl recover: a refresh that
 // imports the pending creates) followed by up converges with no duplicate.
 func TestInterruptedUpConverges(t *testing.T) {
+	t.Parallel() // the kill takes only its own session's CLI (killCLI)
 	c := example(t)
 	harnessResources := 0
 	for _, stack := range c.StacksOf("dev") {
@@ -775,6 +784,7 @@ func TestInterruptedUpConverges(t *testing.T) {
 	// stacks (which run two at once): each recovers the same way.
 	for _, at := range []int{harnessResources / 8, harnessResources / 3, harnessResources * 3 / 4} {
 		t.Run(fmt.Sprintf("killed at create %d of %d", at, harnessResources), func(t *testing.T) {
+			t.Parallel()
 			interruptedUpConverges(t, c, int32(at), harnessResources)
 		})
 	}
@@ -788,7 +798,7 @@ func interruptedUpConverges(t *testing.T, c *catalog.Catalog, at int32, harnessR
 			// The object exists; the runner dies before the CLI hears so
 			// (a cancelled context would let the CLI finish its in-flight
 			// creates and record them).
-			killCLI(t)
+			killCLI(t, s.state)
 		}
 	})
 	_, err := s.Up(context.Background(), "dev", RunOptions{Parallel: 2})
@@ -833,6 +843,7 @@ func interruptedUpConverges(t *testing.T, c *catalog.Catalog, at int32, harnessR
 // every region a pipeline offers resolves to an infrastructure the
 // simulated Harness holds.
 func TestRegionWithDash(t *testing.T) {
+	t.Parallel()
 	c := catalogtest.ExampleWithRegionRenamed(t, "..", "euw2", "eu-w2")
 	s := open(t, t.TempDir(), c)
 	if _, err := s.Up(context.Background(), "dev", RunOptions{}); err != nil {
@@ -894,9 +905,11 @@ func resolvedIn(t *testing.T, recs map[string]simulated.Record, pipelineYAML str
 }
 
 // killCLI kills, as a dying runner would, every Pulumi CLI this test
-// process started.
-func killCLI(t *testing.T) {
+// process started for the session whose state is under state (its
+// PULUMI_HOME), and none of the other tests' running beside it.
+func killCLI(t *testing.T, state string) {
 	t.Helper()
+	home := []byte("PULUMI_HOME=" + filepath.Join(state, "home") + "\x00")
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, stat := range stats {
 		data, err := os.ReadFile(stat)
@@ -906,6 +919,9 @@ func killCLI(t *testing.T) {
 		// pid (comm) state ppid ...
 		fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
 		if len(fields) < 2 || fields[1] != strconv.Itoa(os.Getpid()) || !strings.Contains(string(data), "(pulumi)") {
+			continue
+		}
+		if env, err := os.ReadFile(filepath.Join(filepath.Dir(stat), "environ")); err != nil || !bytes.Contains(env, home) {
 			continue
 		}
 		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(stat)))
@@ -918,6 +934,7 @@ func killCLI(t *testing.T) {
 // A real token offline is encrypted with the user's passphrase, never with
 // the demo's published one; nothing is started without it.
 func TestRealTokenOfflineNeedsPassphrase(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	_, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: state, GithubToken: "ghp_a_real_token", Catalog: example(t)})
 	if !errors.Is(err, ErrPassphraseRequired) || !strings.Contains(err.Error(), "set PULUMI_CONFIG_PASSPHRASE") {

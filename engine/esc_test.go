@@ -23,6 +23,7 @@ import (
 // file is created, or its imports completed, and nothing else in it
 // changes. The Pulumi CLI's own loader and the catalog read the result.
 func TestServiceStacksImportTheirEnvironment(t *testing.T) {
+	t.Parallel()
 	cli, err := FindCLI()
 	if err != nil {
 		t.Fatalf("%v (make test installs it)", err)

@@ -14,6 +14,7 @@ import (
 // pull requests (409). Preflight reports each first, with its fix; the
 // up meets GitHub's own message.
 func TestGitHubRefusals(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := example(t)
 	s := open(t, t.TempDir(), c)

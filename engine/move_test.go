@@ -61,14 +61,13 @@ func harnessObjects(t *testing.T, state string) []byte {
 // update before the move is refused, and promotion holds across the
 // stacks of the upstream environment.
 func TestMoveBetweenStacks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	state := t.TempDir()
+	state := deployedDev(t)
 	c := example(t)
 	s := open(t, state, c)
-	for _, env := range []string{"dev", "staging"} {
-		if _, err := s.Up(ctx, env, RunOptions{}); err != nil {
-			t.Fatalf("up %s: %v\n%s", env, err, s.out)
-		}
+	if _, err := s.Up(ctx, "staging", RunOptions{}); err != nil {
+		t.Fatalf("up staging: %v\n%s", err, s.out)
 	}
 	services := catalogtest.OnlyServiceStack(t, c, "dev")
 

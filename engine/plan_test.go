@@ -18,6 +18,7 @@ import (
 // nothing, when the program would now do something the plan does not
 // hold (a catalog change merged after the approval).
 func TestUpdatePlans(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := example(t)
 	state := t.TempDir()

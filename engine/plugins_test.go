@@ -14,6 +14,7 @@ import (
 // the run's own failure each land in their place; another provider's
 // objects and a fresh stack's creates are not counted.
 func TestReadPluginEvents(t *testing.T) {
+	t.Parallel()
 	const (
 		file  = "urn:pulumi:dev.services::harness-platform::github:index/repositoryFile:RepositoryFile::payments-catalog"
 		env   = "urn:pulumi:dev.services::harness-platform::harness:platform/environment:Environment::dev"
@@ -54,6 +55,7 @@ func TestReadPluginEvents(t *testing.T) {
 // check-plugins --charts points every stack's delegates at the loopback
 // chart repository, keeping the catalog valid and every other setting.
 func TestWithChartRepository(t *testing.T) {
+	t.Parallel()
 	c, err := catalog.Load("..")
 	if err != nil {
 		t.Fatal(err)

@@ -66,7 +66,15 @@ func buildCached(projectDir, pkg, binary, kind string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
 		return "", err
 	}
-	tmp := bin + ".tmp"
+	// A name of its own: two sessions may build the same binary at once
+	// (tests in parallel), each renaming a whole one into place.
+	f, err := os.CreateTemp(filepath.Dir(bin), binary+".*.tmp")
+	if err != nil {
+		return "", err
+	}
+	tmp := f.Name()
+	f.Close()
+	defer os.Remove(tmp)
 	build := exec.Command("go", "build", "-trimpath", "-o", tmp, pkg)
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {

@@ -31,6 +31,7 @@ func cloudFiles(t *testing.T, state string) map[string][]byte {
 // step, in preview and in up, with the policy's name and what to fix; a
 // refused up changes nothing.
 func TestPolicyPack(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pack, err := BuildPolicyPack("..")
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 // and the operation itself meets the same refusals from the simulated
 // providers, so a preflight that passes is one the run agrees with.
 func TestPreflight(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := example(t)
 	state := t.TempDir()
@@ -39,10 +40,10 @@ func TestPreflight(t *testing.T) {
 			t.Errorf("preflight before the first up, from outside: %v, want %q:\n%s", err, want, problemsText(problems))
 		}
 	}
-	s.Servers.SetReach(DefaultReach(c))
-	if _, err := s.Up(ctx, "dev", RunOptions{}); err != nil {
-		t.Fatalf("up: %v\n%s", err, s.out)
-	}
+	// Deployed (a copy of the shared deployed dev).
+	s.Close()
+	state = deployedDev(t)
+	s = open(t, state, c)
 	if problems, err := s.Preflight(ctx, "dev"); err != nil || len(problems) > 0 {
 		t.Fatalf("preflight with everything in place: %v %v", problems, err)
 	}

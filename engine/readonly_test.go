@@ -9,6 +9,7 @@ import (
 // in place of the stack's own, in either form of the environment key,
 // and keep every other import and the rest of the file.
 func TestOverrideEnvironment(t *testing.T) {
+	t.Parallel()
 	for name, file := range map[string]string{
 		"list":    "environment:\n  - harness-platform/dev\n  - platform/shared\nconfig:\n  harness-platform:upstream: \"\"\n",
 		"imports": "environment:\n  imports:\n    - harness-platform/dev\n    - platform/shared\nconfig:\n  harness-platform:upstream: \"\"\n",

@@ -19,6 +19,7 @@ import (
 // first, every service of the stack touched, and far below GitHub's
 // 64,000 characters (one summary per stack: the split bounds each).
 func TestPreviewSummaryAtScale(t *testing.T) {
+	t.Parallel()
 	c := catalogtest.SyntheticCatalog(t, "..", 1000)
 	pack, err := BuildPolicyPack("..")
 	if err != nil {

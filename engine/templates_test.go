@@ -26,6 +26,7 @@ import (
 //   - a pipeline on a template version that does not exist is refused,
 //     in Harness's words, and changes nothing.
 func TestTemplates(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := example(t)
 	state := t.TempDir()

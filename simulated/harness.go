@@ -175,20 +175,93 @@ func (h harness) KeyOf(typ, id string, props resource.PropertyMap) (string, erro
 }
 
 // ImportedInputs are the inputs of an imported object as the bridged
-// provider reports them: the properties of its state that are inputs of
-// its type (the bridge extracts inputs from the read state).
+// provider reports them (pulumi-terraform-bridge ExtractInputsFromOutputs,
+// extractSchemaInputs): the properties of its read state that are inputs
+// of its type, at every depth, where a value that is not required and is
+// its default, or its zero value when it has none ("", false, 0, [], an
+// object left with nothing), is elided. So an inline service's read-back
+// git details keep only what is set, and a GitHub connector's empty
+// anonymous block does not stand beside its username.
 func (h harness) ImportedInputs(typ string, state resource.PropertyMap) resource.PropertyMap {
 	res, ok := h.facts.Resources[typ]
 	if !ok {
 		return state
 	}
+	rules := h.constraints.Resources[typ].Properties
 	out := resource.PropertyMap{}
 	for k, v := range state {
-		if _, input := res.Inputs[string(k)]; input {
+		in, input := res.Inputs[string(k)]
+		if !input {
+			continue
+		}
+		v = h.importedValue(rules, string(k), in.Type, v)
+		if in.Required || !defaultOrZero(rules[string(k)], v) {
 			out[k] = v
 		}
 	}
 	return out
+}
+
+// importedValue is v, of schema type typ at path, with its nested
+// inputs extracted as ImportedInputs does at the top.
+func (h harness) importedValue(rules map[string]provider.PropertyConstraint, path, typ string, v resource.PropertyValue) resource.PropertyValue {
+	switch {
+	case strings.HasPrefix(typ, "array<") && v.IsArray():
+		elem := strings.TrimSuffix(strings.TrimPrefix(typ, "array<"), ">")
+		var items []resource.PropertyValue
+		for _, e := range v.ArrayValue() {
+			items = append(items, h.importedValue(rules, path+"[]", elem, e))
+		}
+		return resource.NewArrayProperty(items)
+	case strings.HasPrefix(typ, "object:") && v.IsObject():
+		t, ok := h.facts.Types[strings.TrimPrefix(typ, "object:")]
+		if !ok {
+			return v
+		}
+		obj := resource.PropertyMap{}
+		for k, e := range v.ObjectValue() {
+			pf, input := t.Properties[string(k)]
+			child := path + "." + string(k)
+			if !input || rules[child].ComputedOnly {
+				continue
+			}
+			e = h.importedValue(rules, child, pf.Type, e)
+			if pf.Required || !defaultOrZero(rules[child], e) {
+				obj[k] = e
+			}
+		}
+		return resource.NewObjectProperty(obj)
+	}
+	return v // a scalar, or a map: kept whole
+}
+
+// defaultOrZero is the bridge's isDefaultOrZeroValue: v equals the
+// property's default where it has one, else v is a zero value.
+func defaultOrZero(rule provider.PropertyConstraint, v resource.PropertyValue) bool {
+	if rule.Default != nil {
+		d := rule.Default
+		if i, ok := d.(int); ok {
+			d = float64(i)
+		}
+		return d == v.V
+	}
+	switch {
+	case v.IsNull():
+		return true
+	case v.IsBool():
+		return !v.BoolValue()
+	case v.IsNumber():
+		return v.NumberValue() == 0
+	case v.IsString():
+		return v.StringValue() == ""
+	case v.IsArray():
+		return len(v.ArrayValue()) == 0
+	case v.IsObject():
+		return len(v.ObjectValue()) == 0
+	case v.IsSecret():
+		return defaultOrZero(rule, v.SecretValue().Element)
+	}
+	return false
 }
 
 // KeepsUnset reports whether an input the configuration leaves unset
@@ -466,7 +539,7 @@ func (harness) CheckDelete(typ, id string, cloud *Cloud) error {
 	}
 	sort.Strings(users)
 	return fmt.Errorf("%s: ENTITY_REFERENCE_EXCEPTION: service %q cannot be deleted: it is referenced by pipeline(s) %s; "+
-		"remove the service from every environment first (README, Decommissioning)", typ, svc.Properties["identifier"], strings.Join(users, ", "))
+		"remove the service from every environment first (docs/contributing.md, Decommissioning)", typ, svc.Properties["identifier"], strings.Join(users, ", "))
 }
 
 // CheckSave refuses, as Harness does, a pipeline that the project's

@@ -2,6 +2,7 @@ package simulated
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -487,5 +488,57 @@ func TestHarnessEnforcesOnSavePolicies(t *testing.T) {
 	}
 	if err := create("harness:platform/pipeline:Pipeline", "rolling", pipeline("K8sRollingDeploy")); err != nil {
 		t.Fatalf("a pipeline the rules allow: %v", err)
+	}
+}
+
+// An import reads an object back as the bridge extracts its inputs: what
+// is zero or default and not required is elided at every depth, so the
+// imported inputs pass the provider's own Check (an inline service's git
+// details, a connector's empty anonymous block beside its username).
+func TestImportedInputsPassCheck(t *testing.T) {
+	p := harnessProvider(t)
+	h := p.behavior.(harness)
+	for _, c := range []struct {
+		typ   string
+		state map[string]any
+		want  map[string]any
+	}{
+		{"harness:platform/service:Service",
+			map[string]any{"identifier": "s", "name": "s", "orgId": "default", "projectId": "platform", "description": "", "forceDelete": false,
+				"gitDetails": map[string]any{"storeType": "", "branch": "", "isHarnessCodeRepo": true, "isNewBranch": false}},
+			map[string]any{"identifier": "s", "name": "s", "orgId": "default", "projectId": "platform",
+				"gitDetails": map[string]any{"isHarnessCodeRepo": true}}},
+		{"harness:platform/githubConnector:GithubConnector",
+			map[string]any{"identifier": "gh", "name": "gh", "orgId": "default", "projectId": "platform", "connectionType": "Repo", "url": "https://github.com/x/y",
+				"credentials": map[string]any{"http": map[string]any{"username": "bot", "tokenRef": "tok", "anonymouses": []any{}, "usernameRef": ""}}},
+			map[string]any{"identifier": "gh", "name": "gh", "orgId": "default", "projectId": "platform", "connectionType": "Repo", "url": "https://github.com/x/y",
+				"credentials": map[string]any{"http": map[string]any{"username": "bot", "tokenRef": "tok"}}}},
+	} {
+		got := h.ImportedInputs(c.typ, resource.NewPropertyMapFromMap(c.state))
+		if want := resource.NewPropertyMapFromMap(c.want); !got.DeepEquals(want) {
+			t.Errorf("%s: imported inputs %v, want %v", c.typ, got.Mappable(), c.want)
+		}
+		if _, failures := check(t, p, c.typ, "imported", got.Mappable()); len(failures) != 0 {
+			t.Errorf("%s: the imported inputs fail the provider's Check: %v", c.typ, failures)
+		}
+	}
+}
+
+// An imported object's inputs elide zero values (ImportedInputs); the
+// program may declare them: the diff, as the bridged provider's, holds
+// them equal, at the top as in nested objects, and a real change is one.
+func TestDiffHoldsUnsetEqualToZero(t *testing.T) {
+	keep := func(string) bool { return false }
+	imported := resource.NewPropertyMapFromMap(map[string]any{"identifier": "s", "credentials": map[string]any{"http": map[string]any{"username": "bot"}}})
+	// Its state holds the defaults the imported inputs elide.
+	state := resource.NewPropertyMapFromMap(map[string]any{"identifier": "s", "executeOnDelegate": true})
+	declared := resource.NewPropertyMapFromMap(map[string]any{"identifier": "s", "description": "", "delegateSelectors": []any{}, "forceDelete": false, "executeOnDelegate": true,
+		"credentials": map[string]any{"http": map[string]any{"username": "bot", "anonymouses": []any{}}}})
+	if got := changedKeys(imported, declared, true, keep, state); len(got) != 0 {
+		t.Errorf("zero values against unset ones: changes %v", got)
+	}
+	declared["description"] = resource.NewStringProperty("edited")
+	if got := changedKeys(imported, declared, true, keep, state); !slices.Equal(got, []string{"description"}) {
+		t.Errorf("a set description: changes %v, want description", got)
 	}
 }

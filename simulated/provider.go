@@ -152,8 +152,11 @@ func (p *Provider) Check(_ context.Context, req *pulumirpc.CheckRequest) (*pulum
 //
 // As in a bridged Terraform (SDKv2) provider's diff, a zero value ("",
 // false, 0, [], {}) equals unset: SDKv2 cannot tell them apart, and its
-// state holds every attribute of a block.
-func changedKeys(olds, news resource.PropertyMap, inputsOnly bool, keepsUnset func(string) bool) []string {
+// state holds every attribute of a block. And as there, an input the old
+// inputs leave out (an imported object's, whose defaults the bridge
+// elides) is compared with the object's state, outs: Terraform plans the
+// configuration against the prior state, not against the inputs.
+func changedKeys(olds, news resource.PropertyMap, inputsOnly bool, keepsUnset func(string) bool, outs resource.PropertyMap) []string {
 	keys := map[resource.PropertyKey]bool{}
 	for k := range news {
 		keys[k] = true
@@ -166,6 +169,9 @@ func changedKeys(olds, news resource.PropertyMap, inputsOnly bool, keepsUnset fu
 	var out []string
 	for k := range keys {
 		o, n := olds[k], news[k]
+		if _, ok := olds[k]; !ok && inputsOnly {
+			o = outs[k]
+		}
 		if n.ContainsUnknowns() || !equalUpToZero(o, n, string(k), keepsUnset) {
 			out = append(out, string(k))
 		}
@@ -181,6 +187,10 @@ func changedKeys(olds, news resource.PropertyMap, inputsOnly bool, keepsUnset fu
 // keepsUnset says the provider keeps it (an optional computed one).
 func equalUpToZero(a, b resource.PropertyValue, path string, keepsUnset func(string) bool) bool {
 	switch {
+	case a.IsNull() && isZero(b) || b.IsNull() && isZero(a):
+		// Unset on one side, a zero value on the other: an imported
+		// object's inputs elide zero values the program may declare.
+		return true
 	case a.IsObject() && b.IsObject():
 		am, bm := a.ObjectValue(), b.ObjectValue()
 		for k, v := range am {
@@ -249,10 +259,16 @@ func (p *Provider) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumir
 	if err != nil {
 		return nil, err
 	}
+	var outs resource.PropertyMap
+	if inputsOnly {
+		if outs, err = unmarshal(req.GetOlds()); err != nil {
+			return nil, err
+		}
+	}
 	changed := changedKeys(olds, news, inputsOnly, func(key string) bool {
 		k, ok := p.behavior.(unsetKeeper)
 		return ok && k.KeepsUnset(req.GetType(), key)
-	})
+	}, outs)
 	changed = slices.DeleteFunc(changed, func(k string) bool { return slices.Contains(req.GetIgnoreChanges(), k) })
 	if len(changed) == 0 {
 		return &pulumirpc.DiffResponse{Changes: pulumirpc.DiffResponse_DIFF_NONE}, nil
