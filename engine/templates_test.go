@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/plan"
+	"github.com/company/harness-platform/simulated"
 )
 
 // Pipelines on deploy-stage templates, through the real CLI against the
@@ -156,4 +159,81 @@ func TestTemplates(t *testing.T) {
 			t.Errorf("the refused up changed pipeline %v", r.Properties["identifier"])
 		}
 	}
+}
+
+// A change of a template's inputs writes exactly the pipelines that must
+// reconcile, through the CLI: payment-service moving to another team
+// changes its Production pipeline's inputs (the team approval's group and
+// message) and nothing of any template, so production's up writes that
+// one pipeline, no template, and leaves every other pipeline as it was.
+func TestTemplateInputChangeWritesOnlyItsPipeline(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := example(t)
+	state := deployedDev(t)
+	s := open(t, state, c)
+	for _, env := range []string{"staging", "production"} {
+		if _, err := s.Up(ctx, env, RunOptions{}); err != nil {
+			t.Fatalf("up %s: %v\n%s", env, err, s.out)
+		}
+	}
+	s.Close()
+	before := cloudRecords(t, state)
+
+	files, err := catalogtest.ExampleFiles("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const team = "  - name: payment-service\n    team: payments\n"
+	if !bytes.Contains(files[catalog.ServicesFile], []byte(team)) {
+		t.Fatal("payment-service's team moved; update the test")
+	}
+	files[catalog.ServicesFile] = bytes.Replace(files[catalog.ServicesFile], []byte(team), []byte("  - name: payment-service\n    team: checkout\n"), 1)
+	moved, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, state, moved)
+	if _, err := s.Up(ctx, "production", RunOptions{}); err != nil {
+		t.Fatalf("up production after the team change: %v\n%s", err, s.out)
+	}
+	after := cloudRecords(t, state)
+	var pipelines, templates []string
+	for key, r := range after {
+		old, existed := before[key]
+		switch r.Type {
+		case "harness:platform/pipeline:Pipeline":
+			if !existed || old.Properties["yaml"] != r.Properties["yaml"] {
+				pipelines = append(pipelines, fmt.Sprint(r.Properties["identifier"]))
+			}
+		case "harness:platform/template:Template":
+			if !existed || old.Properties["templateYaml"] != r.Properties["templateYaml"] {
+				templates = append(templates, fmt.Sprint(r.Properties["identifier"], " ", r.Properties["version"]))
+			}
+		}
+	}
+	for key, r := range before {
+		if _, ok := after[key]; !ok && r.Type == "harness:platform/template:Template" {
+			templates = append(templates, fmt.Sprint(r.Properties["identifier"], " ", r.Properties["version"], " (deleted)"))
+		}
+	}
+	if !slices.Equal(pipelines, []string{"payment_service_prod"}) || len(templates) != 0 {
+		t.Errorf("the team change wrote pipelines %v (want payment_service_prod only) and templates %v (want none)", pipelines, templates)
+	}
+	y, _ := after[keyOfPipeline(t, after, "payment_service_prod")].Properties["yaml"].(string)
+	if !strings.Contains(y, "checkout") {
+		t.Errorf("payment_service_prod's inputs do not name its new team:\n%s", y)
+	}
+}
+
+// keyOfPipeline is the cloud key of the pipeline with identifier id.
+func keyOfPipeline(t *testing.T, recs map[string]simulated.Record, id string) string {
+	t.Helper()
+	for k, r := range recs {
+		if r.Type == "harness:platform/pipeline:Pipeline" && r.Properties["identifier"] == id {
+			return k
+		}
+	}
+	t.Fatalf("no pipeline %s", id)
+	return ""
 }
