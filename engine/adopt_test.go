@@ -259,7 +259,7 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 					// An object that refers to a cluster this account did
 					// not have (its connector's endpoint, role) changes to
 					// the new cluster's, unknown until it exists.
-					if md.Type != "harness:platform/secretText:SecretText" && !dependsOnNew(md.New.Inputs) {
+					if md.Type != "harness:platform/secretText:SecretText" && !isUnknown(md.New.Inputs) {
 						updated = append(updated, md.URN)
 					}
 				case apitype.OpCreate:
@@ -300,13 +300,6 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 			}
 		})
 	}
-}
-
-// dependsOnNew reports whether inputs hold a value a preview does not
-// know yet (plugin.UnknownStringValue).
-func dependsOnNew(inputs map[string]any) bool {
-	data, _ := json.Marshal(inputs)
-	return bytes.Contains(data, []byte(plugin.UnknownStringValue))
 }
 
 // urnOf is the URN under which the import report names a record.
