@@ -54,6 +54,13 @@ type Resolver struct {
 	once  sync.Once
 	plain *Catalog
 	err   error
+
+	// What every stack's config is compared with, parsed once: a
+	// session asks for each of its stacks (a hundred at 1,000 services).
+	defaultsOnce sync.Once
+	defaults     map[string]any
+	mu           sync.Mutex
+	configs      map[string]*yaml.Node // by environment
 }
 
 // NewResolver returns a Resolver of files.
@@ -61,11 +68,31 @@ func NewResolver(files Files) *Resolver { return &Resolver{files: files} }
 
 // Resolve is Resolve(files, cfg).
 func (r *Resolver) Resolve(cfg *Config) (*Catalog, error) {
-	if over := newOverlay(r.files, cfg); over.changes(r.files) {
-		return resolveFiles(r.files, over)
+	if cfg != nil {
+		r.defaultsOnce.Do(func() { r.defaults = projectDefaults(r.files[ProjectFile]) })
+		over := overlayOn(r.defaults, cfg)
+		if over.changes(r.stackConfig(over.env)) {
+			return resolveFiles(r.files, over)
+		}
 	}
 	r.once.Do(func() { r.plain, r.err = Resolve(r.files, nil) })
 	return r.plain, r.err
+}
+
+// stackConfig is stackConfig(r.files, env), parsed once. The node is
+// only read: overlay.apply builds a new mapping.
+func (r *Resolver) stackConfig(env string) *yaml.Node {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n, ok := r.configs[env]
+	if !ok {
+		if r.configs == nil {
+			r.configs = map[string]*yaml.Node{}
+		}
+		n = stackConfig(r.files, env)
+		r.configs[env] = n
+	}
+	return n
 }
 
 // stackConfig is the config mapping of stack's file, or nil; problems are
@@ -92,8 +119,13 @@ func newOverlay(files Files, cfg *Config) *overlay {
 	if cfg == nil {
 		return nil
 	}
+	return overlayOn(projectDefaults(files[ProjectFile]), cfg)
+}
+
+// overlayOn is the overlay of cfg over Pulumi.yaml's defaults.
+func overlayOn(defaults map[string]any, cfg *Config) *overlay {
 	env, shard := SplitStack(cfg.Stack)
-	o := &overlay{cfg: cfg, env: env, values: map[string]string{}, defaults: projectDefaults(files[ProjectFile])}
+	o := &overlay{cfg: cfg, env: env, values: map[string]string{}, defaults: defaults}
 	for k, raw := range cfg.Values {
 		if !strings.HasPrefix(k, Namespace+":") || secretKeys[k] {
 			continue
@@ -109,14 +141,14 @@ func newOverlay(files Files, cfg *Config) *overlay {
 }
 
 // changes reports whether the overlay (nil: no config) changes anything
-// in its stack file's config mapping: whether apply takes any value from
-// config.
-func (o *overlay) changes(files Files) bool {
+// in config, its stack file's config mapping: whether apply takes any
+// value from the Config.
+func (o *overlay) changes(config *yaml.Node) bool {
 	if o == nil {
 		return false
 	}
 	sources := yamlstrict.Sources{}
-	o.apply("", stackConfig(files, o.env), nil, sources)
+	o.apply("", config, nil, sources)
 	return len(sources) > 0
 }
 

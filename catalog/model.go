@@ -67,6 +67,7 @@ type Catalog struct {
 	services map[string]int
 	teams    map[string]int
 	files    Files // what it was resolved from
+	derived  *derived
 }
 
 // Service is one catalog service, with its archetype's defaults and its

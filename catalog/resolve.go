@@ -16,6 +16,7 @@ func resolve(v *validator) *Catalog {
 		Chain:        slices.Clone(v.chain),
 		services:     map[string]int{},
 		teams:        map[string]int{},
+		derived:      &derived{},
 	}
 	for _, r := range v.files.regions {
 		c.Regions = append(c.Regions, Region{Name: r.Name, AWSRegion: r.AWSRegion, Description: r.Description})

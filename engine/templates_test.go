@@ -44,7 +44,7 @@ func TestTemplates(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, d := range p.Deployments {
-			full[d.Pipeline.Identifier] = d.Pipeline.Resolved
+			full[d.Pipeline.Identifier] = resolvedOf(t, d.Pipeline)
 		}
 	}
 	before := openWith(t, state, c, func(_ context.Context, args *pulumi.ResourceTransformArgs) *pulumi.ResourceTransformResult {
@@ -236,4 +236,14 @@ func keyOfPipeline(t *testing.T, recs map[string]simulated.Record, id string) st
 	}
 	t.Fatalf("no pipeline %s", id)
 	return ""
+}
+
+// resolvedOf is p resolved (its template applied), or the test fails.
+func resolvedOf(t testing.TB, p plan.Pipeline) string {
+	t.Helper()
+	y, err := p.Resolved()
+	if err != nil {
+		t.Fatalf("pipeline %s resolved: %v", p.Identifier, err)
+	}
+	return y
 }

@@ -90,11 +90,13 @@ func buildTemplates(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	})
 	for _, d := range inputs {
 		d.names = namesOf(d)
-		t, err := stageTemplate(p, st, d, pipelineDocument(d))
+		t, err := c.Derived(derivedTemplate{st.Name, templateKey(d.svc, d.in)}, func() (any, error) {
+			return stageTemplate(p, st, d, pipelineDocument(d))
+		})
 		if err != nil {
 			return err
 		}
-		p.Templates = append(p.Templates, t)
+		p.Templates = append(p.Templates, t.(StageTemplate))
 	}
 	sortTemplates(p)
 	return nil
@@ -103,36 +105,34 @@ func buildTemplates(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 // buildDeployments is, for every service of the stack's shard enabled in
 // its environment, the Values file, pipeline (on its deploy stage's
 // template), trigger and monitored service there.
+// derivedTemplate names an environment's deploy-stage template in
+// catalog.Derived.
+type derivedTemplate struct {
+	stack string
+	key   TemplateKey
+}
+
 func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	inputs := deploymentInputs(p, c, st, func(s *catalog.Service) bool { return s.Stack == p.Shard })
 	p.Deployments = make([]Deployment, len(inputs))
-	// A template per key, split from the first of its services to reach
-	// it; the others only give their inputs.
-	type shared struct {
-		once sync.Once
-		t    StageTemplate
-		err  error
-	}
-	templates := map[TemplateKey]*shared{}
-	for _, d := range inputs {
-		if k := templateKey(d.svc, d.in); templates[k] == nil {
-			templates[k] = &shared{}
-		}
-	}
+	var mu sync.Mutex
+	used := map[string]StageTemplate{} // by identifier
 	err := parallel(len(inputs), func(i int) error {
 		d := inputs[i]
 		d.names = namesOf(d)
 		doc := pipelineDocument(d)
-		resolved, err := document.MarshalString(doc)
+		// A template per key and environment, split from the first of its
+		// services to reach it (in this stack or another of the
+		// environment's); the others only give their inputs.
+		key := templateKey(d.svc, d.in)
+		v, err := c.Derived(derivedTemplate{st.Name, key}, func() (any, error) { return stageTemplate(p, st, d, doc) })
 		if err != nil {
 			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, err)
 		}
-		sh := templates[templateKey(d.svc, d.in)]
-		sh.once.Do(func() { sh.t, sh.err = stageTemplate(p, st, d, doc) })
-		if sh.err != nil {
-			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, sh.err)
-		}
-		tmpl := sh.t
+		tmpl := v.(StageTemplate)
+		mu.Lock()
+		used[tmpl.Identifier] = tmpl
+		mu.Unlock()
 		deploy, err := deployStage(doc)
 		if err != nil {
 			return err
@@ -188,7 +188,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 				Description: fmt.Sprintf("Deploys %s to %s", d.svc.Name, st.Environment.Name),
 				Tags:        tags,
 				YAML:        py,
-				Resolved:    resolved,
+				resolved:    func() (string, error) { return document.MarshalString(pipelineDocument(d)) },
 				Template:    tmpl.Identifier,
 				Needs:       needs,
 			},
@@ -206,8 +206,12 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	if err != nil {
 		return err
 	}
-	for _, sh := range templates {
-		p.Templates = append(p.Templates, sh.t)
+	seen := map[string]bool{}
+	for _, d := range p.Deployments {
+		if id := d.Pipeline.Template; !seen[id] {
+			seen[id] = true
+			p.Templates = append(p.Templates, used[id])
+		}
 	}
 	sortTemplates(p)
 	return nil

@@ -134,7 +134,7 @@ func TestPipelineRulesRefuse(t *testing.T) {
 	prod := expandedYAML(t, c, "production.services", "payment-service")
 	dev := expandedYAML(t, c, "dev.services", "payment-service")
 	// What a hand-made copy of the pipeline would be: every gate, inline.
-	copied := deploymentOf(t, c, "production.services", "payment-service").Pipeline.Resolved
+	copied := resolvedOf(t, deploymentOf(t, c, "production.services", "payment-service").Pipeline)
 	stages := func(doc map[string]any) []any { return doc["pipeline"].(map[string]any)["stages"].([]any) }
 	// The Deployment stage is the last: Production's first deploys upstream.
 	stage := func(doc map[string]any) map[string]any {
@@ -264,7 +264,7 @@ func TestProductionDeploysTheTagUpstreamFirst(t *testing.T) {
 		p := mustBuild(t, c, stack)
 		for _, d := range p.Deployments {
 			var doc document.Document
-			if err := yaml.Unmarshal([]byte(d.Pipeline.Resolved), &doc); err != nil {
+			if err := yaml.Unmarshal([]byte(resolvedOf(t, d.Pipeline)), &doc); err != nil {
 				t.Fatal(err)
 			}
 			stages := doc.Pipeline.Stages

@@ -328,13 +328,23 @@ type Pipeline struct {
 	// YAML is what is saved: a service's pipeline references its deploy
 	// stage's template (Template) with the service's inputs.
 	YAML string
-	// Resolved is what runs: YAML with its template applied, as Harness
-	// resolves it (equal to YAML without a template).
-	Resolved string
+	// resolved writes what runs: the pipeline built whole, as Harness
+	// resolves YAML with its template applied. Only reviews and tests
+	// read it, so it is written on request, not for every run.
+	resolved func() (string, error)
 	// Template is the identifier of the stage template YAML references;
 	// "" for none.
 	Template string
 	Needs    []Ref
+}
+
+// Resolved is what runs: YAML with its template applied, as Harness
+// resolves it (equal to YAML without a template).
+func (p Pipeline) Resolved() (string, error) {
+	if p.resolved == nil {
+		return p.YAML, nil
+	}
+	return p.resolved()
 }
 
 // Trigger is a pipeline's webhook trigger.

@@ -143,7 +143,7 @@ func TestProductionGates(t *testing.T) {
 	for _, stack := range c.AllStacks() {
 		p := mustBuild(t, c, stack)
 		for _, d := range p.Deployments {
-			y := d.Pipeline.Resolved
+			y := resolvedOf(t, d.Pipeline)
 			gated := strings.Contains(y, "type: HarnessApproval") && strings.Contains(y, "type: Policy")
 			if gated != p.Production {
 				t.Errorf("%s %s: gates %v, production %v", stack, d.Service, gated, p.Production)
@@ -182,7 +182,7 @@ func TestRegionWithDash(t *testing.T) {
 				}
 			}
 		}
-		if err := yaml.Unmarshal([]byte(d.Pipeline.Resolved), &doc); err != nil {
+		if err := yaml.Unmarshal([]byte(resolvedOf(t, d.Pipeline)), &doc); err != nil {
 			t.Fatal(err)
 		}
 		// The Deployment stage is the last (Production's first runs pre-stable).
@@ -249,7 +249,7 @@ func TestVerifyTimeoutExceedsDuration(t *testing.T) {
 	verified := 0
 	for _, d := range p.Deployments {
 		var doc document.Document
-		if err := yaml.Unmarshal([]byte(d.Pipeline.Resolved), &doc); err != nil {
+		if err := yaml.Unmarshal([]byte(resolvedOf(t, d.Pipeline)), &doc); err != nil {
 			t.Fatal(err)
 		}
 		spec, _, err := doc.Pipeline.Deployment()
@@ -431,7 +431,7 @@ func TestVerifyStepsHaveMonitoredServices(t *testing.T) {
 		}
 		for _, d := range p.Deployments {
 			s, _ := c.Service(d.Service)
-			steps := strings.Count(d.Pipeline.Resolved, "type: Verify\n")
+			steps := strings.Count(resolvedOf(t, d.Pipeline), "type: Verify\n")
 			verifySteps += steps
 			if !s.Verification {
 				if d.Monitored != nil || steps > 0 {
@@ -444,7 +444,7 @@ func TestVerifyStepsHaveMonitoredServices(t *testing.T) {
 			// has just deployed and verified): the monitored service is
 			// read by a Verify step of the deployment's own kind.
 			kind := map[string]string{catalog.Canary: "Canary", catalog.Rolling: "Rolling"}[s.In[st.Name].Strategy]
-			if steps == 0 || strings.Count(d.Pipeline.Resolved, "type: "+kind+"\n") != steps {
+			if steps == 0 || strings.Count(resolvedOf(t, d.Pipeline), "type: "+kind+"\n") != steps {
 				t.Errorf("%s/%s verifies, but its %s deployment has %d Verify steps of type %s: its monitored service is read by nothing", stack, s.Name, s.In[st.Name].Strategy, steps, kind)
 			}
 			m := d.Monitored
@@ -475,4 +475,14 @@ func TestVerifyStepsHaveMonitoredServices(t *testing.T) {
 	if verifySteps == 0 {
 		t.Fatal("no Verify step in any stack")
 	}
+}
+
+// resolvedOf is p resolved (its template applied), or the test fails.
+func resolvedOf(t testing.TB, p Pipeline) string {
+	t.Helper()
+	y, err := p.Resolved()
+	if err != nil {
+		t.Fatalf("pipeline %s resolved: %v", p.Identifier, err)
+	}
+	return y
 }

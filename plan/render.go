@@ -20,11 +20,14 @@ type Document struct {
 // and its triggers (foundation), infrastructures and deploy-stage
 // templates (platform stacks), then each deployment's Values file,
 // pipeline (as saved: on its template) and trigger.
-func (p *Plan) Documents() []Document { return p.documents(false) }
+func (p *Plan) Documents() []Document {
+	docs, _ := p.documents(false) // only a resolved pipeline can fail
+	return docs
+}
 
 // documents is Documents, with each deployment's pipeline resolved (its
 // template applied: what runs) when resolved is set.
-func (p *Plan) documents(resolved bool) []Document {
+func (p *Plan) documents(resolved bool) ([]Document, error) {
 	var out []Document
 	for _, s := range p.CatalogServices {
 		out = append(out, Document{KindService, s.Identifier, s.Name, s.YAML})
@@ -47,12 +50,15 @@ func (p *Plan) documents(resolved bool) []Document {
 		out = append(out, Document{KindFile, d.Values.Identifier, d.Service, d.Values.Content})
 		y := d.Pipeline.YAML
 		if resolved {
-			y = d.Pipeline.Resolved
+			var err error
+			if y, err = d.Pipeline.Resolved(); err != nil {
+				return nil, fmt.Errorf("%s: pipeline %s resolved: %w", p.Stack, d.Pipeline.Identifier, err)
+			}
 		}
 		out = append(out, Document{KindPipeline, d.Pipeline.Identifier, d.Service, y})
 		out = append(out, Document{KindTrigger, d.Trigger.Identifier, d.Service, d.Trigger.YAML})
 	}
-	return out
+	return out, nil
 }
 
 // RenderOptions choose what Render writes.
@@ -69,7 +75,11 @@ type RenderOptions struct {
 // comment naming it.
 func Render(w io.Writer, p *Plan, opts RenderOptions) error {
 	service := opts.Service
-	for _, d := range p.documents(opts.Resolved) {
+	docs, err := p.documents(opts.Resolved)
+	if err != nil {
+		return err
+	}
+	for _, d := range docs {
 		if service != "" && d.Service != service {
 			continue
 		}

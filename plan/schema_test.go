@@ -15,7 +15,7 @@ func TestDocumentsMatchHarnessSchemas(t *testing.T) {
 	for _, name := range c.AllStacks() {
 		for _, d := range mustBuild(t, c, name).Deployments {
 			// What is saved, and what runs.
-			for _, y := range []string{d.Pipeline.YAML, d.Pipeline.Resolved} {
+			for _, y := range []string{d.Pipeline.YAML, resolvedOf(t, d.Pipeline)} {
 				if err := conformance.ValidatePipeline([]byte(y)); err != nil {
 					t.Errorf("%s/%s pipeline: %v\n%s", name, d.Service, err, y)
 				}

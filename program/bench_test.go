@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
@@ -30,7 +31,9 @@ import (
 var sizes = []int{100, 1000, 5000}
 
 // BenchmarkProgram runs the whole program under mocks for every stack of
-// dev, staging and production; resources/op is what they register.
+// dev, staging and production as an engine session (platformctl's) runs
+// them: one program for the chain, reading each service stack's outputs
+// once (the session's ReadOutputs); resources/op is what they register.
 func BenchmarkProgram(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
@@ -41,8 +44,19 @@ func BenchmarkProgram(b *testing.B) {
 			total := 0
 			for i := 0; i < b.N; i++ {
 				total = 0
+				var read sync.Map
+				prog := New(c.Files(), ReadOutputs(func(stack string, outputs func() (map[string]any, error)) (map[string]any, error) {
+					if v, ok := read.Load(stack); ok {
+						return v.(map[string]any), nil
+					}
+					v, err := outputs()
+					if err == nil {
+						read.Store(stack, v)
+					}
+					return v, err
+				}))
 				for _, stack := range c.Chain {
-					rec, err := runWith(deployed, c, stack, false)
+					rec, err := runProgram(prog, deployed, c, stack, false)
 					if err != nil {
 						b.Fatal(err)
 					}

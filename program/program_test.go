@@ -104,8 +104,13 @@ func stacksOf(c *catalog.Catalog, name string) []string {
 // runWith runs the stacks name stands for, in order, into one recorder;
 // the first refusal stops the run.
 func runWith(outputs map[string]resource.PropertyMap, c *catalog.Catalog, name string, dryRun bool, opts ...pulumi.RunOption) (*mocktest.Recorder, error) {
+	// One program for the stacks, as in an engine session.
+	return runProgram(New(c.Files()), outputs, c, name, dryRun, opts...)
+}
+
+// runProgram is runWith with prog, the program of c's files.
+func runProgram(prog pulumi.RunFunc, outputs map[string]resource.PropertyMap, c *catalog.Catalog, name string, dryRun bool, opts ...pulumi.RunOption) (*mocktest.Recorder, error) {
 	rec := &mocktest.Recorder{StackOutputs: outputs}
-	prog := New(c.Files()) // one program for the stacks, as in an engine session
 	for _, stack := range stacksOf(c, name) {
 		if err := mocktest.Run(prog, stack, rec, append([]pulumi.RunOption{mocktest.WithDryRun(dryRun)}, opts...)...); err != nil {
 			return rec, fmt.Errorf("%s: %w", stack, err)
