@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/program"
 	"github.com/company/harness-platform/simulated"
@@ -22,6 +24,21 @@ import (
 // simulated services answer, as they answer the operation's calls. It
 // returns every problem at once; none means the operation may run.
 func (s *Session) Preflight(ctx context.Context, env string) ([]preflight.Problem, error) {
+	return s.PreflightWith(ctx, env, PreflightOptions{})
+}
+
+// PreflightOptions say more of the run preflight checks for.
+type PreflightOptions struct {
+	// Drift: the run is the drift check (a refresh), which reads every
+	// Harness and GitHub object of the stacks: preflight checks that
+	// those reads fit the API budgets (with GitHub's remaining budget)
+	// within MaxRunTime (default preflight.DefaultMaxRunTime).
+	Drift      bool
+	MaxRunTime time.Duration
+}
+
+// PreflightWith is Preflight for the run o describes.
+func (s *Session) PreflightWith(ctx context.Context, env string, o PreflightOptions) ([]preflight.Problem, error) {
 	st, _, err := s.Catalog.EnvironmentOf(env)
 	if err != nil {
 		return nil, err
@@ -58,6 +75,21 @@ func (s *Session) Preflight(ctx context.Context, env string) ([]preflight.Proble
 		return nil, err
 	}
 	req.ReadOnly = s.opts.ReadOnly
+	req.MaxRunTime = o.MaxRunTime
+	if o.Drift {
+		for _, name := range s.Catalog.StacksOf(st.Name) {
+			if _, ok := existing[name]; !ok {
+				continue
+			}
+			resources, err := s.stateOf(ctx, name)
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range resources {
+				req.Calls.Add(apibudget.Of(string(r.Type), apibudget.Read))
+			}
+		}
+	}
 	var svc preflight.Services = preflight.Live{}
 	if s.Servers != nil {
 		svc = s.Servers

@@ -65,6 +65,9 @@ type Options struct {
 	// preview`; the Automation API has no such option, so the session
 	// runs in a copy of the project's Pulumi.yaml and stack files.
 	ReadOnly bool
+	// Budgets, offline, are the API limits the simulated Harness and
+	// GitHub enforce (default: none; they count every call, APICalls).
+	Budgets *simulated.Budgets
 	// Env is added to the environment of the CLI and its plugins.
 	Env map[string]string
 	// Plugins, offline, serves the named providers ("kubernetes",
@@ -183,6 +186,9 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 			reach = *opts.Reach
 		}
 		s.Servers.SetReach(reach)
+		if opts.Budgets != nil {
+			s.Servers.SetBudgets(*opts.Budgets)
+		}
 		passphrase := opts.Passphrase
 		if passphrase == "" {
 			passphrase = DefaultPassphrase

@@ -389,3 +389,32 @@ func token(ctx context.Context, kubeconfig string) (string, error) {
 	}
 	return cred.Status.Token, nil
 }
+
+// GitHubRateLimit reads the credential's primary budget: GET /rate_limit
+// (which does not count against it), resources.core.
+func (l Live) GitHubRateLimit(ctx context.Context, _ string) (RateLimit, error) {
+	base, h, err := githubAPI()
+	if err != nil {
+		return RateLimit{}, err
+	}
+	var rl struct {
+		Resources struct {
+			Core struct {
+				Limit, Remaining int
+				Reset            int64 // epoch seconds
+			} `json:"core"`
+		} `json:"resources"`
+	}
+	status, body, err := l.get(ctx, base+"/rate_limit", h)
+	if err != nil {
+		return RateLimit{}, err
+	}
+	if status != http.StatusOK {
+		return RateLimit{}, fmt.Errorf("GET /rate_limit: %d", status)
+	}
+	if err := json.Unmarshal(body, &rl); err != nil {
+		return RateLimit{}, err
+	}
+	core := rl.Resources.Core
+	return RateLimit{Limit: core.Limit, Remaining: core.Remaining, Reset: max(0, time.Until(time.Unix(core.Reset, 0)))}, nil
+}

@@ -19,7 +19,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/plan"
@@ -56,6 +58,9 @@ type Services interface {
 	// RunnerAddress is the public address this run reaches the internet
 	// from; the zero Addr when it reaches every network.
 	RunnerAddress(ctx context.Context) (netip.Addr, error)
+	// GitHubRateLimit is what GitHub says remains of the credential's
+	// primary budget (GET /rate_limit), as seen for owner's token.
+	GitHubRateLimit(ctx context.Context, owner string) (RateLimit, error)
 }
 
 // GitHubRepo is a repository as GitHub holds it, seen with the token.
@@ -128,6 +133,11 @@ type Requirements struct {
 	// Network is where the EKS clusters' API answers from and where the
 	// runners are (nil without EKS clusters).
 	Network *Network
+	// Calls are the Harness and GitHub calls the run will make (zero:
+	// not known, not checked); MaxRunTime what it may take (default
+	// DefaultMaxRunTime).
+	Calls      apibudget.Calls
+	MaxRunTime time.Duration
 }
 
 // Network is the stack file's runner and endpoint settings.
@@ -288,6 +298,7 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 	if r.Network != nil {
 		out = append(out, checkNetwork(ctx, svc, *r.Network)...)
 	}
+	out = append(out, checkBudget(ctx, svc, r)...)
 	for _, cl := range r.Clusters {
 		fail(fmt.Sprintf("cluster API of %s/%s", r.Environment, cl.Region), svc.Cluster(ctx, cl.Region, cl.Kubeconfig),
 			"run the job on the stack's runners (harness-platform:runner labels), whose egressCidrs the cluster's publicAccessCidrs cover (docs/delivery.md, Where the jobs run)")

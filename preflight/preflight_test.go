@@ -6,6 +6,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"github.com/company/harness-platform/apibudget"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -14,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/company/harness-platform/internal/catalogtest"
 )
@@ -90,6 +92,7 @@ type fake struct {
 	repo   GitHubRepo
 	eks    EKSAnswer
 	addr   netip.Addr
+	rate   RateLimit
 }
 
 // inOrder is a fake whose every answer passes; refusing one that refuses
@@ -113,6 +116,7 @@ func (f fake) CallerIdentity(context.Context, string, string) (string, error) { 
 func (f fake) Cluster(context.Context, string, string) error                  { return f.err }
 func (f fake) Command(context.Context, string) error                          { return f.err }
 func (f fake) RunnerAddress(context.Context) (netip.Addr, error)              { return f.addr, f.err }
+func (f fake) GitHubRateLimit(context.Context, string) (RateLimit, error)     { return f.rate, f.err }
 func (f fake) EKS(context.Context, string, string, string) (EKSAnswer, error) {
 	return f.eks, f.err
 }
@@ -428,4 +432,50 @@ func TestReadOnlyRun(t *testing.T) {
 	if !found {
 		t.Errorf("a refused read-only run's fixes do not name the read-only token: %v", p)
 	}
+}
+
+// A run whose calls need longer than a run may take is refused with the
+// numbers: 2,003 GitHub writes need four hours of the content budget
+// (fits six); with 100 calls left of the credential's hour, reset in 50
+// minutes, 4,006 calls need another hour after the reset (fits); within
+// two hours neither fits. The Harness key's budget bounds the time too.
+func TestBudgetCheck(t *testing.T) {
+	dev := devFirstUpGitHub()
+	f := inOrder()
+	f.rate = RateLimit{Limit: 15000, Remaining: 100, Reset: 50 * time.Minute}
+	r := Requirements{Environment: "dev", GitHub: map[string][]string{"company": {"svc"}}, Calls: dev}
+	if p := checkBudget(context.Background(), f, r); len(p) != 0 {
+		t.Fatalf("refused within six hours: %v", p)
+	}
+	r.MaxRunTime = 2 * time.Hour
+	p := checkBudget(context.Background(), f, r)
+	if len(p) != 1 {
+		t.Fatalf("not refused within two hours: %v", p)
+	}
+	msg := p[0].Error()
+	for _, s := range []string{
+		"need at least 4h, and a run may take 2h",
+		"GitHub content-generating (per hour) (500 per hour): 2003 calls, at least 4h",
+		"GitHub credential on company: 100 of 15000 calls remain this hour, reset in 50m; 4006 needed, at least 50m",
+		"split the run",
+	} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("the refusal lacks %q:\n%s", s, msg)
+		}
+	}
+	// Harness alone: 130,000 calls are over two hours of one key's.
+	r = Requirements{Environment: "dev", MaxRunTime: 2 * time.Hour, Calls: apibudget.Calls{HarnessReads: 65000, HarnessWrites: 65000}}
+	if p := checkBudget(context.Background(), f, r); len(p) != 1 || !strings.Contains(p[0].Error(), "Harness API key (1000 per minute): 130000 calls, at least 2h 9m") {
+		t.Errorf("the Harness key's budget: %v", p)
+	}
+	// Nothing known, nothing checked.
+	if p := checkBudget(context.Background(), f, Requirements{MaxRunTime: time.Nanosecond}); len(p) != 0 {
+		t.Errorf("refused a run of no calls: %v", p)
+	}
+}
+
+// devFirstUpGitHub are dev's first up at 1,000 services in GitHub (issue 34's
+// measure): 2,003 objects created.
+func devFirstUpGitHub() apibudget.Calls {
+	return apibudget.Calls{GitHubReads: 2003, GitHubWrites: 2003, GitHubContent: 2003}
 }

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/harness/importid"
 )
 
@@ -74,7 +75,8 @@ type Provider struct {
 	behavior      Behavior
 	hooks         *hooks
 	reach         *atomic.Pointer[Reach]
-	aws           *Cloud // the simulated AWS, where a cluster's endpoint access is (Kubernetes only)
+	aws           *Cloud  // the simulated AWS, where a cluster's endpoint access is (Kubernetes only)
+	meters        *meters // Harness and GitHub only
 }
 
 var opts = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepOutputValues: false, SkipNulls: true}
@@ -325,6 +327,9 @@ func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pul
 	id := p.resourceID(typ, key, news)
 	out := p.outputs(typ, key, news, req.GetPreview())
 	if !req.GetPreview() {
+		if err := p.spend(typ, apibudget.Create, req.GetUrn()); err != nil {
+			return nil, err
+		}
 		if _, ok := p.cloud.Get(key); ok {
 			if d, ok := p.behavior.(duplicateRefuser); ok {
 				if err := d.Duplicate(typ, id, news); err != nil {
@@ -378,6 +383,9 @@ func (p *Provider) Read(_ context.Context, req *pulumirpc.ReadRequest) (*pulumir
 	}
 	key, err := p.keyOf(typ, req.GetId(), known)
 	if err != nil {
+		return nil, err
+	}
+	if err := p.spend(typ, apibudget.Read, req.GetUrn()); err != nil {
 		return nil, err
 	}
 	rec, ok := p.cloud.Get(key)
@@ -435,6 +443,9 @@ func (p *Provider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pul
 	}
 	out := p.outputs(typ, key, news, req.GetPreview())
 	if !req.GetPreview() {
+		if err := p.spend(typ, apibudget.Update, req.GetUrn()); err != nil {
+			return nil, err
+		}
 		if _, ok := p.cloud.Get(key); !ok {
 			return nil, fmt.Errorf("%s %q was deleted outside Pulumi; run a refresh", typ, req.GetId())
 		}
@@ -489,6 +500,10 @@ func (p *Provider) Invoke(_ context.Context, req *pulumirpc.InvokeRequest) (*pul
 	}
 	args, err := unmarshal(req.GetArgs())
 	if err != nil {
+		return nil, err
+	}
+	// A lookup (getTeam, a list for import) is a read, in a preview too.
+	if err := p.spend(req.GetTok(), apibudget.Read, req.GetTok()); err != nil {
 		return nil, err
 	}
 	out, err := p.answer(req.GetTok(), args)
@@ -667,6 +682,9 @@ func (p *Provider) Delete(_ context.Context, req *pulumirpc.DeleteRequest) (*emp
 	}
 	key, err := p.keyOf(req.GetType(), req.GetId(), olds)
 	if err != nil {
+		return nil, err
+	}
+	if err := p.spend(req.GetType(), apibudget.Delete, req.GetUrn()); err != nil {
 		return nil, err
 	}
 	if g, ok := p.behavior.(deleteGuard); ok {

@@ -35,6 +35,8 @@ type Servers struct {
 	hooks     *hooks
 	// reach is who calls the services, and from where (SetReach).
 	reach atomic.Pointer[Reach]
+	// meters count (and, SetBudgets, limit) the Harness and GitHub calls.
+	meters map[string]*meters
 }
 
 // hooks let tests act at a precise point of an operation.
@@ -82,7 +84,9 @@ func Start(stateDir, shared string) (*Servers, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the simulated Harness provider checks inputs against the provider's facts and constraints: %w", err)
 	}
-	s := &Servers{ports: map[string]int{}, clouds: map[string]*Cloud{}, behaviors: map[string]Behavior{}, hooks: &hooks{}}
+	s := &Servers{ports: map[string]int{}, clouds: map[string]*Cloud{}, behaviors: map[string]Behavior{}, hooks: &hooks{},
+		meters: map[string]*meters{"harness": {}, "github": {}}}
+	s.SetBudgets(Budgets{}) // count only
 	names := []string{"harness", "kubernetes", "aws", "github"}
 	for _, name := range names {
 		cloud, err := OpenCloud(filepath.Join(stateDir, "cloud"), name)
@@ -103,7 +107,7 @@ func Start(stateDir, shared string) (*Servers, error) {
 			return nil, err
 		}
 		srv := grpc.NewServer(grpc.MaxRecvMsgSize(256 << 20))
-		p := &Provider{name: name, version: Versions[name], cloud: cloud, behavior: behavior, hooks: s.hooks, reach: &s.reach}
+		p := &Provider{name: name, version: Versions[name], cloud: cloud, behavior: behavior, hooks: s.hooks, reach: &s.reach, meters: s.meters[name]}
 		if name == "kubernetes" {
 			// A cluster's API answers by the endpoint access the
 			// simulated AWS gave the cluster.

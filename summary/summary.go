@@ -18,6 +18,8 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+
+	"github.com/company/harness-platform/apibudget"
 )
 
 // Violation is one policy violation.
@@ -45,6 +47,11 @@ type Preview struct {
 	// Reach counts, by template identifier, the pipelines built from it:
 	// what a change of it reaches at their next run (Markdown says so).
 	Reach map[string]int
+	// Calls are the Harness and GitHub calls the previewed steps cost
+	// when applied (apibudget.Of), in all and by service ("" for the
+	// platform's own objects).
+	Calls        apibudget.Calls
+	ServiceCalls map[string]apibudget.Calls
 }
 
 // templateType is the Harness provider's template resource: one version
@@ -56,7 +63,8 @@ type ServiceOf func(urn resource.URN) string
 
 // Read reads an event log.
 func Read(stack string, r io.Reader, serviceOf ServiceOf) (*Preview, error) {
-	p := &Preview{Stack: stack, Changes: map[string]int{}, Types: map[string]int{}, Templates: map[string][]string{}}
+	p := &Preview{Stack: stack, Changes: map[string]int{}, Types: map[string]int{}, Templates: map[string][]string{},
+		ServiceCalls: map[string]apibudget.Calls{}}
 	counted := map[string]int{}
 	services := map[string]bool{}
 	sc := bufio.NewScanner(r)
@@ -72,6 +80,15 @@ func Read(stack string, r io.Reader, serviceOf ServiceOf) (*Preview, error) {
 		switch {
 		case e.ResourcePreEvent != nil:
 			m := e.ResourcePreEvent.Metadata
+			if op, ok := apibudget.OpOf(string(m.Op)); ok {
+				c := apibudget.Of(m.Type, op)
+				p.Calls.Add(c)
+				if !c.IsZero() {
+					s := p.ServiceCalls[serviceOf(resource.URN(m.URN))]
+					s.Add(c)
+					p.ServiceCalls[serviceOf(resource.URN(m.URN))] = s
+				}
+			}
 			op := string(m.Op)
 			if op == string(apitype.OpSame) || op == string(apitype.OpRead) || m.Type == "pulumi:pulumi:Stack" {
 				continue
@@ -195,9 +212,38 @@ func (p *Preview) Markdown(details string, max int) string {
 		templates = append(templates, line)
 	}
 	section("Deploy templates changed", templates)
+	section("API calls the up needs", p.callLines())
 	section("Services touched", services)
 	section("Changes by type", types)
 	return b.String()
+}
+
+// callLines are the calls the change needs, what each budget allows,
+// the least real time, and the services that need the most.
+func (p *Preview) callLines() []string {
+	if p.Calls.IsZero() {
+		return nil
+	}
+	needs := p.Calls.Needs(apibudget.Budgets)
+	lines := []string{p.Calls.String() + "; at least " + apibudget.Duration(apibudget.Least(needs))}
+	for _, n := range needs {
+		if n.Calls > 0 {
+			lines = append(lines, n.String())
+		}
+	}
+	services := slices.Collect(maps.Keys(p.ServiceCalls))
+	slices.SortFunc(services, func(a, b string) int {
+		ca, cb := p.ServiceCalls[a], p.ServiceCalls[b]
+		return cmp.Or(cmp.Compare(cb.Harness()+cb.GitHub(), ca.Harness()+ca.GitHub()), cmp.Compare(a, b))
+	})
+	for _, s := range services {
+		name := "`" + s + "`"
+		if s == "" {
+			name = "platform objects"
+		}
+		lines = append(lines, name+": "+p.ServiceCalls[s].String())
+	}
+	return lines
 }
 
 func firstLine(s string) string {

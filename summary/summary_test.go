@@ -8,6 +8,8 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+
+	"github.com/company/harness-platform/apibudget"
 )
 
 func line(t *testing.T, e apitype.EngineEvent) string {
@@ -99,5 +101,54 @@ func TestTemplatesInTheSummary(t *testing.T) {
 	md := p.Markdown("", 8000)
 	if want := "**Deploy templates changed** (1)\n- `deploy_cron_int_stable_rolling`: create v22222222, delete v11111111; reaches 7 pipeline(s)\n"; !strings.Contains(md, want) {
 		t.Errorf("want %q in:\n%s", want, md)
+	}
+}
+
+// The summary says what the change will cost each API budget: 3,000
+// pipeline creates are 6,000 Harness calls, six minutes of one key's
+// budget; 600 GitHub environment creates are 600 content-generating
+// writes, an hour of GitHub's secondary limit; a replacement's three
+// steps cost one replace; same and the providers cost nothing.
+func TestSummaryCountsAPICalls(t *testing.T) {
+	var log strings.Builder
+	for i := range 3000 {
+		log.WriteString(line(t, step(apitype.OpCreate, "harness:platform/pipeline:Pipeline", fmt.Sprintf("svc_%04d_dev", i))))
+	}
+	for i := range 600 {
+		log.WriteString(line(t, step(apitype.OpCreate, "github:index/repositoryEnvironment:RepositoryEnvironment", fmt.Sprintf("svc_%04d-dev", i))))
+	}
+	for _, op := range []apitype.OpType{apitype.OpCreateReplacement, apitype.OpReplace, apitype.OpDeleteReplaced} {
+		log.WriteString(line(t, step(op, "harness:platform/service:Service", "svc_0001")))
+	}
+	log.WriteString(line(t, step(apitype.OpSame, "harness:platform/project:Project", "platform")))
+	log.WriteString(line(t, step(apitype.OpCreate, "pulumi:providers:github", "github")))
+	owner := func(urn resource.URN) string {
+		if name := urn.Name(); strings.HasPrefix(name, "svc_0001") {
+			return "svc-0001"
+		}
+		return "other"
+	}
+	p, err := Read("dev", strings.NewReader(log.String()), owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := apibudget.Calls{HarnessReads: 3001, HarnessWrites: 3002, GitHubReads: 600, GitHubWrites: 600, GitHubContent: 600}
+	if p.Calls != want {
+		t.Fatalf("calls %+v, want %+v", p.Calls, want)
+	}
+	if got := p.ServiceCalls["svc-0001"]; got != (apibudget.Calls{HarnessReads: 2, HarnessWrites: 3, GitHubReads: 1, GitHubWrites: 1, GitHubContent: 1}) {
+		t.Errorf("svc-0001's calls %+v", got)
+	}
+	md := p.Markdown("", 20000)
+	for _, s := range []string{
+		"**API calls the up needs**",
+		"Harness API key (1000 per minute): 6003 calls, at least 6m",
+		"GitHub content-generating (per hour) (500 per hour): 600 calls, at least 1h",
+		"; at least 1h\n",
+		"- `svc-0001`: Harness 5",
+	} {
+		if !strings.Contains(md, s) {
+			t.Errorf("the summary lacks %q:\n%s", s, md)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/engine"
 	"github.com/company/harness-platform/simulated"
@@ -98,6 +99,7 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		case "restore":
 			err = restoreStack(ctx, s, f, stdout)
 		}
+		reportCalls(s, cmd+" of "+f.stack, stdout)
 		if cmd == "refresh" && engine.OnlyDrift(err) {
 			fmt.Fprintf(stderr, "drift in %s: %v\n", f.stack, err)
 			return exitDrift
@@ -181,7 +183,9 @@ func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 	step := func(title string, fn func(env string) error) bool {
 		for _, env := range c.Chain {
 			fmt.Fprintf(stdout, "\n=== %s: %v\n", title, c.StacksOf(env))
-			if err := fn(env); err != nil {
+			err := fn(env)
+			reportCalls(s, title+" of "+env, stdout)
+			if err != nil {
 				fmt.Fprintf(stderr, "demo: %s of %s failed: %v\n", title, env, err)
 				return false
 			}
@@ -347,7 +351,7 @@ func runImport(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 // operations use, and prints every problem with its fix.
 func runPreflight(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) int {
-		problems, err := s.Preflight(ctx, f.stack)
+		problems, err := s.PreflightWith(ctx, f.stack, engine.PreflightOptions{Drift: f.drift})
 		if err != nil {
 			fmt.Fprintf(stderr, "preflight of %s failed: %v\n", f.stack, err)
 			return exitFail
@@ -362,4 +366,22 @@ func runPreflight(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "preflight of %s: the backend, the Harness key, the GitHub credential, the AWS roles and the deployed clusters' API answer\n", f.stack)
 		return exitOK
 	})
+}
+
+// reportCalls prints, offline, the Harness and GitHub calls the run made
+// (as the real providers would have sent them), the least real time they
+// need under each API budget, and starts counting afresh.
+func reportCalls(s *engine.Session, run string, w io.Writer) {
+	calls, err := s.APICalls()
+	s.ResetAPICalls()
+	if err != nil || calls.Total.IsZero() {
+		return
+	}
+	needs := calls.Total.Needs(apibudget.Budgets)
+	fmt.Fprintf(w, "API calls of the %s: %s; at least %s of real time\n", run, calls.Total, apibudget.Duration(apibudget.Least(needs)))
+	for _, n := range needs {
+		if n.Calls > 0 {
+			fmt.Fprintf(w, "  %s\n", n)
+		}
+	}
 }

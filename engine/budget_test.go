@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/company/harness-platform/apibudget"
+	"github.com/company/harness-platform/simulated"
+)
+
+// The drift check of a deployed dev, under budgets far tighter than the
+// real ones (an hour of simulated time passes in a real second): the
+// simulated GitHub allows 5 calls an hour, and its provider waits for
+// each reset, as the real one sleeps until the limit's reset and tries
+// again; the simulated Harness allows 100 calls a minute, and its
+// provider backs off and retries, as go-retryablehttp does. The run
+// waits and succeeds, it reads every Harness and GitHub object once, and
+// it takes at least the time the budgets impose.
+//
+// Preflight, asked about that drift check, refuses it with the numbers
+// when it may take two hours, and lets it run when it may take a day.
+func TestDriftCheckUnderATightBudgetWaitsAndSucceeds(t *testing.T) {
+	t.Parallel()
+	state := deployedDev(t)
+	tight := simulated.Budgets{
+		Scale:   3600,
+		Harness: []apibudget.Budget{{Name: "tight Harness key", Limit: 100, Window: time.Minute, Counts: apibudget.Calls.Harness}},
+		GitHub:  []apibudget.Budget{{Name: "tight GitHub token", Limit: 5, Window: time.Hour, Counts: apibudget.Calls.GitHub}},
+	}
+	out := &syncBuffer{}
+	s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: state, Stdout: out, Stderr: out, Catalog: example(t), Budgets: &tight})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// Preflight first: the drift check's reads, against GitHub's
+	// remaining budget, need more than two hours; they fit in a day.
+	problems, err := s.PreflightWith(context.Background(), "dev", PreflightOptions{Drift: true, MaxRunTime: 2 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "the API budgets of this run of dev") ||
+		!strings.Contains(problems[0].Error(), "GitHub credential on company: 5 of 5 calls remain this hour") {
+		t.Fatalf("preflight did not refuse the drift check with the numbers: %v", problems)
+	}
+	t.Logf("preflight: %v", problems[0])
+	if problems, err := s.PreflightWith(context.Background(), "dev", PreflightOptions{Drift: true, MaxRunTime: 24 * time.Hour}); err != nil || len(problems) != 0 {
+		t.Fatalf("preflight refused a drift check that fits a day: %v %v", problems, err)
+	}
+	start := time.Now()
+	if err := s.Refresh(context.Background(), "dev", RunOptions{PreviewOnly: true, ExpectNoChanges: true}); err != nil {
+		t.Fatalf("the drift check under a tight budget failed: %v\n%s", err, out)
+	}
+	took := time.Since(start)
+	calls, err := s.APICalls()
+	if err != nil {
+		t.Fatal(err)
+	}
+	harness, github := len(providerRecords(t, state, "harness")), len(providerRecords(t, state, "github"))
+	if calls.Total.HarnessReads != harness || calls.Total.GitHubReads != github || calls.Total.HarnessWrites+calls.Total.GitHubWrites != 0 {
+		t.Fatalf("the drift check made %s; the clouds hold %d Harness and %d GitHub objects", calls.Total, harness, github)
+	}
+	if github <= 5 {
+		t.Fatalf("dev has %d GitHub objects: the budget is not tight", github)
+	}
+	// The GitHub provider slept through windows of simulated time (the
+	// stacks' refreshes are separate processes: real time passes between
+	// them, so not every window is waited for; 33 reads at 5 a window
+	// cannot go without a wait of at least one).
+	if calls.WaitedGitHub < time.Hour/2 {
+		t.Errorf("the simulated GitHub provider waited %s for %d reads at 5 an hour", calls.WaitedGitHub, github)
+	}
+	t.Logf("%s in %s; waited %s for GitHub, %s for Harness", calls.Total, took.Round(time.Millisecond), calls.WaitedGitHub, calls.WaitedHarness)
+}
