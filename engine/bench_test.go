@@ -13,6 +13,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 
+	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/plan"
@@ -65,6 +66,10 @@ func BenchmarkUp(b *testing.B) {
 				}
 				up := time.Since(start)
 				resources := (*res.Summary.ResourceChanges)[string(apitype.OpCreate)]
+				upCalls, err := s.APICalls()
+				if err != nil {
+					b.Fatal(err)
+				}
 				s.Close()
 
 				s, err = Open(ctx, Options{ProjectDir: "..", Offline: true, StateDir: state, Catalog: template, Stdout: io.Discard, Stderr: io.Discard})
@@ -77,6 +82,10 @@ func BenchmarkUp(b *testing.B) {
 					b.Fatal(err)
 				}
 				change := time.Since(start)
+				changeCalls, err := s.APICalls()
+				if err != nil {
+					b.Fatal(err)
+				}
 				written := 0
 				for op, k := range *res.Summary.ResourceChanges {
 					if op != string(apitype.OpSame) {
@@ -133,6 +142,17 @@ func BenchmarkUp(b *testing.B) {
 					b.ReportMetric(float64(pipelineBytes)/float64(pipelines), "checkpoint-B/pipeline")
 				}
 				b.ReportMetric(float64(len(c.StacksOf("dev"))), "stacks")
+				// The calls the simulated Harness and GitHub answered, as
+				// the real providers would send them, and the least real
+				// time they need under one key and one App installation.
+				for _, m := range []struct {
+					name  string
+					calls apibudget.Calls
+				}{{"up", upCalls.Total}, {"change", changeCalls.Total}} {
+					b.ReportMetric(float64(m.calls.Harness()), m.name+"-harness-calls")
+					b.ReportMetric(float64(m.calls.GitHub()), m.name+"-github-calls")
+					b.ReportMetric(apibudget.Least(m.calls.Needs(apibudget.Budgets)).Minutes(), m.name+"-least-min")
+				}
 			}
 		})
 	}
