@@ -51,4 +51,18 @@ func TestSpendWaitsAsTheProvidersDo(t *testing.T) {
 	if w := github.meters.meter.Load().Waited(); w < 2*time.Second+30*time.Minute {
 		t.Errorf("three GitHub creates at one an hour waited %s: the write delays and most of an hour", w)
 	}
+
+	// Counting only (no budgets, the default): every call counted, no
+	// pause, no wait: an offline run is not slowed.
+	counting := &Provider{name: "github", meters: &meters{}}
+	counting.meters.meter.Store(apibudget.NewMeter(nil, 1))
+	start := time.Now()
+	for range 3 {
+		if err := counting.spend(env, apibudget.Create, "urn"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if total, _ := counting.meters.meter.Load().Used(); total.GitHubWrites != 3 || time.Since(start) > 100*time.Millisecond {
+		t.Errorf("counting only: %s in %s", total, time.Since(start))
+	}
 }
