@@ -159,6 +159,7 @@ func (s *Session) backupBefore(ctx context.Context, stack auto.Stack, op string)
 // applies the catalog again. A file holding another stack's or project's
 // state, or no resources, is refused.
 func (s *Session) Restore(ctx context.Context, name, file string, o RunOptions) (auto.PreviewResult, error) {
+	o = s.paced(o)
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return auto.PreviewResult{}, err

@@ -74,3 +74,27 @@ func TestDriftCheckUnderATightBudgetWaitsAndSucceeds(t *testing.T) {
 	}
 	t.Logf("%s in %s; waited %s for GitHub, %s for Harness", calls.Total, took.Round(time.Millisecond), calls.WaitedGitHub, calls.WaitedHarness)
 }
+
+// Against the real services a run is paced within one Harness key's
+// budget unless --parallel says otherwise; offline it is not.
+func TestRunsArePacedWithinTheHarnessBudget(t *testing.T) {
+	for stacks, want := range map[int]int{0: 2, 1: 4, 2: 2, 4: 1, 8: 1} {
+		if got := PacedParallel(stacks); got != want {
+			t.Errorf("%d stacks at once: --parallel %d, want %d", stacks, got, want)
+		}
+		if stacks > 0 && PacedParallel(stacks)*stacks*CallsPerSlot > apibudget.HarnessKey.Limit && PacedParallel(stacks) > 1 {
+			t.Errorf("%d stacks at --parallel %d exceed the key's budget", stacks, PacedParallel(stacks))
+		}
+	}
+	online := &Session{opts: Options{}}
+	if got := online.paced(RunOptions{StackParallel: 2}).Parallel; got != 2 {
+		t.Errorf("online: --parallel %d, want 2", got)
+	}
+	if got := online.paced(RunOptions{Parallel: 6}).Parallel; got != 6 {
+		t.Errorf("online with --parallel 6: %d", got)
+	}
+	offline := &Session{opts: Options{Offline: true}}
+	if got := offline.paced(RunOptions{}).parallel(); got != DefaultParallel {
+		t.Errorf("offline: --parallel %d, want %d", got, DefaultParallel)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/company/harness-platform/apibudget"
 	"io"
 	"os"
 	"path/filepath"
@@ -36,9 +37,37 @@ func writeEvents(w io.Writer, ch <-chan events.EngineEvent) error {
 	return err
 }
 
-// DefaultParallel caps concurrent resource operations: Harness allows about
-// 1,000 API calls a minute per key.
+// DefaultParallel caps concurrent resource operations offline, where the
+// CPU is the limit.
 const DefaultParallel = 8
+
+// CallsPerSlot is what one operation slot sends Harness in a minute at
+// most: an operation is a write and a read back (apibudget.Of), each
+// taken as a quarter second through the bridged provider. That is an
+// assumption (the simulation has no latency); a real account's run logs
+// would tell, and a slower API only leaves more room.
+const CallsPerSlot = 240
+
+// PacedParallel is the --parallel that keeps stackParallel stacks run at
+// once within one Harness API key's budget (apibudget.HarnessKey): a
+// budget met by the provider's retries of 429 fails the step after ten
+// of them, so a run is paced below it instead (2 at 2 stacks).
+func PacedParallel(stackParallel int) int {
+	if stackParallel < 1 {
+		stackParallel = DefaultStackParallel
+	}
+	return max(1, apibudget.HarnessKey.Limit/(CallsPerSlot*stackParallel))
+}
+
+// paced is o with, for a run against the real services, the paced
+// --parallel unless one is given; offline the simulated services answer
+// at once and DefaultParallel keeps the cores busy.
+func (s *Session) paced(o RunOptions) RunOptions {
+	if o.Parallel == 0 && !s.opts.Offline {
+		o.Parallel = PacedParallel(o.StackParallel)
+	}
+	return o
+}
 
 // RunOptions are the flags users expect from the Pulumi CLI.
 type RunOptions struct {
@@ -90,6 +119,7 @@ func (o RunOptions) parallel() int {
 // Preview shows what up would change: of one stack, or of every stack of
 // an environment (Waves), the changes summed.
 func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.PreviewResult, error) {
+	o = s.paced(o)
 	var out auto.PreviewResult
 	var mu sync.Mutex
 	if o.EventLog != nil {
@@ -183,6 +213,7 @@ func (s *Session) previewStack(ctx context.Context, name string, o RunOptions) (
 // platform stack needs no such preview: its own update refuses before
 // registering anything (and previews for the policy packs).
 func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpResult, error) {
+	o = s.paced(o)
 	var out auto.UpResult
 	waves, err := Waves(s.Catalog, name)
 	if err != nil {
@@ -303,6 +334,7 @@ func exists(err error) bool {
 // reports differences and leaves the state as it was, so the next check
 // still sees the drift (a plain refresh would accept it into the state).
 func (s *Session) Refresh(ctx context.Context, name string, o RunOptions) error {
+	o = s.paced(o)
 	return s.each(ctx, name, o, s.refreshStack)
 }
 
@@ -385,6 +417,7 @@ func changes(summary map[apitype.OpType]int) []string {
 // the platform stack refuses the whole environment before its service
 // stacks lose anything.
 func (s *Session) Destroy(ctx context.Context, name string, o RunOptions) error {
+	o = s.paced(o)
 	waves, err := Waves(s.Catalog, name)
 	if err != nil {
 		return err

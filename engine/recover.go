@@ -31,6 +31,7 @@ import (
 //
 // It returns the pending creates it settled (none: nothing to recover).
 func (s *Session) Recover(ctx context.Context, name string, o RunOptions) ([]optrefresh.PendingCreate, error) {
+	o = s.paced(o)
 	defer s.flush()
 	stacks, err := s.stacksOf(ctx, name)
 	if err != nil {

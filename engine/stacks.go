@@ -18,14 +18,15 @@ import (
 // update runs at most --parallel resource operations at once, and each
 // Harness operation of the bridged Terraform provider is about two API
 // calls (a create or update, then a read), each taking around 0.5 s: one
-// operation slot makes up to about 240 calls a minute. Two stacks at
-// --parallel 2 are 4 slots, under 1,000 calls a minute with room for the
-// reads of a refresh; 2 stacks at the default --parallel 8 are 16 slots,
+// operation slot makes up to about 240 calls a minute (CallsPerSlot). Two
+// stacks at --parallel 2 are 4 slots, under 1,000 calls a minute with
+// room for the reads of a refresh; 2 stacks at --parallel 8 are 16 slots,
 // up to about 3,800 calls a minute when every operation is a Harness
-// call, so Harness throttles (HTTP 429, which the provider retries). Use
-// --parallel 2 --stack-parallel 2 against Harness with one key, or one
-// key per stack set. Offline (the simulated cloud) the CPU is the limit:
-// two stacks keep two cores busy.
+// call, so Harness throttles (HTTP 429, which the provider retries ten
+// times, then fails the step). Against the real services a run without
+// --parallel is therefore paced (PacedParallel: 2 at 2 stacks); one key
+// per stack set allows more. Offline (the simulated cloud) the CPU is
+// the limit: two stacks keep two cores busy.
 const DefaultStackParallel = 2
 
 // Waves are the stacks a --stack argument names, in dependency order: each

@@ -96,7 +96,7 @@ func stackFlag(fs *flag.FlagSet, o *options) {
 func runFlags(fs *flag.FlagSet, o *options) {
 	dirFlag(fs, o)
 	fs.StringVar(&o.state, "state", "", "offline state directory (default <dir>/.state)")
-	fs.IntVar(&o.parallel, "parallel", engine.DefaultParallel, "concurrent resource operations in each stack")
+	fs.IntVar(&o.parallel, "parallel", 0, "concurrent resource operations in each stack (default: 8 offline; against the real services paced within one Harness key's budget, 2 at 2 stacks: engine.PacedParallel)")
 	fs.IntVar(&o.stackParallel, "stack-parallel", engine.DefaultStackParallel, "stacks of one environment run at once (Harness: about 1,000 API calls a minute per key; see docs/operating.md)")
 	fs.StringVar(&o.backupDir, "backup-dir", os.Getenv("HARNESS_PLATFORM_BACKUP_DIR"), "where up, destroy and backup keep state backups (default: <state>/backups offline, beside a file:// backend, else <dir>/.backups; env HARNESS_PLATFORM_BACKUP_DIR)")
 	fs.IntVar(&o.keepBackups, "keep-backups", engine.DefaultKeepBackups, "backups kept per stack")
