@@ -1,14 +1,17 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -383,5 +386,22 @@ func reportCalls(s *engine.Session, run string, w io.Writer) {
 		if n.Calls > 0 {
 			fmt.Fprintf(w, "  %s\n", n)
 		}
+	}
+	// By service, the costliest first (every one: Session.APICalls).
+	services := slices.Collect(maps.Keys(calls.ByService))
+	slices.SortFunc(services, func(a, b string) int {
+		ca, cb := calls.ByService[a], calls.ByService[b]
+		return cmp.Or(cmp.Compare(cb.Harness()+cb.GitHub(), ca.Harness()+ca.GitHub()), cmp.Compare(a, b))
+	})
+	for i, svc := range services {
+		if i == 5 {
+			fmt.Fprintf(w, "  … and %d more services\n", len(services)-i)
+			break
+		}
+		name := "the platform's own objects"
+		if svc != "" {
+			name = svc
+		}
+		fmt.Fprintf(w, "  %s: %s\n", name, calls.ByService[svc])
 	}
 }
