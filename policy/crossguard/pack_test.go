@@ -92,7 +92,11 @@ func productionPipeline(t *testing.T) (saved, resolved, template string) {
 		if d.Service == "payment-service" {
 			for _, tmpl := range p.Templates {
 				if tmpl.Identifier == d.Pipeline.Template {
-					return d.Pipeline.YAML, resolvedOf(t, d.Pipeline), tmpl.YAML
+					resolved, err := d.Pipeline.Resolved()
+					if err != nil {
+						t.Fatal(err)
+					}
+					return d.Pipeline.YAML, resolved, tmpl.YAML
 				}
 			}
 		}
@@ -317,14 +321,4 @@ func TestPackDescribesEveryPolicy(t *testing.T) {
 	if len(seen) != 9 {
 		t.Errorf("%d policies", len(seen))
 	}
-}
-
-// resolvedOf is p resolved (its template applied), or the test fails.
-func resolvedOf(t testing.TB, p plan.Pipeline) string {
-	t.Helper()
-	y, err := p.Resolved()
-	if err != nil {
-		t.Fatalf("pipeline %s resolved: %v", p.Identifier, err)
-	}
-	return y
 }
