@@ -108,6 +108,26 @@ func openWith(t *testing.T, state string, c *catalog.Catalog, transform pulumi.R
 
 func example(t *testing.T) *catalog.Catalog { return catalogtest.Example(t, "..") }
 
+// exampleEdited is the example catalog with the first old in file (one
+// of catalog.ServicesFile, ...) replaced by new; the test fails if the
+// example no longer holds old.
+func exampleEdited(t *testing.T, file, old, new string) *catalog.Catalog {
+	t.Helper()
+	files, err := catalogtest.ExampleFiles("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(files[file], []byte(old)) {
+		t.Fatalf("the example's %s no longer holds %q; update the test", file, old)
+	}
+	files[file] = bytes.Replace(files[file], []byte(old), []byte(new), 1)
+	c, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // cloudRecords reads the simulated Harness cloud from disk.
 func cloudRecords(t *testing.T, state string) map[string]simulated.Record {
 	t.Helper()
@@ -518,19 +538,8 @@ func TestChainFromFirstUpToDestroy(t *testing.T) {
 	})
 
 	t.Run("removing an unretired production service is refused", func(t *testing.T) {
-		files, err := catalogtest.ExampleFiles("..")
-		if err != nil {
-			t.Fatal(err)
-		}
 		entry := "  - name: refund-service\n    team: payments\n    archetype: api\n    repo: company/refunds\n    image: registry.company.io/payments/refund-service\n    regions: [euw1]\n"
-		if !bytes.Contains(files[catalog.ServicesFile], []byte(entry)) {
-			t.Fatal("example entry changed; update the test")
-		}
-		files[catalog.ServicesFile] = bytes.Replace(files[catalog.ServicesFile], []byte(entry), nil, 1)
-		removed, err := catalog.Parse(files)
-		if err != nil {
-			t.Fatal(err)
-		}
+		removed := exampleEdited(t, catalog.ServicesFile, entry, "")
 		r := open(t, s.state, removed)
 		// The guard warns on preview; the engine refuses to delete the
 		// protected pipeline and trigger even in a preview.
@@ -714,15 +723,7 @@ func TestPromotionAgainstDeployedUpstream(t *testing.T) {
 	s.Close()
 
 	// The onboarding change: promo-importer, so far dev only, everywhere.
-	files, err := catalogtest.ExampleFiles("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files[catalog.ServicesFile] = bytes.Replace(files[catalog.ServicesFile], []byte("    environments: [dev]\n"), nil, 1)
-	onboarded, err := catalog.Parse(files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	onboarded := exampleEdited(t, catalog.ServicesFile, "    environments: [dev]\n", "")
 	s = open(t, state, onboarded)
 	if _, err := s.Preview(ctx, "production", RunOptions{}); err != nil {
 		t.Fatalf("preview must only warn: %v", err)
@@ -731,7 +732,7 @@ func TestPromotionAgainstDeployedUpstream(t *testing.T) {
 	if !strings.Contains(s.out.String(), want) {
 		t.Errorf("preview does not warn %q:\n%s", want, s.out)
 	}
-	_, err = s.Up(ctx, "production", RunOptions{})
+	_, err := s.Up(ctx, "production", RunOptions{})
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("up must fail with the promotion error, got %v", err)
 	}

@@ -114,19 +114,8 @@ func TestMoveBetweenStacks(t *testing.T) {
 	})
 
 	t.Run("a service moved between service stacks", func(t *testing.T) {
-		files, err := catalogtest.ExampleFiles("..")
-		if err != nil {
-			t.Fatal(err)
-		}
 		entry := "  - name: refund-service\n    team: payments\n"
-		if !bytes.Contains(files[catalog.ServicesFile], []byte(entry)) {
-			t.Fatal("example entry changed; update the test")
-		}
-		files[catalog.ServicesFile] = bytes.Replace(files[catalog.ServicesFile], []byte(entry), []byte(entry+"    stack: refunds\n"), 1)
-		moved, err := catalog.Parse(files)
-		if err != nil {
-			t.Fatal(err)
-		}
+		moved := exampleEdited(t, catalog.ServicesFile, entry, entry+"    stack: refunds\n")
 		m := open(t, state, moved)
 		before := harnessObjects(t, state)
 		// Before the move, the new stack would create what the old one

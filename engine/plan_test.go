@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/company/harness-platform/catalog"
-	"github.com/company/harness-platform/internal/catalogtest"
 )
 
 // An up with update plans (preview --save-plan, up --plan) does what the
@@ -43,21 +41,9 @@ func TestUpdatePlans(t *testing.T) {
 	s.Close()
 	before := cloudRecords(t, state)
 	// Merged after the approval: a service's description.
-	files, err := catalogtest.ExampleFiles("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const description = "description: Card and wallet payments."
-	if !bytes.Contains(files[catalog.ServicesFile], []byte(description)) {
-		t.Fatal("example entry changed; update the test")
-	}
-	files[catalog.ServicesFile] = bytes.Replace(files[catalog.ServicesFile], []byte(description), []byte("description: changed after the approval"), 1)
-	changed, err := catalog.Parse(files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	changed := exampleEdited(t, catalog.ServicesFile, "description: Card and wallet payments.", "description: changed after the approval")
 	s = open(t, state, changed)
-	_, err = s.Up(ctx, "dev", RunOptions{PlanDir: approved})
+	_, err := s.Up(ctx, "dev", RunOptions{PlanDir: approved})
 	if err == nil {
 		t.Fatal("up --plan applied a change the approved plan does not hold")
 	}

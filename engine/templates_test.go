@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -12,7 +11,6 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/catalog"
-	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/simulated"
 )
@@ -44,7 +42,9 @@ func TestTemplates(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, d := range p.Deployments {
-			full[d.Pipeline.Identifier] = resolvedOf(t, d.Pipeline)
+			if full[d.Pipeline.Identifier], err = d.Pipeline.Resolved(); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	before := openWith(t, state, c, func(_ context.Context, args *pulumi.ResourceTransformArgs) *pulumi.ResourceTransformResult {
@@ -95,19 +95,7 @@ func TestTemplates(t *testing.T) {
 	s.Close()
 
 	// An archetype change: cron's step timeout.
-	files, err := catalogtest.ExampleFiles("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const timeout = "    stepTimeout: 15m\n"
-	if !bytes.Contains(files[catalog.ArchetypesFile], []byte(timeout)) {
-		t.Fatal("cron's step timeout moved; update the test")
-	}
-	files[catalog.ArchetypesFile] = bytes.Replace(files[catalog.ArchetypesFile], []byte(timeout), []byte("    stepTimeout: 20m\n"), 1)
-	changed, err := catalog.Parse(files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	changed := exampleEdited(t, catalog.ArchetypesFile, "    stepTimeout: 15m\n", "    stepTimeout: 20m\n")
 	s = open(t, state, changed)
 	res, err = s.Up(ctx, env, RunOptions{})
 	if err != nil {
@@ -180,19 +168,7 @@ func TestTemplateInputChangeWritesOnlyItsPipeline(t *testing.T) {
 	s.Close()
 	before := cloudRecords(t, state)
 
-	files, err := catalogtest.ExampleFiles("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const team = "  - name: payment-service\n    team: payments\n"
-	if !bytes.Contains(files[catalog.ServicesFile], []byte(team)) {
-		t.Fatal("payment-service's team moved; update the test")
-	}
-	files[catalog.ServicesFile] = bytes.Replace(files[catalog.ServicesFile], []byte(team), []byte("  - name: payment-service\n    team: checkout\n"), 1)
-	moved, err := catalog.Parse(files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	moved := exampleEdited(t, catalog.ServicesFile, "  - name: payment-service\n    team: payments\n", "  - name: payment-service\n    team: checkout\n")
 	s = open(t, state, moved)
 	if _, err := s.Up(ctx, "production", RunOptions{}); err != nil {
 		t.Fatalf("up production after the team change: %v\n%s", err, s.out)
@@ -236,14 +212,4 @@ func keyOfPipeline(t *testing.T, recs map[string]simulated.Record, id string) st
 	}
 	t.Fatalf("no pipeline %s", id)
 	return ""
-}
-
-// resolvedOf is p resolved (its template applied), or the test fails.
-func resolvedOf(t testing.TB, p plan.Pipeline) string {
-	t.Helper()
-	y, err := p.Resolved()
-	if err != nil {
-		t.Fatalf("pipeline %s resolved: %v", p.Identifier, err)
-	}
-	return y
 }
