@@ -7,8 +7,11 @@
 package apibudget
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -124,6 +127,27 @@ func Least(needs []Need) time.Duration {
 		least = max(least, n.Least)
 	}
 	return least
+}
+
+// Lines are the needs of the budgets the calls meet at all, a line each.
+func Lines(needs []Need) []string {
+	var out []string
+	for _, n := range needs {
+		if n.Calls > 0 {
+			out = append(out, n.String())
+		}
+	}
+	return out
+}
+
+// Costliest are by's keys (services), the most calls first, then by name.
+func Costliest(by map[string]Calls) []string {
+	keys := slices.Collect(maps.Keys(by))
+	slices.SortFunc(keys, func(a, b string) int {
+		ca, cb := by[a], by[b]
+		return cmp.Or(cmp.Compare(cb.Harness()+cb.GitHub(), ca.Harness()+ca.GitHub()), cmp.Compare(a, b))
+	})
+	return keys
 }
 
 // String is the need in one line: "Harness API key (1000 a minute): 2,410 calls, at least 2m0s".

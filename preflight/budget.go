@@ -3,6 +3,7 @@ package preflight
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -39,14 +40,9 @@ func checkBudget(ctx context.Context, svc Services, r Requirements) []Problem {
 	}
 	needs := r.Calls.Needs(apibudget.Budgets)
 	least := apibudget.Least(needs)
-	lines := make([]string, 0, len(needs)+1)
-	for _, n := range needs {
-		if n.Calls > 0 {
-			lines = append(lines, n.String())
-		}
-	}
+	lines := apibudget.Lines(needs)
 	if n := r.Calls.GitHub(); n > 0 {
-		for _, owner := range sortedOwners(r.GitHub) {
+		for _, owner := range slices.Sorted(maps.Keys(r.GitHub)) {
 			rl, err := svc.GitHubRateLimit(ctx, owner)
 			if err != nil || rl.Limit == 0 {
 				continue // unreadable: the credential check says why
@@ -71,13 +67,4 @@ func checkBudget(ctx context.Context, svc Services, r Requirements) []Problem {
 			r.Calls, apibudget.Duration(least), apibudget.Duration(maxTime), strings.Join(lines, "\n  ")),
 		Fix: "split the run into runs that fit (docs/operating.md, Onboarding at scale: add services in batches, one environment's service stacks at a time with --stack), or wait for the GitHub budget's reset",
 	}}
-}
-
-func sortedOwners(m map[string][]string) []string {
-	owners := make([]string, 0, len(m))
-	for o := range m {
-		owners = append(owners, o)
-	}
-	slices.Sort(owners)
-	return owners
 }

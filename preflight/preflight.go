@@ -15,9 +15,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/netip"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -259,13 +259,8 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 		harnessFix = "put the Account Viewer key of that account in ESC (harness-platform/ci-preview: harness.apiKey, read as HARNESS_PLATFORM_API_KEY)"
 	}
 	fail(fmt.Sprintf("Harness API key for account %s", r.Account), svc.Harness(ctx, r.Account, r.Org), harnessFix)
-	owners := make([]string, 0, len(r.GitHub))
-	for o := range r.GitHub {
-		owners = append(owners, o)
-	}
-	sort.Strings(owners)
 	plans := map[string]string{} // by owner whose credential GitHub accepts
-	for _, o := range owners {
+	for _, o := range slices.Sorted(maps.Keys(r.GitHub)) {
 		err := svc.GitHub(ctx, o, r.GitHub[o])
 		if err == nil {
 			plans[o], _ = svc.GitHubPlan(ctx, o) // unreadable: "", not a refusal

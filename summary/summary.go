@@ -84,9 +84,10 @@ func Read(stack string, r io.Reader, serviceOf ServiceOf) (*Preview, error) {
 				c := apibudget.Of(m.Type, op)
 				p.Calls.Add(c)
 				if !c.IsZero() {
-					s := p.ServiceCalls[serviceOf(resource.URN(m.URN))]
-					s.Add(c)
-					p.ServiceCalls[serviceOf(resource.URN(m.URN))] = s
+					service := serviceOf(resource.URN(m.URN))
+					sum := p.ServiceCalls[service]
+					sum.Add(c)
+					p.ServiceCalls[service] = sum
 				}
 			}
 			op := string(m.Op)
@@ -225,18 +226,8 @@ func (p *Preview) callLines() []string {
 		return nil
 	}
 	needs := p.Calls.Needs(apibudget.Budgets)
-	lines := []string{p.Calls.String() + "; at least " + apibudget.Duration(apibudget.Least(needs))}
-	for _, n := range needs {
-		if n.Calls > 0 {
-			lines = append(lines, n.String())
-		}
-	}
-	services := slices.Collect(maps.Keys(p.ServiceCalls))
-	slices.SortFunc(services, func(a, b string) int {
-		ca, cb := p.ServiceCalls[a], p.ServiceCalls[b]
-		return cmp.Or(cmp.Compare(cb.Harness()+cb.GitHub(), ca.Harness()+ca.GitHub()), cmp.Compare(a, b))
-	})
-	for _, s := range services {
+	lines := append([]string{p.Calls.String() + "; at least " + apibudget.Duration(apibudget.Least(needs))}, apibudget.Lines(needs)...)
+	for _, s := range apibudget.Costliest(p.ServiceCalls) {
 		name := "`" + s + "`"
 		if s == "" {
 			name = "platform objects"

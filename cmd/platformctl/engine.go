@@ -1,17 +1,14 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -382,17 +379,11 @@ func reportCalls(s *engine.Session, run string, w io.Writer) {
 	}
 	needs := calls.Total.Needs(apibudget.Budgets)
 	fmt.Fprintf(w, "API calls of the %s: %s; at least %s of real time\n", run, calls.Total, apibudget.Duration(apibudget.Least(needs)))
-	for _, n := range needs {
-		if n.Calls > 0 {
-			fmt.Fprintf(w, "  %s\n", n)
-		}
+	for _, line := range apibudget.Lines(needs) {
+		fmt.Fprintf(w, "  %s\n", line)
 	}
 	// By service, the costliest first (every one: Session.APICalls).
-	services := slices.Collect(maps.Keys(calls.ByService))
-	slices.SortFunc(services, func(a, b string) int {
-		ca, cb := calls.ByService[a], calls.ByService[b]
-		return cmp.Or(cmp.Compare(cb.Harness()+cb.GitHub(), ca.Harness()+ca.GitHub()), cmp.Compare(a, b))
-	})
+	services := apibudget.Costliest(calls.ByService)
 	for i, svc := range services {
 		if i == 5 {
 			fmt.Fprintf(w, "  … and %d more services\n", len(services)-i)
