@@ -206,12 +206,8 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 	if err != nil {
 		return err
 	}
-	seen := map[string]bool{}
-	for _, d := range p.Deployments {
-		if id := d.Pipeline.Template; !seen[id] {
-			seen[id] = true
-			p.Templates = append(p.Templates, used[id])
-		}
+	for _, t := range used {
+		p.Templates = append(p.Templates, t)
 	}
 	sortTemplates(p)
 	return nil
