@@ -51,6 +51,9 @@ func OpOf(step string) (Op, bool) {
 //     the secondary limit is met by the whole write budget.
 //
 // Other providers (AWS, Kubernetes) are not budgeted here: a zero Calls.
+//
+// (terraform-provider-github: resource_github_actions_organization_variable.go
+// and _secret.go.)
 func Of(typ string, op Op) Calls {
 	api, _, _ := strings.Cut(typ, ":")
 	if api == "pulumi" { // providers, components, the stack
@@ -67,6 +70,21 @@ func Of(typ string, op Op) Calls {
 	case Read:
 		reads = 1
 	}
+	if reads > 0 {
+		// An organisation variable's or secret's Read also lists its
+		// selected repositories (one page of 30 for a service stack's
+		// up to 60: counted as one), and a secret's write first reads
+		// the organisation's public key to encrypt the value with.
+		switch typ {
+		case githubOrgVariable:
+			reads++
+		case githubOrgSecret:
+			reads++
+			if op != Read {
+				reads++
+			}
+		}
+	}
 	switch api {
 	case "harness":
 		return Calls{HarnessReads: reads, HarnessWrites: writes}
@@ -75,3 +93,9 @@ func Of(typ string, op Op) Calls {
 	}
 	return Calls{}
 }
+
+// The GitHub types whose Read makes more than one call.
+const (
+	githubOrgVariable = "github:index/actionsOrganizationVariable:ActionsOrganizationVariable"
+	githubOrgSecret   = "github:index/actionsOrganizationSecret:ActionsOrganizationSecret"
+)

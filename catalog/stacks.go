@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/company/harness-platform/diag"
+	"github.com/company/harness-platform/ident"
 )
 
 // An environment is split into stacks of bounded size: its platform stack,
@@ -148,9 +149,11 @@ func stackOf(s *serviceDoc, t *teamDoc) string {
 var shardPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,60}$`)
 
 // checkServiceStacks assigns every valid service its shard and checks the
-// shards: valid names, no more than maxServices services each, and one
-// shard per repository (a repository's GitHub environment is one object,
-// so one stack must own it).
+// shards: valid names, distinct as GitHub names them (ident.GitHubName),
+// no more than maxServices services each, and one shard per repository
+// (a repository reads its webhook URLs from one stack's variable per
+// environment, and GitHub passes a run at most 256 KB of organisation
+// variables).
 func (v *validator) checkServiceStacks(d *serviceStacksDoc) {
 	limit := d.maxServices()
 	if d != nil && d.MaxServices < 0 {
@@ -162,7 +165,7 @@ func (v *validator) checkServiceStacks(d *serviceStacksDoc) {
 			v.at(t.At.Field("stacks"), "set a positive number of stacks", "team %q: stacks must be positive", t.Name)
 		}
 	}
-	count, badShard := map[string]int{}, map[string]bool{}
+	count, badShard, githubName := map[string]int{}, map[string]bool{}, map[string]string{}
 	repoStack, repoAt := map[string]string{}, map[string]diag.Pos{}
 	for _, s := range v.files.services {
 		t, ok := v.teams[s.Team]
@@ -188,6 +191,15 @@ func (v *validator) checkServiceStacks(d *serviceStacksDoc) {
 			v.at(pos, "choose a service stack name that is not a stack file's", "service stack %q of service %q has the name of stack file Pulumi.%s.yaml", shard, s.Name, shard)
 			continue
 		}
+		if other, ok := githubName[ident.GitHubName(shard)]; ok && other != shard {
+			if !badShard[shard] {
+				v.at(pos, fmt.Sprintf("rename one of the two service stacks (`stack:` in %s or %s)", TeamsFile, ServicesFile),
+					"service stacks %q and %q would share their GitHub variables (HARNESS_WEBHOOKS_<ENV>_%s: GitHub's names compare without case and hold no '-')", other, shard, ident.GitHubName(shard))
+			}
+			badShard[shard] = true
+			continue
+		}
+		githubName[ident.GitHubName(shard)] = shard
 		v.shards[s] = shard
 		count[shard]++
 		if count[shard] == limit+1 {
@@ -196,7 +208,7 @@ func (v *validator) checkServiceStacks(d *serviceStacksDoc) {
 		}
 		if prev, ok := repoStack[s.Repo]; ok && prev != shard {
 			v.at(pos, fmt.Sprintf("put every service of %s in one service stack: set `stack: %s` on this entry", s.Repo, prev),
-				"service %q is in service stack %q, but another service of repository %s (line %d) is in %q, and one stack owns a repository's GitHub environment",
+				"service %q is in service stack %q, but another service of repository %s (line %d) is in %q, and a repository reads its webhooks from one stack",
 				s.Name, shard, s.Repo, repoAt[s.Repo].Line, prev)
 		} else if !ok {
 			repoStack[s.Repo], repoAt[s.Repo] = shard, s.At.Field("repo")

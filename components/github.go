@@ -108,7 +108,7 @@ func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulum
 			return nil, err
 		}
 	}
-	if err := declareServiceGitHub(ctx, args, providers.options); err != nil {
+	if err := declareServiceGitHub(ctx, args, providers); err != nil {
 		return nil, err
 	}
 	return g, ctx.RegisterResourceOutputs(g, pulumi.Map{})
@@ -145,42 +145,55 @@ func (ps githubProviders) options(owner string) ([]pulumi.ResourceOption, error)
 }
 
 // DeclareServiceGitHub declares, at the stack's root (see
-// service_stack.go), a service stack's GitHub objects: the GitHub
-// environment of its Harness environment in each of its services'
-// repositories, and their Backstage files.
+// service_stack.go), a service stack's GitHub objects: its webhook
+// variable (and API key secret) in each organisation holding its
+// services' repositories, and their Backstage files.
 func DeclareServiceGitHub(ctx *pulumi.Context, args *GitHubArgs) error {
 	ps := githubProviders{ctx: ctx, byOwner: map[string]*github.Provider{}}
-	return declareServiceGitHub(ctx, args, ps.options)
+	return declareServiceGitHub(ctx, args, ps)
 }
 
-func declareServiceGitHub(ctx *pulumi.Context, args *GitHubArgs, in func(owner string) ([]pulumi.ResourceOption, error)) error {
-	for _, e := range args.Plan.Environments {
-		opts, err := in(e.Owner)
+// WebhookVisibility is who reads a webhook variable: the repositories it
+// names, by id.
+const WebhookVisibility = "selected"
+
+func declareServiceGitHub(ctx *pulumi.Context, args *GitHubArgs, ps githubProviders) error {
+	in := ps.options
+	for _, v := range args.Plan.Webhooks {
+		opts, err := in(v.Owner)
 		if err != nil {
 			return err
 		}
-		env, err := github.NewRepositoryEnvironment(ctx, e.Resource(), &github.RepositoryEnvironmentArgs{
-			Repository:  pulumi.String(e.Repo),
-			Environment: pulumi.String(e.Environment),
-		}, opts...)
-		if err != nil {
-			return err
+		// Repository ids are GitHub's: looked up by name (a read each,
+		// not content-generating), never written down.
+		var ids pulumi.IntArray
+		for _, repo := range v.Repos {
+			r := github.LookupRepositoryOutput(ctx, github.LookupRepositoryOutputArgs{FullName: pulumi.String(v.Owner + "/" + repo)},
+				pulumi.Provider(ps.byOwner[v.Owner]), pulumi.Version(GitHubVersion))
+			ids = append(ids, r.RepoId())
 		}
-		for _, w := range e.Webhooks {
-			url, ok := args.Webhooks[w.TriggerID]
+		var urls pulumi.StringMap = pulumi.StringMap{}
+		for _, h := range v.Hooks {
+			url, ok := args.Webhooks[h.TriggerID]
 			if !ok {
-				return fmt.Errorf("no webhook URL for trigger %s", w.TriggerID)
+				return fmt.Errorf("no webhook URL for trigger %s", h.TriggerID)
 			}
-			if _, err := github.NewActionsEnvironmentVariable(ctx, e.Resource()+"-"+w.Variable, &github.ActionsEnvironmentVariableArgs{
-				Repository: pulumi.String(e.Repo), Environment: env.Environment, VariableName: pulumi.String(w.Variable), Value: url,
-			}, opts...); err != nil {
-				return err
-			}
+			urls[h.TriggerID] = url
 		}
-		if args.APIKey != nil {
-			if _, err := github.NewActionsEnvironmentSecret(ctx, e.Resource()+"-"+plan.APIKeySecret, &github.ActionsEnvironmentSecretArgs{
-				Repository: pulumi.String(e.Repo), Environment: env.Environment, SecretName: pulumi.String(plan.APIKeySecret),
-				PlaintextValue: pulumi.ToSecret(args.APIKey).(pulumi.StringOutput),
+		withKey := args.APIKey != nil
+		value := urls.ToStringMapOutput().ApplyT(func(urls map[string]string) (string, error) {
+			return v.Value(urls, withKey)
+		}).(pulumi.StringOutput)
+		if _, err := github.NewActionsOrganizationVariable(ctx, v.Resource(), &github.ActionsOrganizationVariableArgs{
+			VariableName: pulumi.String(v.Name), Value: value,
+			Visibility: pulumi.String(WebhookVisibility), SelectedRepositoryIds: ids,
+		}, opts...); err != nil {
+			return err
+		}
+		if withKey {
+			if _, err := github.NewActionsOrganizationSecret(ctx, v.Resource()+"-api-key", &github.ActionsOrganizationSecretArgs{
+				SecretName: pulumi.String(v.APIKeySecret), PlaintextValue: pulumi.ToSecret(args.APIKey).(pulumi.StringOutput),
+				Visibility: pulumi.String(WebhookVisibility), SelectedRepositoryIds: ids,
 			}, opts...); err != nil {
 				return err
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/itchyny/gojq"
 	"github.com/rhysd/actionlint"
 	"gopkg.in/yaml.v3"
 
@@ -218,9 +219,9 @@ func TestWorkflowContract(t *testing.T) {
 }
 
 // The reusable workflow service repositories call after a build posts the
-// payload the trigger reads, to the URL and with the key the stack wrote
-// into the caller's GitHub environment (names from package plan, so the
-// two cannot drift apart).
+// payload the trigger reads, to the URL and with the key the stacks wrote
+// into the organisation variables the caller's repository sees (names
+// and value from package plan, so the two cannot drift apart).
 func TestDeployToHarnessWorkflow(t *testing.T) {
 	w, text := load(t, "deploy-to-harness.yml")
 	call, ok := w.On["workflow_call"].(map[string]any)
@@ -234,27 +235,100 @@ func TestDeployToHarnessWorkflow(t *testing.T) {
 			t.Errorf("input %s is not required", name)
 		}
 	}
-	if v, _ := inputs["webhook_variable"].(map[string]any); v["default"] != plan.WebhookVariable {
-		t.Errorf("the webhook variable defaults to %v, want %s", v["default"], plan.WebhookVariable)
-	}
 	job := w.Jobs["start"]
 	if job.Environment != "${{ inputs.environment }}" || len(w.Permissions) != 0 {
 		t.Errorf("the job runs in environment %v with permissions %v: want the caller's environment, no token permissions", job.Environment, w.Permissions)
 	}
-	step := job.Steps[0]
+	if len(job.Steps) != 2 {
+		t.Fatalf("%d steps, want find and start", len(job.Steps))
+	}
+	find, start := job.Steps[0], job.Steps[1]
+	if find.Env["VARIABLES"] != "${{ toJSON(vars) }}" || !strings.Contains(find.Env["FILTER"], `startswith("`+plan.WebhookVariablePrefix+`")`) {
+		t.Errorf("the webhook is not looked up among the caller's %s variables: %v", plan.WebhookVariablePrefix, find.Env)
+	}
 	for _, want := range []string{
 		"{" + plan.PayloadServiceName + ": $s, " + plan.PayloadImageTag + ": $t, " + plan.PayloadTargetRegion + ": $r}",
-		`X-Api-Key: $HARNESS_API_KEY`, "curl -fsS",
+		`X-Api-Key: $HARNESS_API_KEY`, "curl -fsS", `"$WEBHOOK_URL"`,
 	} {
-		if !strings.Contains(step.Run, want) {
+		if !strings.Contains(start.Run, want) {
 			t.Errorf("the step does not %q", want)
 		}
 	}
-	if step.Env["HARNESS_API_KEY"] != "${{ secrets."+plan.APIKeySecret+" }}" {
-		t.Errorf("the key comes from %q, want the environment secret %s", step.Env["HARNESS_API_KEY"], plan.APIKeySecret)
+	if start.Env["HARNESS_API_KEY"] != "${{ steps.webhook.outputs.key != '' && secrets[steps.webhook.outputs.key] || '' }}" {
+		t.Errorf("the key comes from %q, want the organisation secret the variable names", start.Env["HARNESS_API_KEY"])
 	}
-	if !strings.Contains(text, "uses: company/harness-platform/.github/workflows/deploy-to-harness.yml@main") {
-		t.Error("the workflow does not show the lines a service repository adds")
+	if !strings.Contains(text, "uses: company/harness-platform/.github/workflows/deploy-to-harness.yml@main") || !strings.Contains(text, "#     secrets: inherit\n") {
+		t.Error("the workflow does not show the lines a service repository adds (the call, and secrets: inherit for the API key)")
+	}
+
+	// The filter, run by a jq (gojq) on what a repository sees: the
+	// variables of its stack in every environment, an unrelated one, one
+	// not JSON, another stack's, and the variable the plan writes.
+	filter, err := gojq.Parse(find.Env["FILTER"])
+	if err != nil {
+		t.Fatalf("FILTER: %v", err)
+	}
+	code, err := gojq.Compile(filter, gojq.WithVariables([]string{"$e", "$s"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := catalogtest.Example(t, "..")
+	vars := map[string]any{"HARNESS_WEBHOOKS_BROKEN": "{not json", "UNRELATED": "x"}
+	type want struct{ env, service, url, key string }
+	var wants []want
+	for _, env := range c.Chain {
+		for _, stack := range c.StacksOf(env) {
+			p, err := plan.Build(c, stack)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range p.GitHub.Webhooks {
+				urls := map[string]string{}
+				for _, h := range v.Hooks {
+					urls[h.TriggerID] = "https://hooks.example/" + stack + "/" + h.TriggerID
+				}
+				withKey := env == "production" // a key in one environment only
+				value, err := v.Value(urls, withKey)
+				if err != nil {
+					t.Fatal(err)
+				}
+				vars[v.Name] = value
+				for _, h := range v.Hooks {
+					key := ""
+					if withKey {
+						key = v.APIKeySecret
+					}
+					wants = append(wants, want{v.Environment, h.Service, urls[h.TriggerID], key})
+				}
+			}
+		}
+	}
+	if len(wants) == 0 {
+		t.Fatal("the example writes no webhook variable")
+	}
+	run := func(env, service string) map[string]any {
+		it := code.Run(vars, env, service)
+		v, ok := it.Next()
+		if !ok {
+			return nil
+		}
+		if err, ok := v.(error); ok {
+			t.Fatalf("%s in %s: %v", service, env, err)
+		}
+		m, _ := v.(map[string]any)
+		return m
+	}
+	for _, w := range wants {
+		got := run(w.env, w.service)
+		if got["url"] != w.url || got["key"] != w.key {
+			t.Errorf("%s in %s: found %v, want url %s and key %q", w.service, w.env, got, w.url, w.key)
+		}
+	}
+	if got := run("no-such-environment", wants[0].service); got != nil {
+		t.Errorf("an environment no stack writes finds %v", got)
+	}
+	if got := run(wants[0].env, "no-such-service"); got != nil {
+		t.Errorf("a service no stack writes finds %v", got)
 	}
 }
 

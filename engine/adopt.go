@@ -248,7 +248,7 @@ func (s *Session) importStack(ctx context.Context, name string, o ImportOptions,
 	if set.version != "" {
 		set.lists = run.scopes(plan)
 	}
-	if set.github, err = githubEnvs(plan); err != nil {
+	if set.github, err = githubOrgs(plan); err != nil {
 		return nil, err
 	}
 	if len(set.lookups) == 0 && len(set.lists) == 0 && len(set.github) == 0 {
@@ -272,7 +272,17 @@ func (s *Session) importStack(ctx context.Context, name string, o ImportOptions,
 		a := Adoption{Stack: name, URN: d.urn, Type: d.typ, ImportID: importIDOf(d), Status: ToCreate}
 		if state, ok := found[d.urn]; ok {
 			a.Status = Adopted
-			if a.Fields = differing(d.inputs, state); len(a.Fields) > 0 {
+			inputs := d.inputs
+			if d.typ == importid.GitHubOrgVariable {
+				// The organisation's listing shows no variable's
+				// repositories: what it shows is compared, and the up
+				// after the import sets the repositories.
+				inputs = map[string]any{}
+				for k := range state {
+					inputs[k] = d.inputs[k]
+				}
+			}
+			if a.Fields = differing(inputs, state); len(a.Fields) > 0 {
 				a.Status = Different
 			}
 			adopting++
@@ -315,7 +325,7 @@ type probeSet struct {
 	lookups []declared    // Harness objects to look up
 	lists   []listingCall // Harness listings
 	version string        // of the Harness provider
-	github  []githubEnv   // GitHub environments whose variables to list
+	github  []githubOrg   // GitHub organisations whose variables to list
 }
 
 // probe asks the providers which of a stack's objects exist, by their
@@ -434,7 +444,7 @@ func (s *Session) adopt(ctx context.Context, stack auto.Stack, plan []declared, 
 		if a.Status != Adopted && a.Status != Different {
 			continue
 		}
-		if importid.Adoptable(a.Type) || a.Type == importid.GitHubVariable {
+		if importid.Adoptable(a.Type) || a.Type == importid.GitHubOrgVariable {
 			ids[a.URN] = a.ImportID
 		} else {
 			unreadable = append(unreadable, byURN[a.URN])
@@ -603,9 +613,8 @@ func (s *Session) importDir(name string) (string, error) {
 // inputs do not say).
 func importIDOf(d declared) string {
 	in := stringInputs(d)
-	if d.typ == importid.GitHubVariable {
-		id, _ := importid.GitHubVariableID(in["repository"], in["environment"], in["variableName"])
-		return id
+	if d.typ == importid.GitHubOrgVariable {
+		return in["variableName"]
 	}
 	id, _ := importid.Format(d.typ, in)
 	return id

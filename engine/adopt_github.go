@@ -10,83 +10,72 @@ import (
 	"github.com/company/harness-platform/harness/importid"
 )
 
-// GitHub objects the stacks declare in the services' repositories: of
-// them only an Actions environment variable refuses a first up when it
+// GitHub objects the stacks declare for the services' repositories: of
+// them only an organisation's Actions variable refuses a first up when it
 // exists (package importid), so import adopts those. They are declared
 // through each owner's explicit provider, which the probe stands in for
 // with a provider of its own, configured as the program's.
 
-// githubEnv is one GitHub environment whose variables the probe lists.
-type githubEnv struct {
+// githubOrg is one organisation whose variables the probe lists.
+type githubOrg struct {
 	provider  declared // the owner's provider, as the program declares it
-	repo, env string
 	variables []declared
 }
 
-// githubEnvs groups the variables to create by owner and environment.
-func githubEnvs(plan []declared) ([]githubEnv, error) {
+// githubOrgs groups the variables to create by owner (provider).
+func githubOrgs(plan []declared) ([]githubOrg, error) {
 	byURN := map[string]declared{}
 	for _, d := range plan {
 		byURN[d.urn] = d
 	}
-	groups := map[string]*githubEnv{}
+	groups := map[string]*githubOrg{}
 	for _, d := range plan {
-		if d.typ != importid.GitHubVariable || !d.create {
+		if d.typ != importid.GitHubOrgVariable || !d.create {
 			continue
 		}
-		in := stringInputs(d)
 		urn := providerURN(d.provider)
 		p, ok := byURN[urn]
 		if !ok {
 			return nil, fmt.Errorf("%s: its provider %s is not in the preview", d.urn, urn)
 		}
-		key := urn + " " + in["repository"] + " " + in["environment"]
-		if groups[key] == nil {
-			groups[key] = &githubEnv{provider: p, repo: in["repository"], env: in["environment"]}
+		if groups[urn] == nil {
+			groups[urn] = &githubOrg{provider: p}
 		}
-		groups[key].variables = append(groups[key].variables, d)
+		groups[urn].variables = append(groups[urn].variables, d)
 	}
-	var out []githubEnv
+	var out []githubOrg
 	for _, g := range groups {
 		out = append(out, *g)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].provider.urn+out[i].repo+out[i].env < out[j].provider.urn+out[j].repo+out[j].env
-	})
+	sort.Slice(out, func(i, j int) bool { return out[i].provider.urn < out[j].provider.urn })
 	return out, nil
 }
 
-// probeGitHub lists each environment's variables (one call per
-// environment) and records those that exist in found, by URN; an
-// environment that does not exist has none.
-func probeGitHub(pctx *pulumi.Context, envs []githubEnv, found map[string]map[string]any) (calls int, err error) {
-	providers := map[string]pulumi.ProviderResource{}
-	for _, g := range envs {
-		p, ok := providers[g.provider.urn]
-		if !ok {
-			if p, err = standIn(pctx, g.provider); err != nil {
-				return calls, err
-			}
-			providers[g.provider.urn] = p
+// probeGitHub lists each organisation's variables (one call per owner)
+// and records those that exist in found, by URN.
+func probeGitHub(pctx *pulumi.Context, orgs []githubOrg, found map[string]map[string]any) (calls int, err error) {
+	for _, g := range orgs {
+		p, err := standIn(pctx, g.provider)
+		if err != nil {
+			return calls, err
 		}
 		var result map[string]any
 		calls++
-		_, err := pctx.InvokePackageRaw(importid.GitHubVariables, map[string]any{"name": g.repo, "environment": g.env}, &result, "",
-			pulumi.Provider(p), pulumi.Version(versionOf(g.provider)))
-		if err != nil && !isNotFound(err) {
-			return calls, fmt.Errorf("listing the variables of %s's environment %s: %w", g.repo, g.env, err)
+		if _, err := pctx.InvokePackageRaw(importid.GitHubOrgVariables, map[string]any{}, &result, "",
+			pulumi.Provider(p), pulumi.Version(versionOf(g.provider))); err != nil {
+			return calls, fmt.Errorf("listing the organisation variables of %s: %w", resource.URN(g.provider.urn).Name(), err)
 		}
-		existing := map[string]string{}
+		existing := map[string]map[string]any{}
 		variables, _ := result["variables"].([]any)
 		for _, v := range variables {
 			v, _ := v.(map[string]any)
 			name, _ := v["name"].(string)
-			existing[name], _ = v["value"].(string)
+			existing[name] = v
 		}
 		for _, d := range g.variables {
 			name := stringInputs(d)["variableName"]
-			if value, ok := existing[name]; ok {
-				found[d.urn] = map[string]any{"repository": g.repo, "environment": g.env, "variableName": name, "value": value}
+			if v, ok := existing[name]; ok {
+				found[d.urn] = map[string]any{"variableName": name, "value": v["value"], "visibility": v["visibility"]}
 			}
 		}
 	}

@@ -35,17 +35,17 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 	made := deployedDev(t) // dev's objects, as the program makes them
 	account := providerRecords(t, made, "harness")
 	keys := slices.Sorted(maps.Keys(account))
-	// The services' repositories already hold their environments'
+	// The organisation already holds the service stacks'
 	// webhook variables (wired by hand, S25): GitHub refuses to create
 	// them again.
 	variables := map[string]simulated.Record{}
 	for k, r := range providerRecords(t, made, "github") {
-		if r.Type == importid.GitHubVariable {
+		if r.Type == importid.GitHubOrgVariable {
 			variables[k] = r
 		}
 	}
 	if len(variables) == 0 {
-		t.Fatal("dev declares no GitHub environment variable")
+		t.Fatal("dev declares no GitHub organisation variable")
 	}
 
 	for _, partial := range []bool{false, true} {
@@ -192,12 +192,12 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 			}
 			adoptedVariables := 0
 			for _, a := range report {
-				if a.Type == importid.GitHubVariable && (a.Status == Adopted || a.Status == Different) {
+				if a.Type == importid.GitHubOrgVariable && (a.Status == Adopted || a.Status == Different) {
 					adoptedVariables++
 				}
 			}
 			if adoptedVariables != len(variables) {
-				t.Errorf("import finds %d of the %d existing GitHub environment variables", adoptedVariables, len(variables))
+				t.Errorf("import finds %d of the %d existing GitHub organisation variables", adoptedVariables, len(variables))
 			}
 			if lookups := counts[ToCreate] + counts[Adopted] + counts[Different]; found.Calls <= lookups {
 				t.Errorf("import counts %d provider calls, want a lookup per object (%d) and the listings' pages", found.Calls, lookups)
@@ -248,7 +248,7 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 					continue
 				}
 				md := e.ResourcePreEvent.Metadata
-				if !strings.HasPrefix(md.Type, "harness:") && md.Type != importid.GitHubVariable {
+				if !strings.HasPrefix(md.Type, "harness:") && md.Type != importid.GitHubOrgVariable {
 					continue
 				}
 				switch md.Op {

@@ -117,3 +117,11 @@ func DeployTemplate(archetype, envID, strategy string, verified bool) string {
 	}
 	return id
 }
+
+// GitHubName is a stack's part of the name of an organisation Actions
+// variable or secret: GitHub's names hold letters, digits and '_' and
+// compare without case, so '.' and '-' become '_' and letters upper case
+// (dev.payments-2: DEV_PAYMENTS_2).
+func GitHubName(stack string) string {
+	return strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(stack))
+}

@@ -22,3 +22,11 @@ func TestInfrastructureExprMatchesInfrastructure(t *testing.T) {
 		}
 	}
 }
+
+func TestGitHubName(t *testing.T) {
+	for stack, want := range map[string]string{"dev.payments-2": "DEV_PAYMENTS_2", "production.services": "PRODUCTION_SERVICES", "dev": "DEV"} {
+		if got := GitHubName(stack); got != want {
+			t.Errorf("GitHubName(%q) = %q, want %q", stack, got, want)
+		}
+	}
+}

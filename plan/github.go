@@ -1,7 +1,9 @@
 package plan
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -12,20 +14,22 @@ import (
 
 // GitHub is what a stack declares in GitHub. The foundation stack owns
 // this program's repository settings and the services' Backstage files;
-// every stack owns, in each of its services' repositories, the GitHub
-// environment of its Harness environment, because only it knows its
-// triggers' webhook URLs.
+// every service stack owns, in each organisation holding its services'
+// repositories, one Actions variable with its triggers' webhook URLs,
+// because only it knows them.
 type GitHub struct {
 	// Repository is set on the foundation stack when the catalog names
 	// this program's repository.
 	Repository *RepositorySettings
-	// Environments are one per repository of this stack's deployments.
-	Environments []ServiceEnvironment
+	// Webhooks are the stack's webhook variables, one per owner of its
+	// services' repositories.
+	Webhooks []WebhookVariable
 	// CatalogInfo are the Backstage files of the services asking for one
 	// (foundation stack only).
 	CatalogInfo []CatalogInfo
 	// WebhookAPIKeyConfig is the optional config secret whose value is
-	// given to every service environment as HARNESS_API_KEY.
+	// given to the webhook variables' repositories as an organisation
+	// secret (WebhookVariable.APIKeySecret).
 	WebhookAPIKeyConfig string
 }
 
@@ -48,35 +52,91 @@ type RepositoryEnvironment struct {
 	ReviewerTeams []string // GitHub team slugs: the catalog's team names
 }
 
-// ServiceEnvironment is the GitHub environment of a Harness environment in
-// a service repository: what its builds need to start deployments.
-type ServiceEnvironment struct {
-	Owner, Repo string
+// WebhookVariable is an organisation's Actions variable holding what a
+// service stack's builds need to start their deployments: its services'
+// webhook URLs in its environment, as JSON (Value), visible only to
+// their repositories. One object per stack and owner, written when a
+// service of the stack is added, removed or its trigger changes, instead
+// of a GitHub environment and a variable per repository and environment
+// (two content-generating writes per service, at 1,000 services four
+// hours of GitHub's 500 an hour): the reusable workflow
+// deploy-to-harness.yml finds the caller's service among the variables
+// the repository sees (docs.github.com, "Store information in
+// variables": organisation variables with selected repositories).
+type WebhookVariable struct {
+	Owner string
+	// Name is HARNESS_WEBHOOKS_<STACK> (ident.GitHubName: unique, as
+	// catalog validation refuses two service stacks that would share it).
+	Name string
+	// Environment is the Harness environment's name, which the workflow's
+	// caller names.
 	Environment string
-	Webhooks    []Webhook
+	// Repos are the repositories (names, sorted) that may read it.
+	Repos []string
+	// Hooks are the services' triggers, in deployment order.
+	Hooks []Webhook
+	// APIKeySecret is the organisation secret holding the webhook API key
+	// for the same repositories, when one is configured:
+	// HARNESS_API_KEY_<STACK>.
+	APIKeySecret string
 }
 
-// Resource is the Pulumi resource name of the GitHub environment; its
-// variables and secret are named after it.
-func (e ServiceEnvironment) Resource() string { return e.Repo + "-" + e.Environment }
+// Resource is the Pulumi resource name of the variable; its lookups and
+// the API key secret are named after it.
+func (v WebhookVariable) Resource() string { return v.Owner + "-webhooks" }
 
-// Resource is the Pulumi resource name of the file.
-func (ci CatalogInfo) Resource() string { return ci.Repo + "-catalog-info" }
-
-// Webhook is the Actions variable holding a trigger's webhook URL.
+// Webhook is a service's trigger, whose URL Harness computes.
 type Webhook struct {
-	Service string
-	// Variable is HARNESS_WEBHOOK_URL, or HARNESS_WEBHOOK_URL_<SERVICE>
-	// in a repository holding several services.
-	Variable  string
+	Service   string
 	TriggerID string
 }
 
-// WebhookVariable and APIKeySecret are the names builds read.
+// WebhookValue is a webhook variable's value: what the workflow reads.
+type WebhookValue struct {
+	Environment  string            `json:"environment"`
+	APIKeySecret string            `json:"apiKeySecret,omitempty"`
+	Webhooks     map[string]string `json:"webhooks"` // service name: URL
+}
+
+// MaxVariableBytes is the most GitHub stores in one variable ("Limits for
+// configuration variables": 48 KB).
+const MaxVariableBytes = 48 * 1024
+
+// Value is the variable's JSON value, given the triggers' URLs by
+// identifier, naming the API key secret when one is written: keys sorted
+// (encoding/json), so an unchanged stack writes an unchanged value.
+func (v WebhookVariable) Value(urls map[string]string, apiKey bool) (string, error) {
+	val := WebhookValue{Environment: v.Environment, Webhooks: map[string]string{}}
+	if apiKey {
+		val.APIKeySecret = v.APIKeySecret
+	}
+	for _, h := range v.Hooks {
+		url, ok := urls[h.TriggerID]
+		if !ok {
+			return "", fmt.Errorf("no webhook URL for trigger %s", h.TriggerID)
+		}
+		val.Webhooks[h.Service] = url
+	}
+	data, err := json.Marshal(val)
+	if err != nil {
+		return "", err
+	}
+	if len(data) > MaxVariableBytes {
+		return "", fmt.Errorf("%s: %d bytes of webhook URLs for %d services; GitHub stores at most 48 KB in a variable: lower serviceStacks.maxServices in %s so that each service stack holds fewer services",
+			v.Name, len(data), len(v.Hooks), catalog.TeamsFile)
+	}
+	return string(data), nil
+}
+
+// Prefixes of the organisation objects the stacks write; the workflow
+// reads every variable whose name starts with WebhookVariablePrefix.
 const (
-	WebhookVariable = "HARNESS_WEBHOOK_URL"
-	APIKeySecret    = "HARNESS_API_KEY"
+	WebhookVariablePrefix = "HARNESS_WEBHOOKS_"
+	APIKeySecretPrefix    = "HARNESS_API_KEY_"
 )
+
+// Resource is the Pulumi resource name of the file.
+func (ci CatalogInfo) Resource() string { return ci.Repo + "-catalog-info" }
 
 // CatalogInfo is a service's Backstage catalog-info.yaml.
 type CatalogInfo struct {
@@ -104,24 +164,26 @@ const (
 
 func buildGitHub(p *Plan, c *catalog.Catalog, st *catalog.Stack) {
 	g := &GitHub{WebhookAPIKeyConfig: catalog.WebhookAPIKeyKey}
-	byRepo := map[string]int{}
+	byOwner := map[string]int{}
 	for _, d := range p.Deployments {
 		s, _ := c.Service(d.Service)
-		i, ok := byRepo[s.Repo]
+		owner, repo, _ := strings.Cut(s.Repo, "/")
+		i, ok := byOwner[owner]
 		if !ok {
-			owner, repo, _ := strings.Cut(s.Repo, "/")
-			i = len(g.Environments)
-			byRepo[s.Repo] = i
-			g.Environments = append(g.Environments, ServiceEnvironment{Owner: owner, Repo: repo, Environment: st.Environment.Name})
+			i = len(g.Webhooks)
+			byOwner[owner] = i
+			name := ident.GitHubName(p.Stack)
+			g.Webhooks = append(g.Webhooks, WebhookVariable{Owner: owner, Name: WebhookVariablePrefix + name,
+				Environment: st.Environment.Name, APIKeySecret: APIKeySecretPrefix + name})
 		}
-		g.Environments[i].Webhooks = append(g.Environments[i].Webhooks, Webhook{Service: d.Service, Variable: WebhookVariable, TriggerID: d.Trigger.Identifier})
+		w := &g.Webhooks[i]
+		if !slices.Contains(w.Repos, repo) {
+			w.Repos = append(w.Repos, repo)
+		}
+		w.Hooks = append(w.Hooks, Webhook{Service: d.Service, TriggerID: d.Trigger.Identifier})
 	}
-	for i := range g.Environments {
-		if hooks := g.Environments[i].Webhooks; len(hooks) > 1 {
-			for j := range hooks {
-				hooks[j].Variable = WebhookVariable + "_" + strings.ToUpper(ident.From(hooks[j].Service))
-			}
-		}
+	for i := range g.Webhooks {
+		slices.Sort(g.Webhooks[i].Repos)
 	}
 	if f := st.Foundation; f != nil && p.IsPlatform() {
 		if f.Repository != "" {

@@ -407,12 +407,7 @@ func (p *Plan) Owners() map[string]string {
 		}
 	}
 	if p.GitHub != nil {
-		for _, e := range p.GitHub.Environments {
-			for _, w := range e.Webhooks {
-				owner[e.Resource()], owner[e.Resource()+"-"+w.Variable] = w.Service, w.Service
-				owner[e.Resource()+"-"+APIKeySecret] = w.Service
-			}
-		}
+		// A webhook variable is the whole stack's: no one service's.
 		for _, ci := range p.GitHub.CatalogInfo {
 			owner[ci.Resource()] = ci.Service
 		}

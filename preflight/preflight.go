@@ -32,9 +32,10 @@ import (
 type Services interface {
 	// Harness: the API key is valid for the account and reads the org.
 	Harness(ctx context.Context, account, org string) error
-	// GitHub: a credential is configured and may administer the
-	// repositories (environments, variables, branch protection, files)
-	// and read the owner's teams.
+	// GitHub: a credential is configured and may write what the stacks
+	// write (this program's repository's environments and branch
+	// protection, catalog files, the organisation's variables and
+	// secrets) and read the owner's teams and repositories.
 	GitHub(ctx context.Context, owner string, repos []string) error
 	// GitHubPlan is the owner's plan ("free", "team", "enterprise"); ""
 	// when the token may not read it.
@@ -76,9 +77,12 @@ type GitHubRepo struct {
 	ActionsAccess string
 }
 
-// GitHubWrite is what the stacks write in one repository.
+// GitHubWrite is what the stacks write in, or for, one repository.
 type GitHubWrite struct {
 	Owner, Repo string
+	// Admin: its settings (environments, branch protection, team
+	// access): this program's repository.
+	Admin bool
 	// Reviewers: environments with required reviewers (protection rules).
 	Reviewers bool
 	// Files: commits of files (catalog-info.yaml) to the default branch.
@@ -86,6 +90,9 @@ type GitHubWrite struct {
 	// Workflows: this program's repository, whose reusable workflow
 	// (deploy-to-harness.yml) the services' repositories call.
 	Workflows bool
+	// Webhooks: a service's repository, given the stacks' webhook
+	// variables (organisation variables it is selected for).
+	Webhooks bool
 }
 
 // EKSAnswer is what EKS says of a version and a cluster.
@@ -203,11 +210,14 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 		if g := p.GitHub; g != nil {
 			if g.Repository != nil {
 				w := add(g.Repository.Owner, g.Repository.Name)
+				w.Admin = true
 				w.Reviewers = w.Reviewers || slices.ContainsFunc(g.Repository.Environments, func(e plan.RepositoryEnvironment) bool { return len(e.ReviewerTeams) > 0 })
 				w.Workflows = true
 			}
-			for _, e := range g.Environments {
-				add(e.Owner, e.Repo)
+			for _, v := range g.Webhooks {
+				for _, repo := range v.Repos {
+					add(v.Owner, repo).Webhooks = true
+				}
 			}
 			for _, ci := range g.CatalogInfo {
 				add(ci.Owner, ci.Repo).Files = true
@@ -426,7 +436,8 @@ func IsRole(caller, role string) bool {
 // checkGitHubRepo checks what GitHub will refuse of the stacks' writes in
 // one repository: environment protection rules (required reviewers,
 // prevent self-review) on a private repository need GitHub Enterprise;
-// environments, variables and secrets need the token's admin permission;
+// environments and branch protection need the token's admin permission;
+// organisation variables reach a private repository only on a paid plan;
 // a catalog-info.yaml commit needs Contents: write and a default branch
 // that takes direct commits (docs.github.com: "Managing environments for
 // deployment", "About protected branches"; the REST API's fine-grained
@@ -443,9 +454,13 @@ func checkGitHubRepo(ctx context.Context, svc Services, w GitHubWrite, plan stri
 		out = append(out, Problem{Check: check, Err: fmt.Errorf("private, and the organisation's plan is %s: GitHub refuses required reviewers there (422 Failed to create the environment protection rule. Please ensure the billing plan supports the required reviewers protection rule.)", plan),
 			Fix: "make the repository public, move the organisation to GitHub Enterprise, or give its staging and production environments no reviewers (docs/delivery.md, GitHub as code)"})
 	}
-	if !g.Admin {
-		out = append(out, Problem{Check: check, Err: errors.New("the token may not administer it: environments, their variables and secrets need Administration, Environments, Variables and Secrets write"),
+	if w.Admin && !g.Admin {
+		out = append(out, Problem{Check: check, Err: errors.New("the token may not administer it: its environments, branch protection and team access need Administration and Environments write"),
 			Fix: "grant the platform's GitHub App (or the token) those repository permissions on it"})
+	}
+	if w.Webhooks && g.Private && plan == "free" {
+		out = append(out, Problem{Check: check, Err: errors.New("private, and the organisation's plan is free: organisation variables and secrets are not available to private repositories on GitHub Free, so its builds would find no webhook URL"),
+			Fix: "move the organisation to GitHub Team or Enterprise, or make the repository public"})
 	}
 	if w.Files && !g.Push {
 		out = append(out, Problem{Check: check, Err: errors.New("the token may not write its contents: the catalog-info.yaml commit would be refused (403 Resource not accessible by integration)"),

@@ -369,7 +369,7 @@ func TestIdentityChecks(t *testing.T) {
 // before the run: protection rules its plan does not allow, writes the
 // token's permissions do not cover, commits to a pull-request-only branch.
 func TestGitHubRepoChecks(t *testing.T) {
-	all := GitHubWrite{Owner: "company", Repo: "r", Reviewers: true, Files: true, Workflows: true}
+	all := GitHubWrite{Owner: "company", Repo: "r", Admin: true, Reviewers: true, Files: true, Workflows: true}
 	for _, tc := range []struct {
 		name, plan string
 		repo       GitHubRepo
@@ -400,9 +400,19 @@ func TestGitHubRepoChecks(t *testing.T) {
 			}
 		}
 	}
-	// Without files or reviewers, neither is checked.
-	if p := checkGitHubRepo(context.Background(), fake{repo: GitHubRepo{Private: true, Admin: true}}, GitHubWrite{Owner: "company", Repo: "r"}, "free"); len(p) != 0 {
-		t.Errorf("environments only: %v", p)
+	// A service's repository is only read (its id) and given the
+	// webhook variables: no administration asked; but on GitHub Free a
+	// private one sees no organisation variable.
+	service := GitHubWrite{Owner: "company", Repo: "r", Webhooks: true}
+	if p := checkGitHubRepo(context.Background(), fake{repo: GitHubRepo{Private: true}}, service, "team"); len(p) != 0 {
+		t.Errorf("a service's repository on Team: %v", p)
+	}
+	if p := checkGitHubRepo(context.Background(), fake{repo: GitHubRepo{}}, service, "free"); len(p) != 0 {
+		t.Errorf("a public service repository on Free: %v", p)
+	}
+	p := checkGitHubRepo(context.Background(), fake{repo: GitHubRepo{Private: true}}, service, "free")
+	if len(p) != 1 || !strings.Contains(p[0].Error(), "organisation variables and secrets are not available to private repositories on GitHub Free") {
+		t.Errorf("a private service repository on Free: %v", p)
 	}
 }
 

@@ -2,9 +2,11 @@ package program
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/company/harness-platform/apibudget"
+	"github.com/company/harness-platform/harness/importid"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/plan"
 )
@@ -21,9 +23,12 @@ import (
 //   - archetype: a change of every deploy-stage template: a version
 //     created and the old one deleted, per template and environment;
 //   - one-service: every object of one service in every environment
-//     updated (an upper bound of a one-service change);
-//   - preview: a preview calls only the lookups (a get per GitHub team
-//     the program reads), here none: the program reads no team by API.
+//     updated (an upper bound of a one-service change), and the lookups
+//     of the stacks holding it;
+//   - preview: a preview calls only the lookups the program makes (a
+//     get per GitHub team and per repository of a webhook variable);
+//     so does every up, which runs the program too; a drift check
+//     (refresh) does not run it.
 //
 // The engine measures the same through the simulated services
 // (BenchmarkUp's calls metrics, Session.APICalls).
@@ -32,9 +37,9 @@ func BenchmarkAPICalls(b *testing.B) {
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
 			c := catalogtest.SyntheticCatalog(b, "..", n)
 			deployed := deployedChain(c)
-			var first, drift, archetype, one apibudget.Calls
+			var first, drift, archetype, one, preview apibudget.Calls
 			for i := 0; i < b.N; i++ {
-				first, drift, archetype, one = apibudget.Calls{}, apibudget.Calls{}, apibudget.Calls{}, apibudget.Calls{}
+				first, drift, archetype, one, preview = apibudget.Calls{}, apibudget.Calls{}, apibudget.Calls{}, apibudget.Calls{}, apibudget.Calls{}
 				someone := c.Services[0].Name
 				for _, env := range c.Chain {
 					rec, err := runWith(deployed, c, env, false)
@@ -50,6 +55,20 @@ func BenchmarkAPICalls(b *testing.B) {
 						for name, s := range p.Owners() {
 							owners[name] = s
 						}
+						for _, w := range p.GitHub.Webhooks {
+							if slices.ContainsFunc(w.Hooks, func(h plan.Webhook) bool { return h.Service == someone }) {
+								// Its stack's lookups, and its webhook variable
+								// rewritten (an upper bound: only a new URL
+								// changes it).
+								one.Add(apibudget.Calls{GitHubReads: len(w.Repos)})
+								one.Add(apibudget.Of(importid.GitHubOrgVariable, apibudget.Update))
+							}
+						}
+					}
+					for _, token := range rec.Lookups() {
+						lookup := apibudget.Of(token, apibudget.Read)
+						preview.Add(lookup)
+						first.Add(lookup)
 					}
 					for _, r := range rec.Resources() {
 						if !r.Custom {
@@ -70,7 +89,7 @@ func BenchmarkAPICalls(b *testing.B) {
 			for _, op := range []struct {
 				name  string
 				calls apibudget.Calls
-			}{{"first-up", first}, {"drift", drift}, {"archetype", archetype}, {"one-service", one}} {
+			}{{"first-up", first}, {"drift", drift}, {"archetype", archetype}, {"one-service", one}, {"preview", preview}} {
 				needs := op.calls.Needs(apibudget.Budgets)
 				b.ReportMetric(float64(op.calls.Harness()), op.name+"-harness-calls")
 				b.ReportMetric(float64(op.calls.GitHub()), op.name+"-github-calls")

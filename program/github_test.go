@@ -1,6 +1,7 @@
 package program
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,12 +16,12 @@ import (
 )
 
 const (
-	tGHEnv      = "github:index/repositoryEnvironment:RepositoryEnvironment"
-	tGHVariable = "github:index/actionsEnvironmentVariable:ActionsEnvironmentVariable"
-	tGHSecret   = "github:index/actionsEnvironmentSecret:ActionsEnvironmentSecret"
-	tGHBranch   = "github:index/branchProtectionV3:BranchProtectionV3"
-	tGHFile     = "github:index/repositoryFile:RepositoryFile"
-	tGHTeamRepo = "github:index/teamRepository:TeamRepository"
+	tGHEnv         = "github:index/repositoryEnvironment:RepositoryEnvironment"
+	tGHOrgVariable = "github:index/actionsOrganizationVariable:ActionsOrganizationVariable"
+	tGHSecret      = "github:index/actionsOrganizationSecret:ActionsOrganizationSecret"
+	tGHBranch      = "github:index/branchProtectionV3:BranchProtectionV3"
+	tGHFile        = "github:index/repositoryFile:RepositoryFile"
+	tGHTeamRepo    = "github:index/teamRepository:TeamRepository"
 )
 
 // pluginMatch parses a URL as the Harness CI/CD plugin for Backstage
@@ -94,50 +95,101 @@ func TestGitHubRepositorySettings(t *testing.T) {
 	}
 }
 
-// In each service's repository, the stack's environment carries the
-// webhook URL of the service's trigger; the API key only when configured,
-// and then only as a secret.
+// Each service stack gives its services' repositories, through one
+// organisation variable visible to them alone, the webhook URLs of their
+// triggers in its environment; the API key only when configured, and then
+// only as an organisation secret for the same repositories.
 func TestServiceRepositories(t *testing.T) {
 	c := example(t)
-	for _, stack := range c.Chain {
-		rec := mustRun(t, c, stack)
-		env := c.Stacks[stack].Environment
-		vars := map[string]string{}
-		for _, v := range rec.OfType(tGHVariable) {
-			if str(v, "environment") != env.Name || str(v, "variableName") != "HARNESS_WEBHOOK_URL" {
-				t.Errorf("%s: variable %v", stack, v.Inputs)
-			}
-			vars[str(v, "repository")] = str(v, "value")
+	checked := 0
+	for _, env := range c.Chain {
+		rec := mustRun(t, c, env)
+		variables := map[string]mocktest.Registered{}
+		for _, v := range rec.OfType(tGHOrgVariable) {
+			variables[str(v, "variableName")] = v
 		}
-		p, err := plan.Build(c, stack)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range p.Deployments {
-			s, _ := c.Service(d.Service)
-			repo := s.Repo[strings.Index(s.Repo, "/")+1:]
-			if want := "https://app.harness.io/webhook/" + d.Trigger.Identifier; vars[repo] != want {
-				t.Errorf("%s: %s's repository gets %q, want %q", stack, d.Service, vars[repo], want)
+		want := 0
+		for _, stack := range c.StacksOf(env) {
+			p, err := plan.Build(c, stack)
+			if err != nil {
+				t.Fatal(err)
 			}
+			for _, w := range p.GitHub.Webhooks {
+				want++
+				v, ok := variables[w.Name]
+				if !ok {
+					t.Errorf("%s: no variable %s", stack, w.Name)
+					continue
+				}
+				if str(v, "visibility") != "selected" {
+					t.Errorf("%s: %s visible to %q", stack, w.Name, str(v, "visibility"))
+				}
+				var ids []int
+				for _, id := range value(v, "selectedRepositoryIds").ArrayValue() {
+					ids = append(ids, int(id.NumberValue()))
+				}
+				var wantIDs []int
+				for _, repo := range w.Repos {
+					wantIDs = append(wantIDs, mocktest.RepoID(w.Owner+"/"+repo))
+				}
+				if !slices.Equal(ids, wantIDs) {
+					t.Errorf("%s: %s is visible to %v, want its repositories %v (%v)", stack, w.Name, ids, wantIDs, w.Repos)
+				}
+				var val plan.WebhookValue
+				if err := json.Unmarshal([]byte(str(v, "value")), &val); err != nil {
+					t.Fatalf("%s: %v", w.Name, err)
+				}
+				if val.Environment != c.Stacks[env].Environment.Name || val.APIKeySecret != "" || len(val.Webhooks) != len(p.Deployments) {
+					t.Errorf("%s: %s holds %+v", stack, w.Name, val)
+				}
+				for _, d := range p.Deployments {
+					checked++
+					if url := "https://app.harness.io/webhook/" + d.Trigger.Identifier; val.Webhooks[d.Service] != url {
+						t.Errorf("%s: %s's webhook is %q, want %q", stack, d.Service, val.Webhooks[d.Service], url)
+					}
+					s, _ := c.Service(d.Service)
+					if !slices.Contains(w.Repos, s.Repo[strings.Index(s.Repo, "/")+1:]) {
+						t.Errorf("%s: %s's repository %s may not read %s", stack, d.Service, s.Repo, w.Name)
+					}
+				}
+			}
+		}
+		if len(variables) != want || want == 0 {
+			t.Errorf("%s: %d webhook variables, want %d", env, len(variables), want)
 		}
 		if n := len(rec.OfType(tGHSecret)); n != 0 {
-			t.Errorf("%s: %d API key secrets without the setting", stack, n)
+			t.Errorf("%s: %d API key secrets without the setting", env, n)
 		}
 	}
+	if checked == 0 {
+		t.Fatal("no service's webhook checked")
+	}
 	const key = "harness_api_key_never_in_plaintext"
-	rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
-	err := mocktest.Run(New(c.Files()), "staging", rec, mocktest.WithConfig(map[string]string{
+	rec, err := runWith(deployedChain(c), c, "staging", false, mocktest.WithConfig(map[string]string{
 		"harness:accountId": mocktest.TestAccount, catalog.WebhookAPIKeyKey: key}, catalog.WebhookAPIKeyKey))
 	if err != nil {
 		t.Fatal(err)
 	}
+	variables := map[string]mocktest.Registered{}
+	for _, v := range rec.OfType(tGHOrgVariable) {
+		variables[str(v, "value")] = v
+	}
 	secrets := rec.OfType(tGHSecret)
-	if len(secrets) != len(rec.OfType(tGHEnv)) {
-		t.Errorf("%d API key secrets for %d environments", len(secrets), len(rec.OfType(tGHEnv)))
+	if len(secrets) != len(variables) || len(secrets) == 0 {
+		t.Errorf("%d API key secrets for %d webhook variables", len(secrets), len(variables))
+	}
+	named := map[string]bool{}
+	for v := range variables {
+		var val plan.WebhookValue
+		if err := json.Unmarshal([]byte(v), &val); err != nil {
+			t.Fatal(err)
+		}
+		named[val.APIKeySecret] = true
 	}
 	for _, s := range secrets {
-		if !s.Inputs["plaintextValue"].IsSecret() || str(s, "secretName") != "HARNESS_API_KEY" {
-			t.Errorf("API key %v", s.Inputs)
+		if !s.Inputs["plaintextValue"].IsSecret() || !named[str(s, "secretName")] || !strings.HasPrefix(str(s, "secretName"), plan.APIKeySecretPrefix) ||
+			str(s, "visibility") != "selected" || len(value(s, "selectedRepositoryIds").ArrayValue()) == 0 {
+			t.Errorf("API key %v (the variables name %v)", s.Inputs, named)
 		}
 	}
 	for _, r := range rec.Resources() {

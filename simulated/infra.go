@@ -3,7 +3,9 @@ package simulated
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -45,16 +47,16 @@ var required = map[string][]string{
 	"aws:eks/accessPolicyAssociation:AccessPolicyAssociation": {"accessScope", "accessScope.type", "clusterName", "policyArn", "principalArn"},
 	"aws:eks/nodeGroup:NodeGroup": {"clusterName", "nodeRoleArn", "scalingConfig", "subnetIds",
 		"scalingConfig.desiredSize", "scalingConfig.maxSize", "scalingConfig.minSize"},
-	"kubernetes:core/v1:Namespace":                                       {},
-	"kubernetes:core/v1:Secret":                                          {},
-	"kubernetes:helm.sh/v3:Release":                                      {"chart"},
-	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding":                {"roleRef", "roleRef.apiGroup", "roleRef.kind", "roleRef.name"},
-	"github:index/repositoryEnvironment:RepositoryEnvironment":           {"environment", "repository"},
-	"github:index/actionsEnvironmentVariable:ActionsEnvironmentVariable": {"environment", "repository", "value", "variableName"},
-	"github:index/actionsEnvironmentSecret:ActionsEnvironmentSecret":     {"environment", "repository", "secretName"},
-	"github:index/branchProtectionV3:BranchProtectionV3":                 {"branch", "repository"},
-	"github:index/repositoryFile:RepositoryFile":                         {"content", "file", "repository"},
-	"github:index/teamRepository:TeamRepository":                         {"repository", "teamId"},
+	"kubernetes:core/v1:Namespace":                             {},
+	"kubernetes:core/v1:Secret":                                {},
+	"kubernetes:helm.sh/v3:Release":                            {"chart"},
+	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding":      {"roleRef", "roleRef.apiGroup", "roleRef.kind", "roleRef.name"},
+	"github:index/repositoryEnvironment:RepositoryEnvironment": {"environment", "repository"},
+	"github:index/branchProtectionV3:BranchProtectionV3":       {"branch", "repository"},
+	importid.GitHubOrgVariable:                                 {"value", "variableName", "visibility"},
+	importid.GitHubOrgSecret:                                   {"secretName", "visibility"},
+	"github:index/repositoryFile:RepositoryFile":               {"content", "file", "repository"},
+	"github:index/teamRepository:TeamRepository":               {"repository", "teamId"},
 }
 
 // autoNamed are the inputs the AWS provider names in Check when the
@@ -91,6 +93,9 @@ func (b infra) Check(typ, name string, news resource.PropertyMap) (resource.Prop
 	}
 	if b.provider == "aws" {
 		failures = append(failures, checkAWS(typ, news)...)
+	}
+	if b.provider == "github" {
+		failures = append(failures, checkGitHubNames(typ, news)...)
 	}
 	out := news
 	if defaults := githubDefaults[typ]; len(defaults) > 0 {
@@ -130,14 +135,43 @@ func missing(m resource.PropertyMap, path []string) bool {
 	return missing(v.ObjectValue(), path[1:])
 }
 
+// checkGitHubNames is the provider's validation of an Actions variable's
+// or secret's name (terraform-provider-github util.go,
+// validateSecretNameFunc).
+func checkGitHubNames(typ string, news resource.PropertyMap) []*pulumirpc.CheckFailure {
+	key := map[string]string{importid.GitHubOrgVariable: "variableName",
+		importid.GitHubOrgSecret: "secretName"}[typ]
+	v, ok := news[resource.PropertyKey(key)]
+	if key == "" || !ok || !v.IsString() {
+		return nil
+	}
+	var out []*pulumirpc.CheckFailure
+	if !githubName.MatchString(v.StringValue()) {
+		out = append(out, &pulumirpc.CheckFailure{Property: key, Reason: "secret names can only contain alphanumeric characters or underscores and must not start with a number"})
+	}
+	if strings.HasPrefix(strings.ToUpper(v.StringValue()), "GITHUB_") {
+		out = append(out, &pulumirpc.CheckFailure{Property: key, Reason: "secret names must not start with the GITHUB_ prefix"})
+	}
+	return out
+}
+
+var githubName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
+
 // ID is where the store keeps an object, which is also its id: GitHub's
-// Actions environment variable has the provider's ID (package importid),
-// as GitHub holds one variable of a name per environment; the others
-// a generated one.
+// Actions variables have the provider's IDs (package importid), as
+// GitHub holds one variable of a name per environment or organisation;
+// an organisation secret is its name too; the others a generated one.
+// (Organisation objects are keyed by name alone: the simulation holds
+// one organisation's.)
 func (infra) ID(typ, name string, news resource.PropertyMap) string {
-	if typ == importid.GitHubVariable {
-		if id, err := importid.GitHubVariableID(str(news, "repository"), str(news, "environment"), str(news, "variableName")); err == nil {
-			return id
+	switch typ {
+	case importid.GitHubOrgVariable:
+		if v := str(news, "variableName"); v != "" {
+			return v
+		}
+	case importid.GitHubOrgSecret:
+		if v := str(news, "secretName"); v != "" {
+			return v
 		}
 	}
 	return name + "-" + shortHash(typ+name)
@@ -163,9 +197,11 @@ func (b infra) ImportedInputs(typ string, state resource.PropertyMap) resource.P
 // Duplicate is the refusal of an object that exists: GitHub's to a POST
 // of an existing environment variable.
 func (infra) Duplicate(typ, id string, news resource.PropertyMap) error {
-	if typ == importid.GitHubVariable {
-		return fmt.Errorf("POST https://api.github.com/repos/%s/environments/%s/variables: 409 Already exists - Variable already exists []",
-			str(news, "repository"), str(news, "environment"))
+	switch typ {
+	case importid.GitHubOrgVariable:
+		// CreateOrgVariable: a POST. (An organisation secret is written
+		// with a PUT, which takes one that exists over.)
+		return errors.New("POST https://api.github.com/orgs/{org}/actions/variables: 409 Already exists - Variable already exists []")
 	}
 	return nil
 }
@@ -208,13 +244,12 @@ func (b infra) Computed(typ, id string, news resource.PropertyMap) resource.Prop
 			out["__meta"] = resource.NewStringProperty(`{"schema_version":"` + v + `"}`)
 		}
 		switch typ {
-		case importid.GitHubVariable:
+		case "github:index/repositoryEnvironment:RepositoryEnvironment":
+			out["repositoryId"] = resource.NewNumberProperty(float64(TeamID(str(news, "repository"))))
+		case importid.GitHubOrgVariable, importid.GitHubOrgSecret:
 			// Set from GitHub's answer on create and read.
 			out["createdAt"] = resource.NewStringProperty("2026-01-01 00:00:00 +0000 UTC")
 			out["updatedAt"] = resource.NewStringProperty("2026-01-01 00:00:00 +0000 UTC")
-			out["repositoryId"] = resource.NewNumberProperty(float64(TeamID(str(news, "repository"))))
-		case "github:index/repositoryEnvironment:RepositoryEnvironment":
-			out["repositoryId"] = resource.NewNumberProperty(float64(TeamID(str(news, "repository"))))
 		}
 		return out
 	case "kubernetes":
@@ -288,10 +323,8 @@ func (b infra) Live(typ string, out resource.PropertyMap) resource.PropertyMap {
 // of the GitHub resources the program declares that have one, in
 // terraform-provider-github v6.12.1 (what pulumi-github v6.14.1 bridges).
 var githubSchemaVersions = map[string]string{
-	"github:index/repositoryEnvironment:RepositoryEnvironment":           "1",
-	"github:index/repositoryFile:RepositoryFile":                         "1",
-	"github:index/actionsEnvironmentVariable:ActionsEnvironmentVariable": "1",
-	"github:index/actionsEnvironmentSecret:ActionsEnvironmentSecret":     "1",
+	"github:index/repositoryEnvironment:RepositoryEnvironment": "1",
+	"github:index/repositoryFile:RepositoryFile":               "1",
 }
 
 // githubDefaults are the top-level Default values of the same resources'
@@ -305,7 +338,8 @@ var githubDefaults = map[string]map[string]any{
 }
 
 // Replaces: names and placement are immutable in AWS and Kubernetes; on
-// AWS, every force-new property of the Terraform schema.
+// AWS, every force-new property of the Terraform schema; on GitHub, an
+// organisation variable's or secret's name, visibility and secret value.
 func (infra) Replaces(typ string, olds, news resource.PropertyMap, changed []string) []string {
 	immutable := map[string][]string{
 		"aws:ec2/vpc:Vpc":              {"cidrBlock"},
@@ -314,6 +348,9 @@ func (infra) Replaces(typ string, olds, news resource.PropertyMap, changed []str
 		"aws:eks/nodeGroup:NodeGroup":  {"clusterName", "nodeGroupName", "subnetIds", "instanceTypes", "nodeRoleArn"},
 		"aws:iam/role:Role":            {"name"},
 		"kubernetes:core/v1:Namespace": {"metadata"},
+		// terraform-provider-github: ForceNew.
+		importid.GitHubOrgVariable: {"variableName", "visibility"},
+		importid.GitHubOrgSecret:   {"secretName", "visibility", "plaintextValue", "encryptedValue"},
 	}[typ]
 	var out []string
 	for _, c := range changed {
@@ -335,44 +372,52 @@ func (infra) Replaces(typ string, olds, news resource.PropertyMap, changed []str
 // Invoke answers the lookups the program makes: GitHub's getTeam, with a
 // stable id per slug (GitHub owns team ids).
 func (b infra) Invoke(token string, args resource.PropertyMap) (resource.PropertyMap, error) {
-	if b.provider != "github" || token != "github:index/getTeam:getTeam" {
-		return nil, fmt.Errorf("the simulated %s provider does not answer %s", b.provider, token)
+	switch {
+	case b.provider == "github" && token == "github:index/getTeam:getTeam":
+		return team(args)
+	case b.provider == "github" && token == GitHubRepository:
+		return repository(args)
 	}
-	return team(args)
+	return nil, fmt.Errorf("the simulated %s provider does not answer %s", b.provider, token)
 }
 
-// CloudInvoke answers the lookups that read what exists: an environment's
-// Actions variables (import's probe).
+// GitHubRepository is the getRepository lookup (by fullName).
+const GitHubRepository = "github:index/getRepository:getRepository"
+
+// repository answers getRepository with the repository's id (TeamID of
+// its name, as the simulated API's /repos answers).
+func repository(args resource.PropertyMap) (resource.PropertyMap, error) {
+	full := str(args, "fullName")
+	owner, name, ok := strings.Cut(full, "/")
+	if !ok || owner == "" || name == "" {
+		return nil, fmt.Errorf("getRepository: fullName %q is not <owner>/<repository>", full)
+	}
+	return resource.PropertyMap{
+		"id":            resource.NewStringProperty(name),
+		"fullName":      resource.NewStringProperty(full),
+		"name":          resource.NewStringProperty(name),
+		"repoId":        resource.NewNumberProperty(float64(TeamID(name))),
+		"defaultBranch": resource.NewStringProperty("main"),
+	}, nil
+}
+
+// CloudInvoke answers the lookups that read what exists: the
+// organisation's Actions variables (import's probe), all on one page.
 func (b infra) CloudInvoke(token string, args resource.PropertyMap, cloud *Cloud) (resource.PropertyMap, bool, error) {
-	if b.provider != "github" || token != importid.GitHubVariables {
+	if b.provider != "github" || token != importid.GitHubOrgVariables {
 		return nil, false, nil
 	}
-	repo, env := str(args, "name"), str(args, "environment")
-	if full := str(args, "fullName"); full != "" {
-		repo = full[strings.LastIndex(full, "/")+1:]
-	}
 	var variables []resource.PropertyValue
-	envExists := false
 	for _, id := range cloud.IDs() {
 		rec, _ := cloud.Get(id)
-		if rec.Properties["repository"] != repo || rec.Properties["environment"] != env {
+		if rec.Type != importid.GitHubOrgVariable {
 			continue
 		}
-		switch rec.Type {
-		case "github:index/repositoryEnvironment:RepositoryEnvironment":
-			envExists = true
-		case importid.GitHubVariable:
-			envExists = true
-			variables = append(variables, resource.NewObjectProperty(resource.NewPropertyMapFromMap(map[string]any{
-				"name": rec.Properties["variableName"], "value": rec.Properties["value"],
-				"createdAt": rec.Properties["createdAt"], "updatedAt": rec.Properties["updatedAt"]})))
-		}
-	}
-	if !envExists {
-		return nil, true, fmt.Errorf("GET https://api.github.com/repos/%s/environments/%s/variables: 404 Not Found []", repo, env)
+		variables = append(variables, resource.NewObjectProperty(resource.NewPropertyMapFromMap(map[string]any{
+			"name": rec.Properties["variableName"], "value": rec.Properties["value"], "visibility": rec.Properties["visibility"],
+			"createdAt": rec.Properties["createdAt"], "updatedAt": rec.Properties["updatedAt"]})))
 	}
 	out := args.Copy()
-	out["id"] = resource.NewStringProperty(repo + ":" + env)
 	out["variables"] = resource.NewArrayProperty(variables)
 	return out, true, nil
 }

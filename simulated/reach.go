@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/harness/importid"
 	"github.com/company/harness-platform/preflight"
 )
 
@@ -102,6 +104,21 @@ func (r Reach) githubWrite(typ string, news resource.PropertyMap) error {
 		if private && g.plan() == "free" {
 			return fmt.Errorf("PUT https://api.github.com/repos/%s/branches/%s/protection: 403 Upgrade to GitHub Pro or make this repository public to enable this feature. []",
 				repo, str(news, "branch"))
+		}
+	case importid.GitHubOrgVariable, importid.GitHubOrgSecret:
+		// The provider's own refusals before it calls GitHub
+		// (resource_github_actions_organization_variable.go, _secret.go).
+		ids, ok := news["selectedRepositoryIds"]
+		selected := ok && ids.IsArray() && len(ids.ArrayValue()) > 0
+		visibility := str(news, "visibility")
+		if visibility != "selected" && selected {
+			if typ == importid.GitHubOrgSecret {
+				return errors.New("Cannot use selected_repository_ids without visibility being set to selected")
+			}
+			return errors.New("cannot use selected_repository_ids without visibility being set to selected")
+		}
+		if typ == importid.GitHubOrgSecret && visibility == "selected" && !selected {
+			return errors.New("Cannot use visbility set to selected without selected_repository_ids")
 		}
 	case "github:index/repositoryFile:RepositoryFile":
 		u := fmt.Sprintf("PUT https://api.github.com/repos/%s/contents/%s", repo, str(news, "file"))

@@ -132,21 +132,3 @@ func TestLookup(t *testing.T) {
 
 // An environment variable's ID as terraform-provider-github builds and
 // parses it (util.go buildID, escapeIDPart; parseID3).
-func TestGitHubVariableID(t *testing.T) {
-	id, err := GitHubVariableID("payments-api", "dev:eu", "HARNESS_WEBHOOK_URL")
-	if err != nil || id != "payments-api:dev??eu:HARNESS_WEBHOOK_URL" {
-		t.Fatalf("ID %q, %v", id, err)
-	}
-	repo, env, name, err := ParseGitHubVariableID(id)
-	if err != nil || repo != "payments-api" || env != "dev:eu" || name != "HARNESS_WEBHOOK_URL" {
-		t.Errorf("parsed %q %q %q, %v", repo, env, name, err)
-	}
-	for _, bad := range []string{"payments-api:dev", "a::b", "a:b:c:d"} {
-		if _, _, _, err := ParseGitHubVariableID(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-	if _, err := GitHubVariableID("a:b", "dev", "X"); err == nil {
-		t.Error("a repository holding ':' accepted")
-	}
-}

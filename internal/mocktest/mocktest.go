@@ -4,6 +4,8 @@
 package mocktest
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -67,6 +69,15 @@ type Recorder struct {
 	mu        sync.Mutex
 	resources []Registered
 	reads     []string
+	lookups   []string // invoke tokens answered, in order (stack reads apart)
+}
+
+// Lookups lists the provider invokes the program made (getTeam,
+// getRepository), in order: each is a read of the provider's API.
+func (r *Recorder) Lookups() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.lookups...)
 }
 
 // Resources returns what was registered, in registration order.
@@ -169,13 +180,22 @@ func Computed(typ, name string) resource.PropertyMap {
 
 // Call answers the engine's built-in readStackOutputs invoke from
 // StackOutputs (a stack never deployed has none), and GitHub's getTeam
-// (team ids are GitHub's), and refuses any other invoke: the program looks
-// nothing else up.
+// and getRepository (team and repository ids are GitHub's: RepoID), and
+// refuses any other invoke: the program looks nothing else up.
 func (r *Recorder) Call(args pulumi.MockCallArgs) (resource.PropertyMap, error) {
+	if args.Token != "pulumi:pulumi:readStackOutputs" {
+		r.mu.Lock()
+		r.lookups = append(r.lookups, args.Token)
+		r.mu.Unlock()
+	}
 	if args.Token == "github:index/getTeam:getTeam" {
 		// GitHub's team ids are GitHub's; the program looks them up by slug.
 		slug := args.Args["slug"].StringValue()
 		return resource.PropertyMap{"id": resource.NewStringProperty(strconv.Itoa(TeamID(slug))), "slug": resource.NewStringProperty(slug)}, nil
+	}
+	if args.Token == "github:index/getRepository:getRepository" {
+		full := args.Args["fullName"].StringValue()
+		return resource.PropertyMap{"fullName": resource.NewStringProperty(full), "repoId": resource.NewNumberProperty(float64(RepoID(full)))}, nil
 	}
 	if args.Token != "pulumi:pulumi:readStackOutputs" {
 		return nil, fmt.Errorf("unexpected invoke %s", args.Token)
@@ -192,6 +212,13 @@ func (r *Recorder) Call(args pulumi.MockCallArgs) (resource.PropertyMap, error) 
 		"name":    resource.NewStringProperty(name),
 		"outputs": resource.NewObjectProperty(out),
 	}, nil
+}
+
+// RepoID is the id the mocks give the repository full ("owner/name"):
+// distinct for distinct names.
+func RepoID(full string) int {
+	h := sha256.Sum256([]byte(full))
+	return 1 + int(binary.BigEndian.Uint32(h[:4])>>1)
 }
 
 // Reads lists the stacks whose outputs the program read, in order.
