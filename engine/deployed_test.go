@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,7 +25,7 @@ func deployedDev(t *testing.T) string {
 		}
 		deployed.dir = dir
 		out := &syncBuffer{}
-		s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: dir, Stdout: out, Stderr: out, Catalog: example(t)})
+		s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: dir, Stdout: out, Stderr: out, Catalog: example(t), Env: testEnv})
 		if err != nil {
 			deployed.err = err
 			return
@@ -83,11 +84,73 @@ func copyTree(src, dst string) error {
 	})
 }
 
-// TestMain removes the shared deployed dev after the tests.
+// chain is the example catalog's whole chain after its first up (dev,
+// staging, production, in order, from an empty state), made once per test
+// binary like deployedDev: the tests of a deployed chain each start from
+// a copy.
+type chain struct {
+	// state is the copy's state directory.
+	state string
+	// afterDev are the Harness object ids once dev was up (before
+	// staging's).
+	afterDev []string
+	// out is the engine output of the first ups.
+	out string
+}
+
+var deployedChain struct {
+	sync.Once
+	dir, out string
+	afterDev []string
+	err      error
+}
+
+// firstUpOfChain copies the shared deployed chain.
+func firstUpOfChain(t *testing.T) chain {
+	t.Helper()
+	deployedChain.Do(func() {
+		dir, err := os.MkdirTemp("", "harness-platform-deployed-chain-")
+		if err != nil {
+			deployedChain.err = err
+			return
+		}
+		deployedChain.dir = dir
+		out := &syncBuffer{}
+		c := example(t)
+		s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: dir, Stdout: out, Stderr: out, Catalog: c, Env: testEnv})
+		if err != nil {
+			deployedChain.err = err
+			return
+		}
+		defer s.Close()
+		for _, stack := range c.Chain {
+			if _, err := s.Up(context.Background(), stack, RunOptions{}); err != nil {
+				deployedChain.err = fmt.Errorf("up %s: %w", stack, err)
+				break
+			}
+			if stack == "dev" {
+				deployedChain.afterDev = s.Servers.Cloud("harness").IDs()
+			}
+		}
+		deployedChain.out = out.String()
+	})
+	if deployedChain.err != nil {
+		t.Fatalf("the shared deployed chain: %v\n%s", deployedChain.err, deployedChain.out)
+	}
+	dst := t.TempDir()
+	if err := copyTree(deployedChain.dir, dst); err != nil {
+		t.Fatal(err)
+	}
+	return chain{state: dst, afterDev: deployedChain.afterDev, out: deployedChain.out}
+}
+
+// TestMain removes the shared deployed dev and chain after the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if deployed.dir != "" {
-		os.RemoveAll(deployed.dir)
+	for _, dir := range []string{deployed.dir, deployedChain.dir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }

@@ -91,14 +91,36 @@ func open(t *testing.T, state string, c *catalog.Catalog) harnessSession {
 	return openWith(t, state, c, nil)
 }
 
-// open2 opens a session whose program registers through transform.
+// openWith opens a session whose program registers through transform.
 func openWith(t *testing.T, state string, c *catalog.Catalog, transform pulumi.ResourceTransform) harnessSession {
+	t.Helper()
+	return openEnv(t, state, c, transform, testEnv)
+}
+
+// testEnv is the CLI's environment in the engine tests' sessions: Pulumi
+// writes a stack's state once, when each operation ends, instead of after
+// every step as well (PULUMI_SKIP_CHECKPOINTS). What an operation leaves,
+// succeeded, failed or refused, is the same, for half the CLI's time of a
+// first up (BenchmarkUp at 100 services: 13 s instead of 27). The
+// intermediate checkpoints exist for a run killed midway: the test that
+// kills one (TestInterruptedUpConverges) keeps them (openCheckpointed),
+// as every real run does.
+var testEnv = map[string]string{"PULUMI_SKIP_CHECKPOINTS": "true"}
+
+// openCheckpointed opens a session whose CLI writes the state after
+// every step, as outside the tests.
+func openCheckpointed(t *testing.T, state string, c *catalog.Catalog) harnessSession {
+	t.Helper()
+	return openEnv(t, state, c, nil, nil)
+}
+
+func openEnv(t *testing.T, state string, c *catalog.Catalog, transform pulumi.ResourceTransform, env map[string]string) harnessSession {
 	t.Helper()
 	if _, err := FindCLI(); err != nil {
 		t.Fatalf("%v (make test installs it)", err)
 	}
 	out := &syncBuffer{}
-	s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: state, Stdout: out, Stderr: out, Catalog: c, Transform: transform})
+	s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: state, Stdout: out, Stderr: out, Catalog: c, Transform: transform, Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,21 +270,14 @@ func onlyOp(t *testing.T, what string, summary map[apitype.OpType]int, op apityp
 	return summary[op]
 }
 
-// The chain from an empty state to destroyed: a preview of empty dev
-// creates exactly what the program declares; the chain's first up, a
-// quiet drift check and a second up that changes nothing; then, on that
-// deployed chain, the providers' versions, promotion, stack references,
-// drift, secrets, the decommission guard and sequence, protection and
-// destroy (subtests, in order: each needs the chain up).
-func TestChainFromFirstUpToDestroy(t *testing.T) {
+// A preview of dev on an empty state creates everything, nothing else:
+// its service stacks are previewed before their platform stack exists,
+// against the contract it will export.
+func TestFirstPreviewCreatesWhatTheProgramDeclares(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	c := example(t)
 	s := open(t, t.TempDir(), c)
-
-	// A preview of dev on an empty state creates everything, nothing else:
-	// its service stacks are previewed before their platform stack exists,
-	// against the contract it will export.
 	pre, err := s.Preview(ctx, "dev", RunOptions{})
 	if err != nil {
 		t.Fatalf("preview dev: %v\n%s", err, s.out)
@@ -275,15 +290,19 @@ func TestChainFromFirstUpToDestroy(t *testing.T) {
 		t.Errorf("preview of dev's %d stacks creates %d resources, want %d", len(c.StacksOf("dev")), got, want)
 	}
 
-	var afterDev []string
-	for _, stack := range c.Chain {
-		if _, err := s.Up(ctx, stack, RunOptions{}); err != nil {
-			t.Fatalf("up %s: %v", stack, err)
-		}
-		if stack == "dev" {
-			afterDev = s.Servers.Cloud("harness").IDs()
-		}
-	}
+}
+
+// The chain's first up (dev, staging and production from an empty state,
+// firstUpOfChain) is quiet: a drift check right after it finds nothing,
+// and a second up changes nothing. The deployed chain's providers are at
+// their pinned versions, production deploys what pre-stable deployed
+// first, and stack references carry the foundation. (The tests of a
+// deployed chain each start from a copy of it: Test*OnTheChain.)
+func TestChainFirstUpIsQuiet(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := example(t)
+	s := open(t, firstUpOfChain(t).state, c)
 	// The drift check is quiet right after a first up: nothing the program
 	// declares changes by being read back.
 	for _, stack := range c.Chain {
@@ -399,317 +418,356 @@ func TestChainFromFirstUpToDestroy(t *testing.T) {
 			}
 		}
 	})
+}
 
-	t.Run("drift is reported without touching state", func(t *testing.T) {
-		check := RunOptions{PreviewOnly: true, ExpectNoChanges: true}
-		if err := s.Refresh(ctx, "production", check); err != nil {
-			t.Fatalf("drift check on a clean deployment: %v", err)
-		}
-		before := stateFile(t, s.state, "production")
-		recs := cloudRecords(t, s.state)
-		id := "Pipeline/default/platform/payment_service_prod"
-		orig, ok := recs[id]
-		if !ok {
-			t.Fatalf("no %s in the simulated cloud", id)
-		}
-		edited := simulated.Record{Type: orig.Type, Name: orig.Name, Properties: map[string]any{}}
-		for k, v := range orig.Properties {
-			edited.Properties[k] = v
-		}
-		edited.Properties["yaml"] = orig.Properties["yaml"].(string) + "# edited in the Harness UI\n"
-		recs[id] = edited
-		writeCloud(t, s.state, recs)
-		for i := 0; i < 2; i++ { // the drift stays visible: the check wrote nothing
-			s.out.b.Reset()
-			err := s.Refresh(ctx, "production", check)
-			if err == nil {
-				t.Fatal("drift check passed with an edited pipeline")
-			}
-			if !OnlyDrift(err) {
-				t.Errorf("drift is reported as a failure to check: %v", err)
-			}
-			if !strings.Contains(s.out.String(), "payment_service_prod") {
-				t.Errorf("drift output does not name the pipeline:\n%s", s.out)
-			}
-		}
-		if !bytes.Equal(before, stateFile(t, s.state, "production")) {
-			t.Error("the drift check changed the state file")
-		}
-		// A check that cannot run (here the cloud cannot be read, as
-		// with an expired credential) is a failure, not drift.
-		if err := os.WriteFile(filepath.Join(s.state, "cloud", "harness.json"), []byte("not JSON"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Refresh(ctx, "production", check); err == nil || OnlyDrift(err) {
-			t.Errorf("a check that could not read the cloud: %v, want a failure that is not drift", err)
-		}
-		recs[id] = orig
-		writeCloud(t, s.state, recs)
-		if err := s.Refresh(ctx, "production", check); err != nil {
-			t.Fatalf("drift check after restoring: %v", err)
-		}
-	})
-
-	t.Run("delegate image changed out of band is drift", func(t *testing.T) {
-		check := RunOptions{PreviewOnly: true, ExpectNoChanges: true}
-		recs := providerRecords(t, s.state, "kubernetes")
-		var id string
-		for k, r := range recs {
-			if r.Type == "kubernetes:helm.sh/v3:Release" && r.Name == "harness-delegate-prod-euw1" {
-				id = k
-			}
-		}
-		if id == "" {
-			t.Fatal("no delegate release for prod/euw1 in the simulated cluster")
-		}
-		orig := recs[id]
-		raw, _ := json.Marshal(orig)
-		var edited simulated.Record
-		_ = json.Unmarshal(raw, &edited)
-		// What the chart's upgrader would do: kubectl set image.
-		edited.Properties["values"].(map[string]any)["delegateDockerImage"] = "harness/delegate:26.01.88000"
-		recs[id] = edited
-		writeProvider(t, s.state, "kubernetes", recs)
+// On the deployed chain, a pipeline edited in Harness is drift, reported
+// without touching the state; a check that cannot read the cloud is a
+// failure, not drift.
+func TestDriftIsReportedWithoutTouchingStateOnTheChain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := example(t)
+	s := open(t, firstUpOfChain(t).state, c)
+	check := RunOptions{PreviewOnly: true, ExpectNoChanges: true}
+	if err := s.Refresh(ctx, "production", check); err != nil {
+		t.Fatalf("drift check on a clean deployment: %v", err)
+	}
+	before := stateFile(t, s.state, "production")
+	recs := cloudRecords(t, s.state)
+	id := "Pipeline/default/platform/payment_service_prod"
+	orig, ok := recs[id]
+	if !ok {
+		t.Fatalf("no %s in the simulated cloud", id)
+	}
+	edited := simulated.Record{Type: orig.Type, Name: orig.Name, Properties: map[string]any{}}
+	for k, v := range orig.Properties {
+		edited.Properties[k] = v
+	}
+	edited.Properties["yaml"] = orig.Properties["yaml"].(string) + "# edited in the Harness UI\n"
+	recs[id] = edited
+	writeCloud(t, s.state, recs)
+	for i := 0; i < 2; i++ { // the drift stays visible: the check wrote nothing
 		s.out.b.Reset()
-		if err := s.Refresh(ctx, "production", check); err == nil {
-			t.Fatal("drift check passed with the delegate image changed")
+		err := s.Refresh(ctx, "production", check)
+		if err == nil {
+			t.Fatal("drift check passed with an edited pipeline")
 		}
-		if !strings.Contains(s.out.String(), "harness-delegate-prod-euw1") {
-			t.Errorf("drift output does not name the release:\n%s", s.out)
+		if !OnlyDrift(err) {
+			t.Errorf("drift is reported as a failure to check: %v", err)
 		}
-		recs[id] = orig
-		writeProvider(t, s.state, "kubernetes", recs)
-		if err := s.Refresh(ctx, "production", check); err != nil {
-			t.Fatalf("drift check after restoring the image: %v", err)
+		if !strings.Contains(s.out.String(), "payment_service_prod") {
+			t.Errorf("drift output does not name the pipeline:\n%s", s.out)
 		}
-	})
+	}
+	if !bytes.Equal(before, stateFile(t, s.state, "production")) {
+		t.Error("the drift check changed the state file")
+	}
+	// A check that cannot run (here the cloud cannot be read, as
+	// with an expired credential) is a failure, not drift.
+	if err := os.WriteFile(filepath.Join(s.state, "cloud", "harness.json"), []byte("not JSON"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Refresh(ctx, "production", check); err == nil || OnlyDrift(err) {
+		t.Errorf("a check that could not read the cloud: %v, want a failure that is not drift", err)
+	}
+	recs[id] = orig
+	writeCloud(t, s.state, recs)
+	if err := s.Refresh(ctx, "production", check); err != nil {
+		t.Fatalf("drift check after restoring: %v", err)
+	}
+}
 
-	t.Run("secrets never in plaintext", func(t *testing.T) {
-		secrets := map[string]string{"GitHub token": DemoGithubToken, "registry password": DemoRegistryPassword}
-		for id, r := range cloudRecords(t, s.state) {
-			if r.Type == "harness:platform/delegatetoken:Delegatetoken" {
-				secrets["delegate token "+id] = simulated.DelegateToken(id)
-			}
+// On the deployed chain, a delegate image changed in the cluster (the
+// chart's upgrader) is drift naming the release.
+func TestDelegateImageChangedOutOfBandIsDriftOnTheChain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := example(t)
+	s := open(t, firstUpOfChain(t).state, c)
+	check := RunOptions{PreviewOnly: true, ExpectNoChanges: true}
+	recs := providerRecords(t, s.state, "kubernetes")
+	var id string
+	for k, r := range recs {
+		if r.Type == "kubernetes:helm.sh/v3:Release" && r.Name == "harness-delegate-prod-euw1" {
+			id = k
 		}
-		if len(secrets) != 2+2*len(c.Chain) {
-			t.Errorf("%d secrets to look for, want the 2 config secrets and a delegate token per cluster", len(secrets))
-		}
-		_ = filepath.Walk(s.state, func(path string, info os.FileInfo, err error) error {
-			if err == nil && !info.IsDir() {
-				data, _ := os.ReadFile(path)
-				for what, secret := range secrets {
-					if bytes.Contains(data, []byte(secret)) {
-						t.Errorf("%s in plaintext in %s", what, path)
-					}
-				}
-			}
-			return nil
-		})
-		commandLines.Lock()
-		lines := slices.Clone(commandLines.all)
-		commandLines.Unlock()
-		for _, key := range []string{"harness-platform:githubToken", "harness-platform:registryPassword"} {
-			if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "config set --secret") && strings.Contains(l, key) }) {
-				t.Errorf("%s was not configured as a secret through the CLI; commands: %q", key, lines)
-			}
-		}
-		for what, secret := range secrets {
-			if strings.Contains(s.out.String(), secret) {
-				t.Errorf("%s in the engine output", what)
-			}
-			for _, l := range lines {
-				if strings.Contains(l, secret) {
-					t.Errorf("%s on a command line: %s", what, l)
-				}
-			}
-			for _, stack := range c.Chain {
-				outs, _ := s.Outputs(ctx, stack)
-				js, _ := json.Marshal(outs)
-				if bytes.Contains(js, []byte(secret)) {
-					t.Errorf("%s in the outputs of %s", what, stack)
-				}
-			}
-		}
-		recs := cloudRecords(t, s.state)
-		value, _ := recs["SecretText/default/platform/github_manifests_token"].Properties["value"].(map[string]any)
-		if value["secretSha256"] == nil {
-			t.Errorf("the simulated cloud does not hold the token as a digest: %v", value)
-		}
-	})
+	}
+	if id == "" {
+		t.Fatal("no delegate release for prod/euw1 in the simulated cluster")
+	}
+	orig := recs[id]
+	raw, _ := json.Marshal(orig)
+	var edited simulated.Record
+	_ = json.Unmarshal(raw, &edited)
+	// What the chart's upgrader would do: kubectl set image.
+	edited.Properties["values"].(map[string]any)["delegateDockerImage"] = "harness/delegate:26.01.88000"
+	recs[id] = edited
+	writeProvider(t, s.state, "kubernetes", recs)
+	s.out.b.Reset()
+	if err := s.Refresh(ctx, "production", check); err == nil {
+		t.Fatal("drift check passed with the delegate image changed")
+	}
+	if !strings.Contains(s.out.String(), "harness-delegate-prod-euw1") {
+		t.Errorf("drift output does not name the release:\n%s", s.out)
+	}
+	recs[id] = orig
+	writeProvider(t, s.state, "kubernetes", recs)
+	if err := s.Refresh(ctx, "production", check); err != nil {
+		t.Fatalf("drift check after restoring the image: %v", err)
+	}
+}
 
-	t.Run("removing an unretired production service is refused", func(t *testing.T) {
-		entry := "  - name: refund-service\n    team: payments\n    archetype: api\n    repo: company/refunds\n    image: registry.company.io/payments/refund-service\n    regions: [euw1]\n"
-		removed := exampleEdited(t, catalog.ServicesFile, entry, "")
-		r := open(t, s.state, removed)
-		// The guard warns on preview; the engine refuses to delete the
-		// protected pipeline and trigger even in a preview.
-		_, err = r.Preview(ctx, "production", RunOptions{})
-		if err == nil || !strings.Contains(r.out.String(), "cannot be deleted") {
-			t.Fatalf("preview must be refused by protection: %v", err)
+// After the chain's first up, no secret is in plaintext: not in the
+// state directory (backend, clouds, workspace), the engine's output, a
+// command line or a stack's outputs.
+func TestSecretsNeverInPlaintextOnTheChain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := example(t)
+	ch := firstUpOfChain(t)
+	s := open(t, ch.state, c)
+	secrets := map[string]string{"GitHub token": DemoGithubToken, "registry password": DemoRegistryPassword}
+	for id, r := range cloudRecords(t, s.state) {
+		if r.Type == "harness:platform/delegatetoken:Delegatetoken" {
+			secrets["delegate token "+id] = simulated.DelegateToken(id)
 		}
-		want := "would delete the Production pipeline of refund-service, not retired in its last deployment"
-		if !strings.Contains(r.out.String(), want) {
-			t.Errorf("preview does not warn %q", want)
+	}
+	if len(secrets) != 2+2*len(c.Chain) {
+		t.Errorf("%d secrets to look for, want the 2 config secrets and a delegate token per cluster", len(secrets))
+	}
+	_ = filepath.Walk(s.state, func(path string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			data, _ := os.ReadFile(path)
+			for what, secret := range secrets {
+				if bytes.Contains(data, []byte(secret)) {
+					t.Errorf("%s in plaintext in %s", what, path)
+				}
+			}
 		}
-		cloudBefore, err := os.ReadFile(filepath.Join(s.state, "cloud", "harness.json"))
+		return nil
+	})
+	commandLines.Lock()
+	lines := slices.Clone(commandLines.all)
+	commandLines.Unlock()
+	for _, key := range []string{"harness-platform:githubToken", "harness-platform:registryPassword"} {
+		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "config set --secret") && strings.Contains(l, key) }) {
+			t.Errorf("%s was not configured as a secret through the CLI; commands: %q", key, lines)
+		}
+	}
+	for what, secret := range secrets {
+		if strings.Contains(ch.out, secret) {
+			t.Errorf("%s in the engine output", what)
+		}
+		for _, l := range lines {
+			if strings.Contains(l, secret) {
+				t.Errorf("%s on a command line: %s", what, l)
+			}
+		}
+		for _, stack := range c.Chain {
+			outs, _ := s.Outputs(ctx, stack)
+			js, _ := json.Marshal(outs)
+			if bytes.Contains(js, []byte(secret)) {
+				t.Errorf("%s in the outputs of %s", what, stack)
+			}
+		}
+	}
+	recs := cloudRecords(t, s.state)
+	value, _ := recs["SecretText/default/platform/github_manifests_token"].Properties["value"].(map[string]any)
+	if value["secretSha256"] == nil {
+		t.Errorf("the simulated cloud does not hold the token as a digest: %v", value)
+	}
+}
+
+// On the deployed chain, removing a production service that was not
+// retired is refused by protection and the decommission guard, and the
+// refused up changes nothing.
+func TestRemovingAnUnretiredProductionServiceIsRefusedOnTheChain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	state := firstUpOfChain(t).state
+	entry := "  - name: refund-service\n    team: payments\n    archetype: api\n    repo: company/refunds\n    image: registry.company.io/payments/refund-service\n    regions: [euw1]\n"
+	removed := exampleEdited(t, catalog.ServicesFile, entry, "")
+	r := open(t, state, removed)
+	// The guard warns on preview; the engine refuses to delete the
+	// protected pipeline and trigger even in a preview.
+	_, err := r.Preview(ctx, "production", RunOptions{})
+	if err == nil || !strings.Contains(r.out.String(), "cannot be deleted") {
+		t.Fatalf("preview must be refused by protection: %v", err)
+	}
+	want := "would delete the Production pipeline of refund-service, not retired in its last deployment"
+	if !strings.Contains(r.out.String(), want) {
+		t.Errorf("preview does not warn %q", want)
+	}
+	cloudBefore, err := os.ReadFile(filepath.Join(state, "cloud", "harness.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	urnsBefore := stateURNs(t, state, "production")
+	if _, err := r.Up(ctx, "production", RunOptions{}); err == nil || !strings.Contains(err.Error()+r.out.String(), want) {
+		t.Fatalf("up must refuse: %v", err)
+	}
+	r.Close()
+	// The refused up changed nothing: not the cloud, not the resources
+	// the stack holds (the engine may record the failed update).
+	if cloudAfter, _ := os.ReadFile(filepath.Join(state, "cloud", "harness.json")); !bytes.Equal(cloudBefore, cloudAfter) {
+		t.Error("the refused up changed the simulated cloud")
+	}
+	if after := stateURNs(t, state, "production"); strings.Join(after, "\n") != strings.Join(urnsBefore, "\n") {
+		t.Errorf("the refused up changed the stack's resources: %d before, %d after", len(urnsBefore), len(after))
+	}
+}
+
+// Decommissioning (docs/contributing.md): retire, leave every environment but the
+// foundation's, then leave the catalog; each step previews and applies
+// cleanly in chain order. Removing the entry at once is refused before
+// anything changes: the simulator, like Harness, would refuse to delete
+// the service while other stacks' pipelines reference it.
+func TestDecommissionSequenceOnTheChain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := example(t)
+	s := open(t, firstUpOfChain(t).state, c)
+	const svc = "basket-service"
+	entry := "  - name: basket-service\n    team: checkout\n    archetype: api\n"
+	step := func(t *testing.T, edit func([]byte) []byte) *catalog.Catalog {
+		t.Helper()
+		files, err := catalogtest.ExampleFiles("..")
 		if err != nil {
 			t.Fatal(err)
 		}
-		urnsBefore := stateURNs(t, s.state, "production")
-		if _, err := r.Up(ctx, "production", RunOptions{}); err == nil || !strings.Contains(err.Error()+r.out.String(), want) {
-			t.Fatalf("up must refuse: %v", err)
+		if !bytes.Contains(files[catalog.ServicesFile], []byte(entry)) {
+			t.Fatal("example entry changed; update the test")
 		}
-		r.Close()
-		// The refused up changed nothing: not the cloud, not the resources
-		// the stack holds (the engine may record the failed update).
-		if cloudAfter, _ := os.ReadFile(filepath.Join(s.state, "cloud", "harness.json")); !bytes.Equal(cloudBefore, cloudAfter) {
-			t.Error("the refused up changed the simulated cloud")
+		files[catalog.ServicesFile] = edit(files[catalog.ServicesFile])
+		c, err := catalog.Parse(files)
+		if err != nil {
+			t.Fatalf("the step's catalog does not validate: %v", err)
 		}
-		if after := stateURNs(t, s.state, "production"); strings.Join(after, "\n") != strings.Join(urnsBefore, "\n") {
-			t.Errorf("the refused up changed the stack's resources: %d before, %d after", len(urnsBefore), len(after))
+		return c
+	}
+	withLines := func(lines string) func([]byte) []byte {
+		return func(b []byte) []byte { return bytes.Replace(b, []byte(entry), []byte(entry+lines), 1) }
+	}
+	removed := func(b []byte) []byte {
+		i := bytes.Index(b, []byte(entry))
+		j := bytes.Index(b[i+len(entry):], []byte("\n  - name: "))
+		return append(b[:i:i], b[i+len(entry)+j+1:]...)
+	}
+	applyInChainOrder := func(t *testing.T, c *catalog.Catalog) {
+		t.Helper()
+		r := open(t, s.state, c)
+		defer r.Close()
+		for _, stack := range c.Chain {
+			if _, err := r.Preview(ctx, stack, RunOptions{}); err != nil {
+				t.Fatalf("preview %s: %v\n%s", stack, err, r.out)
+			}
+			if _, err := r.Up(ctx, stack, RunOptions{}); err != nil {
+				t.Fatalf("up %s: %v\n%s", stack, err, r.out)
+			}
 		}
-	})
+	}
+	has := func(typ, id string) bool {
+		for _, rec := range cloudRecords(t, s.state) {
+			if rec.Type == typ && rec.Properties["identifier"] == id {
+				return true
+			}
+		}
+		return false
+	}
 
-	// Decommissioning (docs/contributing.md): retire, leave every environment but the
-	// foundation's, then leave the catalog; each step previews and applies
-	// cleanly in chain order. Removing the entry at once is refused before
-	// anything changes: the simulator, like Harness, would refuse to delete
-	// the service while other stacks' pipelines reference it.
-	t.Run("decommission sequence", func(t *testing.T) {
-		const svc = "basket-service"
-		entry := "  - name: basket-service\n    team: checkout\n    archetype: api\n"
-		step := func(t *testing.T, edit func([]byte) []byte) *catalog.Catalog {
-			t.Helper()
-			files, err := catalogtest.ExampleFiles("..")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Contains(files[catalog.ServicesFile], []byte(entry)) {
-				t.Fatal("example entry changed; update the test")
-			}
-			files[catalog.ServicesFile] = edit(files[catalog.ServicesFile])
-			c, err := catalog.Parse(files)
-			if err != nil {
-				t.Fatalf("the step's catalog does not validate: %v", err)
-			}
-			return c
-		}
-		withLines := func(lines string) func([]byte) []byte {
-			return func(b []byte) []byte { return bytes.Replace(b, []byte(entry), []byte(entry+lines), 1) }
-		}
-		removed := func(b []byte) []byte {
-			i := bytes.Index(b, []byte(entry))
-			j := bytes.Index(b[i+len(entry):], []byte("\n  - name: "))
-			return append(b[:i:i], b[i+len(entry)+j+1:]...)
-		}
-		applyInChainOrder := func(t *testing.T, c *catalog.Catalog) {
-			t.Helper()
-			r := open(t, s.state, c)
-			defer r.Close()
-			for _, stack := range c.Chain {
-				if _, err := r.Preview(ctx, stack, RunOptions{}); err != nil {
-					t.Fatalf("preview %s: %v\n%s", stack, err, r.out)
-				}
-				if _, err := r.Up(ctx, stack, RunOptions{}); err != nil {
-					t.Fatalf("up %s: %v\n%s", stack, err, r.out)
-				}
-			}
-		}
-		has := func(typ, id string) bool {
-			for _, rec := range cloudRecords(t, s.state) {
-				if rec.Type == typ && rec.Properties["identifier"] == id {
-					return true
-				}
-			}
-			return false
-		}
+	// At once: refused by the foundation stack, in the preview already.
+	r := open(t, s.state, step(t, removed))
+	cloudBefore, _ := os.ReadFile(filepath.Join(s.state, "cloud", "harness.json"))
+	if _, err := r.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(r.out.String(), `service "basket-service" leaves the catalog, but stack "staging.services" still deploys it`) {
+		t.Fatalf("removing the entry at once must be refused: %v\n%s", err, r.out)
+	}
+	if _, err := r.Up(ctx, "dev", RunOptions{}); err == nil {
+		t.Fatal("up removing the entry at once must be refused")
+	}
+	r.Close()
+	if after, _ := os.ReadFile(filepath.Join(s.state, "cloud", "harness.json")); !bytes.Equal(cloudBefore, after) {
+		t.Fatal("the refused up changed the simulated cloud")
+	}
 
-		// At once: refused by the foundation stack, in the preview already.
-		r := open(t, s.state, step(t, removed))
-		cloudBefore, _ := os.ReadFile(filepath.Join(s.state, "cloud", "harness.json"))
-		if _, err := r.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(r.out.String(), `service "basket-service" leaves the catalog, but stack "staging.services" still deploys it`) {
-			t.Fatalf("removing the entry at once must be refused: %v\n%s", err, r.out)
+	applyInChainOrder(t, step(t, withLines("    retired: true\n")))
+	if !has("harness:platform/pipeline:Pipeline", "basket_service_prod") {
+		t.Fatal("retiring deleted the production pipeline")
+	}
+	applyInChainOrder(t, step(t, withLines("    retired: true\n    environments: [dev]\n")))
+	for _, id := range []string{"basket_service_pre_stable", "basket_service_prod"} {
+		if has("harness:platform/pipeline:Pipeline", id) || has("harness:platform/monitoredService:MonitoredService", id) {
+			t.Errorf("%s still has a pipeline or monitored service after leaving its environment", id)
 		}
-		if _, err := r.Up(ctx, "dev", RunOptions{}); err == nil {
-			t.Fatal("up removing the entry at once must be refused")
+	}
+	if !has("harness:platform/service:Service", "basket_service") {
+		t.Fatal("the service left the foundation too early")
+	}
+	final := step(t, removed)
+	applyInChainOrder(t, final)
+	for _, obj := range [][2]string{
+		{"harness:platform/service:Service", "basket_service"},
+		{"harness:platform/fileStoreFile:FileStoreFile", "basket_service_values"},
+		{"harness:platform/pipeline:Pipeline", "basket_service_int_stable"},
+	} {
+		if has(obj[0], obj[1]) {
+			t.Errorf("%s %s is still in Harness after decommissioning", obj[0], obj[1])
 		}
-		r.Close()
-		if after, _ := os.ReadFile(filepath.Join(s.state, "cloud", "harness.json")); !bytes.Equal(cloudBefore, after) {
-			t.Fatal("the refused up changed the simulated cloud")
-		}
+	}
+	if _, ok := final.Service(svc); ok {
+		t.Fatal("the final catalog still has the service")
+	}
+}
 
-		applyInChainOrder(t, step(t, withLines("    retired: true\n")))
-		if !has("harness:platform/pipeline:Pipeline", "basket_service_prod") {
-			t.Fatal("retiring deleted the production pipeline")
+// On the deployed chain, destroying dev or production is refused by
+// protection with nothing removed; destroying staging removes only its
+// objects.
+func TestProtectionAndDestroyOnTheChain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := example(t)
+	ch := firstUpOfChain(t)
+	s := open(t, ch.state, c)
+	afterDev := ch.afterDev
+	// Other sessions changed the cloud since s last read it.
+	if err := s.Servers.Cloud("harness").Reload(); err != nil {
+		t.Fatal(err)
+	}
+	before := s.Servers.Cloud("harness").IDs()
+	if err := s.Destroy(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {
+		t.Fatalf("destroy of dev was not refused by protection: %v", err)
+	}
+	if err := s.Servers.Cloud("harness").Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Servers.Cloud("harness").IDs(); len(got) != len(before) {
+		t.Errorf("refused destroy of dev removed %d objects", len(before)-len(got))
+	}
+	// Production's pipelines and triggers are protected while their
+	// services are not retired.
+	if err := s.Destroy(ctx, "production", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {
+		t.Fatalf("destroy of production was not refused by protection: %v", err)
+	}
+	if got := s.Servers.Cloud("harness").IDs(); len(got) != len(before) {
+		t.Errorf("refused destroy of production removed %d objects", len(before)-len(got))
+	}
+	// Staging's are not: destroying it removes only its objects.
+	if err := s.Destroy(ctx, "staging", RunOptions{}); err != nil {
+		t.Fatalf("destroy staging: %v", err)
+	}
+	left := map[string]bool{}
+	for _, id := range s.Servers.Cloud("harness").IDs() {
+		left[id] = true
+	}
+	for _, id := range afterDev {
+		if !left[id] && slices.Contains(before, id) {
+			t.Errorf("destroy of staging removed %s, a dev object", id)
 		}
-		applyInChainOrder(t, step(t, withLines("    retired: true\n    environments: [dev]\n")))
-		for _, id := range []string{"basket_service_pre_stable", "basket_service_prod"} {
-			if has("harness:platform/pipeline:Pipeline", id) || has("harness:platform/monitoredService:MonitoredService", id) {
-				t.Errorf("%s still has a pipeline or monitored service after leaving its environment", id)
-			}
+	}
+	for id := range left {
+		if strings.Contains(id, "pre_stable") {
+			t.Errorf("destroy of staging left %s", id)
 		}
-		if !has("harness:platform/service:Service", "basket_service") {
-			t.Fatal("the service left the foundation too early")
-		}
-		final := step(t, removed)
-		applyInChainOrder(t, final)
-		for _, obj := range [][2]string{
-			{"harness:platform/service:Service", "basket_service"},
-			{"harness:platform/fileStoreFile:FileStoreFile", "basket_service_values"},
-			{"harness:platform/pipeline:Pipeline", "basket_service_int_stable"},
-		} {
-			if has(obj[0], obj[1]) {
-				t.Errorf("%s %s is still in Harness after decommissioning", obj[0], obj[1])
-			}
-		}
-		if _, ok := final.Service(svc); ok {
-			t.Fatal("the final catalog still has the service")
-		}
-	})
-
-	t.Run("protection and destroy", func(t *testing.T) {
-		// Other sessions changed the cloud since s last read it.
-		if err := s.Servers.Cloud("harness").Reload(); err != nil {
-			t.Fatal(err)
-		}
-		before := s.Servers.Cloud("harness").IDs()
-		if err := s.Destroy(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {
-			t.Fatalf("destroy of dev was not refused by protection: %v", err)
-		}
-		if err := s.Servers.Cloud("harness").Reload(); err != nil {
-			t.Fatal(err)
-		}
-		if got := s.Servers.Cloud("harness").IDs(); len(got) != len(before) {
-			t.Errorf("refused destroy of dev removed %d objects", len(before)-len(got))
-		}
-		// Production's pipelines and triggers are protected while their
-		// services are not retired.
-		if err := s.Destroy(ctx, "production", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {
-			t.Fatalf("destroy of production was not refused by protection: %v", err)
-		}
-		if got := s.Servers.Cloud("harness").IDs(); len(got) != len(before) {
-			t.Errorf("refused destroy of production removed %d objects", len(before)-len(got))
-		}
-		// Staging's are not: destroying it removes only its objects.
-		if err := s.Destroy(ctx, "staging", RunOptions{}); err != nil {
-			t.Fatalf("destroy staging: %v", err)
-		}
-		left := map[string]bool{}
-		for _, id := range s.Servers.Cloud("harness").IDs() {
-			left[id] = true
-		}
-		for _, id := range afterDev {
-			// (the decommission subtest removed basket-service's)
-			if !left[id] && slices.Contains(before, id) {
-				t.Errorf("destroy of staging removed %s, a dev object", id)
-			}
-		}
-		for id := range left {
-			if strings.Contains(id, "pre_stable") {
-				t.Errorf("destroy of staging left %s", id)
-			}
-		}
-	})
+	}
 }
 
 func TestPromotionAgainstDeployedUpstream(t *testing.T) {
@@ -792,7 +850,7 @@ func TestInterruptedUpConverges(t *testing.T) {
 }
 
 func interruptedUpConverges(t *testing.T, c *catalog.Catalog, at int32, harnessResources int) {
-	s := open(t, t.TempDir(), c)
+	s := openCheckpointed(t, t.TempDir(), c)
 	var created atomic.Int32
 	s.Servers.AfterCreate(func(provider, id string) {
 		if provider == "harness" && created.Add(1) == at {
