@@ -2,11 +2,13 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/company/harness-platform/apibudget"
+	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/simulated"
 )
 
@@ -78,6 +80,32 @@ func TestDriftCheckUnderATightBudgetWaitsAndSucceeds(t *testing.T) {
 		t.Errorf("the simulated GitHub provider waited %s for %d reads at 2 an hour", calls.WaitedGitHub, github)
 	}
 	t.Logf("%s in %s; waited %s for GitHub, %s for Harness", calls.Total, took.Round(time.Millisecond), calls.WaitedGitHub, calls.WaitedHarness)
+
+	// The up of an approved plan (preview --save-plan, then preflight
+	// --plan): nothing to change, but the program still looks up every
+	// repository of its webhook variables and every reviewing team, more
+	// than two hours of this GitHub budget: refused with the numbers;
+	// within a day, let run.
+	plans := t.TempDir()
+	if _, err := s.Preview(context.Background(), "dev", RunOptions{PlanDir: plans}); err != nil {
+		t.Fatalf("preview saving plans: %v\n%s", err, out)
+	}
+	req, err := preflight.Require(s.Catalog, simulated.Account, "dev", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookups := fmt.Sprintf("GitHub %d (%d reads, 0 writes, 0 content-generating)", req.Lookups.GitHub(), req.Lookups.GitHub())
+	problems, err = s.PreflightWith(context.Background(), "dev", PreflightOptions{PlanDir: plans, MaxRunTime: 2 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "the API budgets of this run of dev") || !strings.Contains(problems[0].Error(), lookups) {
+		t.Fatalf("preflight --plan did not refuse the up with its lookups (%s): %v", lookups, problems)
+	}
+	t.Logf("preflight --plan: %v", problems[0])
+	if problems, err := s.PreflightWith(context.Background(), "dev", PreflightOptions{PlanDir: plans, MaxRunTime: 24 * time.Hour}); err != nil || len(problems) != 0 {
+		t.Fatalf("preflight --plan refused an up that fits a day: %v %v", problems, err)
+	}
 }
 
 // Against the real services a run is paced within one Harness key's

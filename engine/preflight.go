@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+
 	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/program"
@@ -33,7 +35,12 @@ type PreflightOptions struct {
 	// Harness and GitHub object of the stacks: preflight checks that
 	// those reads fit the API budgets (with GitHub's remaining budget)
 	// within MaxRunTime (default preflight.DefaultMaxRunTime).
-	Drift      bool
+	Drift bool
+	// PlanDir: the run is the up applying the update plans a preview
+	// saved there (<stack>.plan.json, RunOptions.PlanDir): preflight
+	// checks that the calls of their steps, and the program's lookups,
+	// fit the same budgets.
+	PlanDir    string
 	MaxRunTime time.Duration
 }
 
@@ -90,6 +97,16 @@ func (s *Session) PreflightWith(ctx context.Context, env string, o PreflightOpti
 			}
 		}
 	}
+	if o.PlanDir != "" {
+		for _, name := range s.Catalog.StacksOf(st.Name) {
+			calls, err := planCalls(planFile(o.PlanDir, name))
+			if err != nil {
+				return nil, err
+			}
+			req.Calls.Add(calls)
+		}
+		req.Calls.Add(req.Lookups)
+	}
 	var svc preflight.Services = preflight.Live{}
 	if s.Servers != nil {
 		svc = s.Servers
@@ -131,4 +148,30 @@ func (s *Session) lockOf(stack string) string {
 		holders = append(holders, fmt.Sprintf("%s@%s (pid %d) since %s", l.Username, l.Hostname, l.Pid, l.Timestamp))
 	}
 	return strings.Join(holders, ", ")
+}
+
+// planCalls are the calls an up applying the update plan in file makes
+// (apibudget.Of of each resource's planned steps, a replacement once); no
+// file, none: the up of a stack without a plan is refused.
+func planCalls(file string) (apibudget.Calls, error) {
+	var calls apibudget.Calls
+	data, err := os.ReadFile(file)
+	if os.IsNotExist(err) {
+		return calls, nil
+	}
+	if err != nil {
+		return calls, err
+	}
+	var p apitype.DeploymentPlanV1
+	if err := json.Unmarshal(data, &p); err != nil {
+		return calls, fmt.Errorf("%s: %w", file, err)
+	}
+	for urn, rp := range p.ResourcePlans {
+		for _, step := range rp.Steps {
+			if op, ok := apibudget.OpOf(string(step)); ok {
+				calls.Add(apibudget.Of(string(urn.Type()), op))
+			}
+		}
+	}
+	return calls, nil
 }

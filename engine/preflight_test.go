@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/simulated"
 )
@@ -125,4 +126,38 @@ func problemsText(problems []preflight.Problem) string {
 		b.WriteString(p.Error() + "\n")
 	}
 	return b.String()
+}
+
+// An update plan's calls: each resource's planned steps as its provider
+// makes them (a replacement once, its create and delete halves not
+// again), nothing for what stays; no plan file, no calls.
+func TestPlanCalls(t *testing.T) {
+	dir := t.TempDir()
+	plan := `{"resourcePlans": {
+  "urn:pulumi:dev.services::harness-platform::harness:platform/pipeline:Pipeline::a": {"steps": ["create"]},
+  "urn:pulumi:dev.services::harness-platform::harness:platform/pipeline:Pipeline::b": {"steps": ["same"]},
+  "urn:pulumi:dev.services::harness-platform::github:index/actionsOrganizationVariable:ActionsOrganizationVariable::company-webhooks": {"steps": ["replace", "create-replacement", "delete-replaced"]},
+  "urn:pulumi:dev.services::harness-platform::pulumi:providers:github::github-company": {"steps": ["create"]}
+}}`
+	file := filepath.Join(dir, "dev.services.plan.json")
+	if err := os.WriteFile(file, []byte(plan), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := planCalls(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := apibudget.Calls{HarnessReads: 1, HarnessWrites: 1, GitHubReads: 2, GitHubWrites: 2, GitHubContent: 2}
+	if got != want {
+		t.Errorf("plan calls %s, want %s", got, want)
+	}
+	if none, err := planCalls(filepath.Join(dir, "missing.plan.json")); err != nil || !none.IsZero() {
+		t.Errorf("no plan: %s, %v", none, err)
+	}
+	if err := os.WriteFile(file, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := planCalls(file); err == nil || !strings.Contains(err.Error(), file) {
+		t.Errorf("a broken plan: %v", err)
+	}
 }

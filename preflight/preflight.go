@@ -145,6 +145,10 @@ type Requirements struct {
 	// DefaultMaxRunTime).
 	Calls      apibudget.Calls
 	MaxRunTime time.Duration
+	// Lookups are the reads the program makes in every preview and up
+	// of the environment: a GitHub team per reviewer team, a repository
+	// per webhook variable's repository.
+	Lookups apibudget.Calls
 }
 
 // Network is the stack file's runner and endpoint settings.
@@ -217,6 +221,12 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 			for _, v := range g.Webhooks {
 				for _, repo := range v.Repos {
 					add(v.Owner, repo).Webhooks = true
+				}
+				r.Lookups.Add(apibudget.Calls{GitHubReads: len(v.Repos)})
+			}
+			if g.Repository != nil {
+				for _, e := range g.Repository.Environments {
+					r.Lookups.Add(apibudget.Calls{GitHubReads: len(e.ReviewerTeams)})
 				}
 			}
 			for _, ci := range g.CatalogInfo {

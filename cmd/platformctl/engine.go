@@ -351,7 +351,7 @@ func runImport(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 // operations use, and prints every problem with its fix.
 func runPreflight(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) int {
-		problems, err := s.PreflightWith(ctx, f.stack, engine.PreflightOptions{Drift: f.drift})
+		problems, err := s.PreflightWith(ctx, f.stack, engine.PreflightOptions{Drift: f.drift, PlanDir: f.planDir})
 		if err != nil {
 			fmt.Fprintf(stderr, "preflight of %s failed: %v\n", f.stack, err)
 			return exitFail

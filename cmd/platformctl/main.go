@@ -208,12 +208,13 @@ var commands = []command{
 		summary: "adopt the Harness objects a stack declares that already exist (made outside Pulumi) into its state, unchanged; without --yes only report: adopted, adopted but different (the fields), to create",
 		flags:   changeFlags,
 		run:     runImport},
-	{name: "preflight", synopsis: "--stack STACK [--read-only] [--drift] [--offline] [--state DIR] [--runner-address ADDR]",
+	{name: "preflight", synopsis: "--stack STACK [--read-only] [--drift] [--plan DIR] [--offline] [--state DIR] [--runner-address ADDR]",
 		summary: "before a preview, up or refresh: check every credential and endpoint the stack uses (backend and locks, Harness key, GitHub credential on every owner, AWS roles, each cluster's API); every problem at once, with its fix",
 		flags: func(fs *flag.FlagSet, o *options) {
 			engineFlags(fs, o)
 			fs.BoolVar(&o.readOnly, "read-only", false, "for a run that changes nothing (a preview, the drift check), with the read-only credentials of the -preview ESC environments: what only a write needs is not checked")
 			fs.BoolVar(&o.drift, "drift", false, "for the drift check: also check that reading every Harness and GitHub object of the stacks fits the APIs' budgets (with GitHub's remaining budget) within a run's 6 hours")
+			fs.StringVar(&o.planDir, "plan", "", "for the up that applies the update plans in DIR (preview --save-plan): also check that their steps' calls and the program's lookups fit the APIs' budgets within a run's 6 hours")
 		},
 		run: runPreflight},
 	{name: "backup", synopsis: "--stack STACK [--offline] [--state DIR] [--backup-dir DIR]",
