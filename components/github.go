@@ -26,9 +26,9 @@ type GitHubArgs struct {
 }
 
 // GitHub declares what the stack owns in GitHub: this program's repository
-// settings and the Backstage files (foundation stack), and in each service
-// repository the GitHub environment of the stack's Harness environment with
-// the webhook URLs its builds call. Each owner is reached through an
+// settings and the Backstage files (foundation stack), and in each
+// organisation holding its services' repositories the webhook variable
+// (and API key secret) their builds read. Each owner is reached through an
 // explicit provider (its token is GITHUB_TOKEN, never an input here).
 type GitHub struct {
 	pulumi.ResourceState
