@@ -10,45 +10,65 @@ import (
 	"testing"
 )
 
-// deployedDev is a state directory holding the example catalog's dev
-// environment after a plain up (backend, simulated clouds, workspace and
-// plugins), copied from one made once per test binary: the tests that
-// start from a deployed dev skip their own first up. Nothing in a state
-// directory names its own path, so a copy opens like the original.
-func deployedDev(t *testing.T) string {
+// A deployment made once per test binary, by the first test that needs
+// it, and copied for each: the tests that start from a deployed
+// environment skip their own first up. Nothing in a state directory
+// names its own path, so a copy opens like the original.
+type deployment struct {
+	once     sync.Once
+	dir, out string   // the original, and the engine output of its ups
+	afterDev []string // the Harness object ids once dev was up
+	err      error
+}
+
+// The shared deployments: dev alone, and the whole chain.
+var (
+	deployedDevOnce   deployment
+	deployedChainOnce deployment
+)
+
+// copyOf makes d, the first time, by an up of each of stacks in order
+// from an empty state, then copies it into a new state directory.
+func (d *deployment) copyOf(t *testing.T, name string, stacks []string) string {
 	t.Helper()
-	deployed.Do(func() {
-		dir, err := os.MkdirTemp("", "harness-platform-deployed-dev-")
-		if err != nil {
-			deployed.err = err
+	d.once.Do(func() {
+		if d.dir, d.err = os.MkdirTemp("", "harness-platform-deployed-"+name+"-"); d.err != nil {
 			return
 		}
-		deployed.dir = dir
 		out := &syncBuffer{}
-		s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: dir, Stdout: out, Stderr: out, Catalog: example(t), Env: testEnv})
+		s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: d.dir, Stdout: out, Stderr: out, Catalog: example(t), Env: testEnv})
 		if err != nil {
-			deployed.err = err
+			d.err = err
 			return
 		}
 		defer s.Close()
-		if _, err := s.Up(context.Background(), "dev", RunOptions{}); err != nil {
-			deployed.err, deployed.out = err, out.String()
+		for _, stack := range stacks {
+			if _, err := s.Up(context.Background(), stack, RunOptions{}); err != nil {
+				d.err = fmt.Errorf("up %s: %w", stack, err)
+				break
+			}
+			if stack == "dev" {
+				d.afterDev = s.Servers.Cloud("harness").IDs()
+			}
 		}
+		d.out = out.String()
 	})
-	if deployed.err != nil {
-		t.Fatalf("the shared deployed dev: %v\n%s", deployed.err, deployed.out)
+	if d.err != nil {
+		t.Fatalf("the shared deployed %s: %v\n%s", name, d.err, d.out)
 	}
 	dst := t.TempDir()
-	if err := copyTree(deployed.dir, dst); err != nil {
+	if err := copyTree(d.dir, dst); err != nil {
 		t.Fatal(err)
 	}
 	return dst
 }
 
-var deployed struct {
-	sync.Once
-	dir, out string
-	err      error
+// deployedDev is a state directory holding the example catalog's dev
+// environment after a plain up (backend, simulated clouds, workspace and
+// plugins), a copy of the shared one.
+func deployedDev(t *testing.T) string {
+	t.Helper()
+	return deployedDevOnce.copyOf(t, "dev", []string{"dev"})
 }
 
 // copyTree copies the directory src into dst, symbolic links as links.
@@ -98,56 +118,24 @@ type chain struct {
 	out string
 }
 
-var deployedChain struct {
-	sync.Once
-	dir, out string
-	afterDev []string
-	err      error
-}
-
 // firstUpOfChain copies the shared deployed chain.
 func firstUpOfChain(t *testing.T) chain {
 	t.Helper()
-	deployedChain.Do(func() {
-		dir, err := os.MkdirTemp("", "harness-platform-deployed-chain-")
-		if err != nil {
-			deployedChain.err = err
-			return
-		}
-		deployedChain.dir = dir
-		out := &syncBuffer{}
-		c := example(t)
-		s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: dir, Stdout: out, Stderr: out, Catalog: c, Env: testEnv})
-		if err != nil {
-			deployedChain.err = err
-			return
-		}
-		defer s.Close()
-		for _, stack := range c.Chain {
-			if _, err := s.Up(context.Background(), stack, RunOptions{}); err != nil {
-				deployedChain.err = fmt.Errorf("up %s: %w", stack, err)
-				break
-			}
-			if stack == "dev" {
-				deployedChain.afterDev = s.Servers.Cloud("harness").IDs()
-			}
-		}
-		deployedChain.out = out.String()
-	})
-	if deployedChain.err != nil {
-		t.Fatalf("the shared deployed chain: %v\n%s", deployedChain.err, deployedChain.out)
-	}
-	dst := t.TempDir()
-	if err := copyTree(deployedChain.dir, dst); err != nil {
-		t.Fatal(err)
-	}
-	return chain{state: dst, afterDev: deployedChain.afterDev, out: deployedChain.out}
+	state := deployedChainOnce.copyOf(t, "chain", example(t).Chain)
+	return chain{state: state, afterDev: deployedChainOnce.afterDev, out: deployedChainOnce.out}
+}
+
+// onTheChain opens a session on a copy of the shared deployed chain.
+func onTheChain(t *testing.T) (harnessSession, chain) {
+	t.Helper()
+	ch := firstUpOfChain(t)
+	return open(t, ch.state, example(t)), ch
 }
 
 // TestMain removes the shared deployed dev and chain after the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{deployed.dir, deployedChain.dir} {
+	for _, dir := range []string{deployedDevOnce.dir, deployedChainOnce.dir} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}

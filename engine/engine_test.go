@@ -302,7 +302,7 @@ func TestChainFirstUpIsQuiet(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	c := example(t)
-	s := open(t, firstUpOfChain(t).state, c)
+	s, _ := onTheChain(t)
 	// The drift check is quiet right after a first up: nothing the program
 	// declares changes by being read back.
 	for _, stack := range c.Chain {
@@ -426,8 +426,7 @@ func TestChainFirstUpIsQuiet(t *testing.T) {
 func TestDriftIsReportedWithoutTouchingStateOnTheChain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	c := example(t)
-	s := open(t, firstUpOfChain(t).state, c)
+	s, _ := onTheChain(t)
 	check := RunOptions{PreviewOnly: true, ExpectNoChanges: true}
 	if err := s.Refresh(ctx, "production", check); err != nil {
 		t.Fatalf("drift check on a clean deployment: %v", err)
@@ -482,8 +481,7 @@ func TestDriftIsReportedWithoutTouchingStateOnTheChain(t *testing.T) {
 func TestDelegateImageChangedOutOfBandIsDriftOnTheChain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	c := example(t)
-	s := open(t, firstUpOfChain(t).state, c)
+	s, _ := onTheChain(t)
 	check := RunOptions{PreviewOnly: true, ExpectNoChanges: true}
 	recs := providerRecords(t, s.state, "kubernetes")
 	var id string
@@ -524,8 +522,7 @@ func TestSecretsNeverInPlaintextOnTheChain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	c := example(t)
-	ch := firstUpOfChain(t)
-	s := open(t, ch.state, c)
+	s, ch := onTheChain(t)
 	secrets := map[string]string{"GitHub token": DemoGithubToken, "registry password": DemoRegistryPassword}
 	for id, r := range cloudRecords(t, s.state) {
 		if r.Type == "harness:platform/delegatetoken:Delegatetoken" {
@@ -625,8 +622,7 @@ func TestRemovingAnUnretiredProductionServiceIsRefusedOnTheChain(t *testing.T) {
 func TestDecommissionSequenceOnTheChain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	c := example(t)
-	s := open(t, firstUpOfChain(t).state, c)
+	s, _ := onTheChain(t)
 	const svc = "basket-service"
 	entry := "  - name: basket-service\n    team: checkout\n    archetype: api\n"
 	step := func(t *testing.T, edit func([]byte) []byte) *catalog.Catalog {
@@ -724,9 +720,7 @@ func TestDecommissionSequenceOnTheChain(t *testing.T) {
 func TestProtectionAndDestroyOnTheChain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	c := example(t)
-	ch := firstUpOfChain(t)
-	s := open(t, ch.state, c)
+	s, ch := onTheChain(t)
 	afterDev := ch.afterDev
 	// Other sessions changed the cloud since s last read it.
 	if err := s.Servers.Cloud("harness").Reload(); err != nil {

@@ -33,6 +33,23 @@ type GitHub struct {
 	WebhookAPIKeyConfig string
 }
 
+// Lookups is how many reads the program makes of GitHub, by lookup, in
+// every preview and up of the stack: a team per reviewer team of this
+// program's repository (getTeam), a repository per repository of a
+// webhook variable (getRepository).
+func (g *GitHub) Lookups() int {
+	n := 0
+	for _, v := range g.Webhooks {
+		n += len(v.Repos)
+	}
+	if g.Repository != nil {
+		for _, e := range g.Repository.Environments {
+			n += len(e.ReviewerTeams)
+		}
+	}
+	return n
+}
+
 // RepositorySettings protect this program's repository: who approves the
 // up of staging and production, and that main changes only through a
 // reviewed pull request whose preview passed.

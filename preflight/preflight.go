@@ -146,8 +146,7 @@ type Requirements struct {
 	Calls      apibudget.Calls
 	MaxRunTime time.Duration
 	// Lookups are the reads the program makes in every preview and up
-	// of the environment: a GitHub team per reviewer team, a repository
-	// per webhook variable's repository.
+	// of the environment (plan.GitHub.Lookups of each stack).
 	Lookups apibudget.Calls
 }
 
@@ -222,13 +221,8 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 				for _, repo := range v.Repos {
 					add(v.Owner, repo).Webhooks = true
 				}
-				r.Lookups.Add(apibudget.Calls{GitHubReads: len(v.Repos)})
 			}
-			if g.Repository != nil {
-				for _, e := range g.Repository.Environments {
-					r.Lookups.Add(apibudget.Calls{GitHubReads: len(e.ReviewerTeams)})
-				}
-			}
+			r.Lookups.Add(apibudget.Calls{GitHubReads: g.Lookups()})
 			for _, ci := range g.CatalogInfo {
 				add(ci.Owner, ci.Repo).Files = true
 			}

@@ -60,7 +60,7 @@ func BenchmarkAPICalls(b *testing.B) {
 								// Its stack's lookups, and its webhook variable
 								// rewritten (an upper bound: only a new URL
 								// changes it).
-								one.Add(apibudget.Calls{GitHubReads: len(w.Repos)})
+								one.Add(apibudget.Calls{GitHubReads: p.GitHub.Lookups()})
 								one.Add(apibudget.Of(importid.GitHubOrgVariable, apibudget.Update))
 							}
 						}

@@ -108,12 +108,13 @@ func TestServiceRepositories(t *testing.T) {
 		for _, v := range rec.OfType(tGHOrgVariable) {
 			variables[str(v, "variableName")] = v
 		}
-		want := 0
+		want, lookups := 0, 0
 		for _, stack := range c.StacksOf(env) {
 			p, err := plan.Build(c, stack)
 			if err != nil {
 				t.Fatal(err)
 			}
+			lookups += p.GitHub.Lookups()
 			for _, w := range p.GitHub.Webhooks {
 				want++
 				v, ok := variables[w.Name]
@@ -153,6 +154,11 @@ func TestServiceRepositories(t *testing.T) {
 					}
 				}
 			}
+		}
+		// What preflight counts of a run's lookups is what the program
+		// looks up.
+		if got := len(rec.Lookups()); got != lookups {
+			t.Errorf("%s: the program looks GitHub up %d times, its plans say %d", env, got, lookups)
 		}
 		if len(variables) != want || want == 0 {
 			t.Errorf("%s: %d webhook variables, want %d", env, len(variables), want)

@@ -375,14 +375,14 @@ func (b infra) Invoke(token string, args resource.PropertyMap) (resource.Propert
 	switch {
 	case b.provider == "github" && token == "github:index/getTeam:getTeam":
 		return team(args)
-	case b.provider == "github" && token == GitHubRepository:
+	case b.provider == "github" && token == githubRepository:
 		return repository(args)
 	}
 	return nil, fmt.Errorf("the simulated %s provider does not answer %s", b.provider, token)
 }
 
-// GitHubRepository is the getRepository lookup (by fullName).
-const GitHubRepository = "github:index/getRepository:getRepository"
+// githubRepository is the getRepository lookup (by fullName).
+const githubRepository = "github:index/getRepository:getRepository"
 
 // repository answers getRepository with the repository's id (TeamID of
 // its name, as the simulated API's /repos answers).
