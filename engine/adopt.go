@@ -561,7 +561,7 @@ func (s *Session) adoptThroughState(ctx context.Context, stack auto.Stack, objec
 	if err != nil {
 		return err
 	}
-	_, err = stack.Refresh(ctx, optrefresh.Target(targets), optrefresh.ProgressStreams(stdout), optrefresh.ErrorProgressStreams(stderr))
+	_, err = stack.Refresh(ctx, optrefresh.Target(targets), optrefresh.ProgressStreams(stdout), optrefresh.ErrorProgressStreams(stderr), optrefresh.ShowSecrets(false))
 	return err
 }
 

@@ -68,7 +68,7 @@ func (s *Session) keepBackups() int {
 // its path; "" for a stack that holds nothing (never created, never
 // deployed or destroyed), which has nothing to lose.
 func (s *Session) Backup(ctx context.Context, name string) (string, error) {
-	stack, err := auto.SelectStack(ctx, name, s.workspace)
+	stack, err := s.selected(ctx, name)
 	if auto.IsSelectStack404Error(err) {
 		return "", nil
 	}
@@ -181,7 +181,7 @@ func (s *Session) Restore(ctx context.Context, name, file string, o RunOptions) 
 				file, urn.Stack(), urn.Project(), name, s.project, urn.Stack())
 		}
 	}
-	stack, err := auto.SelectStack(ctx, name, s.workspace)
+	stack, err := s.selected(ctx, name)
 	if err != nil {
 		return auto.PreviewResult{}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
@@ -28,9 +29,26 @@ func CLIRoot() string {
 	return filepath.Join(cache, "harness-platform", "pulumi-v"+CLIVersion)
 }
 
+// found holds the CLI FindCLI found, by CLIRoot: finding it runs
+// `pulumi version`, a quarter second of CPU that every session would
+// otherwise repeat.
+var found sync.Map
+
 // FindCLI returns the pinned Pulumi CLI: the cached build, or a `pulumi`
 // on PATH at the same version.
 func FindCLI() (auto.PulumiCommand, error) {
+	root := CLIRoot()
+	if cmd, ok := found.Load(root); ok {
+		return cmd.(auto.PulumiCommand), nil
+	}
+	cmd, err := findCLI()
+	if err == nil {
+		found.Store(root, cmd)
+	}
+	return cmd, err
+}
+
+func findCLI() (auto.PulumiCommand, error) {
 	want := semver.MustParse(CLIVersion)
 	if _, err := os.Stat(filepath.Join(CLIRoot(), "bin", "pulumi")); err == nil {
 		return auto.NewPulumiCommand(&auto.PulumiCommandOptions{Root: CLIRoot(), Version: want})

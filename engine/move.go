@@ -119,7 +119,7 @@ func (s *Session) ApplyMove(ctx context.Context, m Move) error {
 // outputs a stack's state holds: services, retired, pipelines, webhooks.
 // Every other output, secrets included, is kept as it is.
 func (s *Session) editContract(ctx context.Context, name string, services []string, add bool) error {
-	stack, err := auto.SelectStack(ctx, name, s.workspace)
+	stack, err := s.selected(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ type stateResource struct {
 }
 
 func (s *Session) stateOf(ctx context.Context, name string) ([]stateResource, error) {
-	stack, err := auto.SelectStack(ctx, name, s.workspace)
+	stack, err := s.selected(ctx, name)
 	if err != nil {
 		return nil, err
 	}

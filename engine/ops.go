@@ -296,6 +296,11 @@ func (s *Session) upStack(ctx context.Context, name string, o RunOptions) (auto.
 		optup.ProgressStreams(stdout), optup.ErrorProgressStreams(stderr),
 		optup.Parallel(o.parallel()), optup.PolicyPacks(o.PolicyPacks...),
 		optup.PolicyPackConfigs(o.PolicyPackConfigs...),
+		// The summary the Automation API reads back from the stack's
+		// history after the update: with its configuration's secrets
+		// left encrypted (nothing reads them, and decrypting costs the
+		// CLI a key derivation).
+		optup.ShowSecrets(false),
 	}
 	if o.Diff {
 		opts = append(opts, optup.Diff())
@@ -347,7 +352,7 @@ func (s *Session) refreshStack(ctx context.Context, name string, o RunOptions) e
 	}
 	opts := []optrefresh.Option{
 		optrefresh.ProgressStreams(stdout), optrefresh.ErrorProgressStreams(stderr),
-		optrefresh.Parallel(o.parallel()),
+		optrefresh.Parallel(o.parallel()), optrefresh.ShowSecrets(false), // as Up's
 	}
 	if o.Diff {
 		opts = append(opts, optrefresh.Diff())
@@ -438,12 +443,12 @@ func (s *Session) Destroy(ctx context.Context, name string, o RunOptions) error 
 func (s *Session) destroyStack(ctx context.Context, name string, o RunOptions, preview bool) error {
 	defer s.flush()
 	stdout, stderr := o.streams(s)
-	stack, err := auto.SelectStack(ctx, name, s.workspace)
+	stack, err := s.selected(ctx, name)
 	if err != nil {
 		return err
 	}
 	opts := []optdestroy.Option{optdestroy.ProgressStreams(stdout), optdestroy.ErrorProgressStreams(stderr),
-		optdestroy.Parallel(o.parallel())}
+		optdestroy.Parallel(o.parallel()), optdestroy.ShowSecrets(false)} // as Up's
 	if preview {
 		_, err = stack.PreviewDestroy(ctx, opts...)
 	} else {
@@ -459,7 +464,7 @@ func (s *Session) destroyStack(ctx context.Context, name string, o RunOptions, p
 
 // Outputs returns the stack's outputs.
 func (s *Session) Outputs(ctx context.Context, name string) (auto.OutputMap, error) {
-	stack, err := auto.SelectStack(ctx, name, s.workspace)
+	stack, err := s.selected(ctx, name)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,14 @@
 package engine
 
 import (
+	"context"
+	"errors"
+	"reflect"
 	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
+
+	"github.com/company/harness-platform/catalog"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 )
@@ -33,5 +40,67 @@ func TestReadOutputsOncePerSession(t *testing.T) {
 	s.deployedOutputs("dev", auto.OutputMap{"kubeconfigs": {Value: "secret", Secret: true}})
 	if _, ok := s.outputs.Load("dev"); ok {
 		t.Fatal("a platform stack's outputs (its kubeconfigs) were kept")
+	}
+}
+
+// The outputs a session reads from a file backend's checkpoint are the
+// CLI's (`pulumi stack output --json`, with and without --show-secrets,
+// as the Automation API reads them): the same values, the same ones
+// secret.
+func TestCheckpointOutputsAreTheCLIs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := open(t, deployedDev(t), example(t))
+	defer s.Close()
+	secrets := 0
+	for _, stack := range s.Catalog.StacksOf("dev") {
+		got, ok, err := s.checkpointOutputs(ctx, stack)
+		if err != nil || !ok {
+			t.Fatalf("%s: the checkpoint's outputs were not read (%v, %v)", stack, ok, err)
+		}
+		want, err := s.local.StackOutputs(ctx, stack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: from the checkpoint\n%v\nfrom the CLI\n%v", stack, got, want)
+		}
+		for _, v := range got {
+			if v.Secret {
+				secrets++
+			}
+		}
+	}
+	if secrets == 0 {
+		t.Fatal("no secret output was compared")
+	}
+	// The session opened on a deployed state holds the foundation's
+	// secret already: it does not set it again, unless it changed.
+	key := catalog.Namespace + ":githubToken"
+	if !s.holdsSecret("dev", key, DemoGithubToken) {
+		t.Error("the workspace does not hold the token the last session set")
+	}
+	if s.holdsSecret("dev", key, "ghp_another") || s.holdsSecret("dev.services", key, DemoGithubToken) {
+		t.Error("another token, or another stack, holds the token")
+	}
+	// A stack the backend does not hold is the CLI's to refuse.
+	if _, ok, err := s.checkpointOutputs(ctx, "staging"); ok || err != nil {
+		t.Errorf("a stack with no checkpoint was answered (%v, %v)", ok, err)
+	}
+}
+
+// What only the CLI prints (an asset, an archive, a resource reference)
+// goes to the CLI; a secret nested in a plain value marks the whole
+// output secret, as the CLI's "[secret]" inside it does.
+func TestRevealLeavesTheRestToTheCLI(t *testing.T) {
+	plain := reveal{decrypt: func(string) (string, error) { return `{"b":1}`, nil }}
+	v, secret, err := plain.value(map[string]any{"a": []any{map[string]any{sig.Key: sig.Secret, "ciphertext": "x"}}})
+	if err != nil || !secret || !reflect.DeepEqual(v, map[string]any{"a": []any{map[string]any{"b": float64(1)}}}) {
+		t.Errorf("nested secret: %v, %v, %v", v, secret, err)
+	}
+	for _, kind := range []string{sig.AssetSig, sig.ArchiveSig, sig.ResourceReference} {
+		if _, _, err := plain.value(map[string]any{"x": map[string]any{sig.Key: kind}}); !errors.Is(err, errFallBack) {
+			t.Errorf("%s: %v, want the CLI", kind, err)
+		}
 	}
 }

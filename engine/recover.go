@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -211,7 +212,11 @@ func (s *Session) Unlock(ctx context.Context, name string) error {
 		return err
 	}
 	for _, name := range stacks {
-		stack, err := s.stack(ctx, name, true)
+		if _, err := s.stack(ctx, name, true); err != nil {
+			return err
+		}
+		// Cancel needs the LocalWorkspace itself.
+		stack, err := auto.SelectStack(ctx, name, s.local)
 		if err != nil {
 			return err
 		}

@@ -98,13 +98,17 @@ type Session struct {
 	deployed sync.Map
 	// probes holds, by stack, the lookups Import runs before the program.
 	probes sync.Map
-	// existing holds the stacks known to exist.
+	// existing holds the stacks known to exist, selected (auto.Stack).
 	existing sync.Map
 	// outputs holds service stacks' outputs as read or deployed in this
 	// session (readOutputs).
 	outputs sync.Map
-	project string // the Pulumi project's name
-	tempDir string // a read-only session's copy of the project files
+	// local is the workspace itself (Cancel needs it); workspace adds
+	// what the session answers without the CLI.
+	local      *auto.LocalWorkspace
+	passphrase string // the offline secrets' passphrase, or the environment's
+	project    string // the Pulumi project's name
+	tempDir    string // a read-only session's copy of the project files
 }
 
 // observeCLI wraps the CLI the session runs (tests: see every command line).
@@ -193,6 +197,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		if passphrase == "" {
 			passphrase = DefaultPassphrase
 		}
+		s.passphrase = passphrase
 		// metadata=skip: the file backend (gocloud fileblob) otherwise
 		// rewrites a sidecar .attrs file in place beside every checkpoint
 		// it saves, and a stack reading its own outputs while the engine
@@ -218,14 +223,18 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	if opts.Offline {
 		wsOpts = append(wsOpts, auto.SecretsProvider("passphrase"))
+	} else {
+		s.passphrase = os.Getenv("PULUMI_CONFIG_PASSPHRASE")
 	}
 	for k, v := range env {
 		s.env = append(s.env, k+"="+v)
 	}
-	if s.workspace, err = auto.NewLocalWorkspace(ctx, wsOpts...); err != nil {
+	local, err := auto.NewLocalWorkspace(ctx, wsOpts...)
+	if err != nil {
 		s.Close()
 		return nil, err
 	}
+	s.local, s.workspace = local.(*auto.LocalWorkspace), sessionWorkspace{Workspace: local, s: s}
 	project, err := s.workspace.ProjectSettings(ctx)
 	if err != nil {
 		s.Close()
@@ -295,7 +304,12 @@ func (s *Session) readOutputs(stack string, read func() (map[string]any, error))
 // outputs (nil: not known, read them again).
 func (s *Session) deployedOutputs(stack string, outputs auto.OutputMap) {
 	if _, shard := catalog.SplitStack(stack); shard == "" {
-		return // platform stacks are read by the program directly
+		// Read by the program directly; the session needs to know only
+		// that it is deployed (requireDeployed).
+		if _, ok := outputs[program.OutContractVersion]; ok {
+			s.deployed.Store(stack, true)
+		}
+		return
 	}
 	if outputs == nil {
 		s.outputs.Delete(stack)
@@ -380,6 +394,15 @@ func (s *Session) copyProject(workDir string) error {
 			if salt, ok := previous["encryptionsalt"]; ok {
 				settings["encryptionsalt"] = salt
 			}
+			// The secrets the session sets (stack), as encrypted by
+			// that salt: holdsSecret compares them, and setSecret runs
+			// the CLI only for one that changed.
+			was, _ := previous["config"].(map[string]any)
+			for _, key := range sessionSecrets {
+				if _, own := config[key]; !own && was[key] != nil {
+					config[key] = was[key]
+				}
+			}
 		}
 		out, err := yaml.Marshal(settings)
 		if err != nil {
@@ -434,25 +457,23 @@ func (s *Session) stack(ctx context.Context, name string, preview bool) (auto.St
 			return auto.Stack{}, err
 		}
 	}
-	// A stack this session selected or created is selected again: an
-	// upsert first tries to create it, one more CLI run (and checkpoint
-	// read) per stack and operation.
-	var stack auto.Stack
-	_, selected := s.existing.Load(name)
-	if selected {
-		stack, err = auto.SelectStack(ctx, name, s.workspace)
-	} else {
-		stack, err = auto.UpsertStack(ctx, name, s.workspace)
+	// A stack this session selected or created is not selected again:
+	// every command names its stack (--stack), and each CLI run costs
+	// its start and a checkpoint read. The first selection is an upsert,
+	// and sets the stack's offline secrets (once per session: they live
+	// in the workspace's stack file, which Open rewrites).
+	if stack, ok := s.existing.Load(name); ok {
+		return stack.(auto.Stack), nil
 	}
+	stack, err := auto.UpsertStack(ctx, name, s.workspace)
 	if err != nil {
 		return auto.Stack{}, err
 	}
-	if !selected && shard != "" && !s.opts.Offline {
+	if shard != "" && !s.opts.Offline {
 		if err := importEnvironments(ctx, s.workspace, name, st.Imports); err != nil {
 			return auto.Stack{}, fmt.Errorf("importing %s's ESC environments into %s: %w", st.Name, name, err)
 		}
 	}
-	s.existing.Store(name, true)
 	if s.opts.Offline && st.OwnsFoundation() && shard == "" {
 		token := s.opts.GithubToken
 		if token == "" {
@@ -471,8 +492,22 @@ func (s *Session) stack(ctx context.Context, name string, preview bool) (auto.St
 			}
 		}
 	}
+	s.existing.Store(name, stack)
 	return stack, nil
 }
+
+// selected is the stack name selects, without running the CLI again when
+// this session already selected it; an error when it does not exist.
+func (s *Session) selected(ctx context.Context, name string) (auto.Stack, error) {
+	if stack, ok := s.existing.Load(name); ok {
+		return stack.(auto.Stack), nil
+	}
+	return auto.SelectStack(ctx, name, s.workspace)
+}
+
+// sessionSecrets are the config keys an offline session sets as secrets
+// on the foundation's stack.
+var sessionSecrets = []string{catalog.Namespace + ":githubToken", catalog.Namespace + ":registryPassword"}
 
 // DemoGithubToken is the token the offline demo configures: a placeholder
 // that tests search for to prove it never reaches state in plaintext.
@@ -491,7 +526,7 @@ func (s *Session) requireDeployed(ctx context.Context, upstream, stack, role str
 	if _, ok := s.deployed.Load(upstream); ok {
 		return nil
 	}
-	if up, err := auto.SelectStack(ctx, upstream, s.workspace); err == nil {
+	if up, err := s.selected(ctx, upstream); err == nil {
 		outputs, err := up.Outputs(ctx)
 		if err != nil {
 			return err
@@ -522,7 +557,13 @@ func (s *Session) existingStacks(ctx context.Context) (map[string]auto.StackSumm
 // setSecret sets a secret config value through the CLI's standard input:
 // the Automation API's SetConfig passes the value as an argument, which
 // any user of the machine can read in the process list.
+//
+// A value the workspace's stack file already holds is not set again (an
+// offline session sets the foundation's secrets each time it opens).
 func (s *Session) setSecret(ctx context.Context, stack, key, value string) error {
+	if s.holdsSecret(stack, key, value) {
+		return nil
+	}
 	_, stderr, _, err := s.cli.Run(ctx, s.workspace.WorkDir(), strings.NewReader(value), nil, nil, s.env,
 		"config", "set", "--secret", "--stack", stack, key)
 	if err != nil {

@@ -1,0 +1,253 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/config"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
+	"gopkg.in/yaml.v3"
+)
+
+// sessionWorkspace is the session's LocalWorkspace, with the stack outputs of a
+// file backend read from the stack's checkpoint: the Automation API reads
+// them after every update with two CLI runs (`pulumi stack output --json`,
+// then again with --show-secrets, to tell which are secret), each a
+// process start, a checkpoint load and, for the second, the passphrase's
+// key derivation (PBKDF2, a million rounds). Everything else is the
+// LocalWorkspace's.
+type sessionWorkspace struct {
+	auto.Workspace
+	s *Session
+}
+
+// StackOutputs is the stack's outputs as `pulumi stack output --json
+// --show-secrets` shows them, each marked secret where the state holds a
+// secret; from the checkpoint when checkpointOutputs can read it, else
+// from the CLI.
+func (w sessionWorkspace) StackOutputs(ctx context.Context, name string) (auto.OutputMap, error) {
+	if out, ok, err := w.s.checkpointOutputs(ctx, name); ok || err != nil {
+		return out, err
+	}
+	return w.Workspace.StackOutputs(ctx, name)
+}
+
+// SelectStack selects a stack the session's file backend holds without
+// running the CLI: every command names its stack (--stack), so selecting
+// only checks that it exists, and its checkpoint says so. A stack it does
+// not hold goes to the CLI, which refuses it (and UpsertStack creates it).
+func (w sessionWorkspace) SelectStack(ctx context.Context, name string) error {
+	if path := w.s.checkpointFile(name); path != "" {
+		if _, err := os.Stat(path); err == nil {
+			return nil
+		}
+	}
+	return w.Workspace.SelectStack(ctx, name)
+}
+
+// checkpointFile is where the session's file backend keeps name's
+// checkpoint, or "" for another backend.
+func (s *Session) checkpointFile(name string) string {
+	dir := s.fileBackend()
+	if dir == "" || s.project == "" {
+		return ""
+	}
+	return filepath.Join(dir, ".pulumi", "stacks", s.project, name+".json")
+}
+
+// errFallBack sends a read the checkpoint cannot answer to the CLI.
+var errFallBack = errors.New("answered by the CLI")
+
+// checkpointOutputs reads name's outputs from its checkpoint in the
+// session's file backend (<backend>/.pulumi/stacks/<project>/<stack>.json).
+// ok is false where only the CLI can answer: another backend, no
+// checkpoint file (the CLI says why), a compressed one, a secret under a
+// secrets provider other than the passphrase, or a value that is neither
+// plain JSON nor a secret.
+func (s *Session) checkpointOutputs(ctx context.Context, name string) (out auto.OutputMap, ok bool, err error) {
+	path := s.checkpointFile(name)
+	if path == "" {
+		return nil, false, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false, nil
+	}
+	var cp apitype.VersionedCheckpoint
+	if err := json.Unmarshal(data, &cp); err != nil || cp.Version != 3 {
+		return nil, false, nil
+	}
+	var checkpoint apitype.CheckpointV3
+	if err := json.Unmarshal(cp.Checkpoint, &checkpoint); err != nil {
+		return nil, false, nil
+	}
+	out = auto.OutputMap{}
+	if checkpoint.Latest == nil {
+		return out, true, nil // created, never updated: no outputs
+	}
+	var root *apitype.ResourceV3
+	for i, r := range checkpoint.Latest.Resources {
+		if r.Type == "pulumi:pulumi:Stack" && r.Parent == "" {
+			root = &checkpoint.Latest.Resources[i]
+			break
+		}
+	}
+	if root == nil {
+		return out, true, nil
+	}
+	r := reveal{decrypt: func(ciphertext string) (string, error) {
+		c, err := s.crypter(checkpoint.Latest.SecretsProviders)
+		if err != nil {
+			return "", err
+		}
+		return c.DecryptValue(ctx, ciphertext)
+	}}
+	for k, v := range root.Outputs {
+		value, secret, err := r.value(v)
+		if errors.Is(err, errFallBack) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		out[k] = auto.OutputValue{Value: value, Secret: secret}
+	}
+	return out, true, nil
+}
+
+// reveal turns a checkpoint's serialized property value into the value the
+// CLI prints, secrets decrypted.
+type reveal struct {
+	decrypt func(ciphertext string) (string, error)
+}
+
+// value is v revealed, and whether v holds a secret.
+func (r reveal) value(v any) (any, bool, error) {
+	switch v := v.(type) {
+	case []any:
+		out, secret := make([]any, len(v)), false
+		for i, e := range v {
+			value, s, err := r.value(e)
+			if err != nil {
+				return nil, false, err
+			}
+			out[i], secret = value, secret || s
+		}
+		return out, secret, nil
+	case map[string]any:
+		switch v[sig.Key] {
+		case nil:
+		case sig.Secret:
+			plaintext, ok := v["plaintext"].(string)
+			if ciphertext, enc := v["ciphertext"].(string); enc {
+				var err error
+				if plaintext, err = r.decrypt(ciphertext); err != nil {
+					return nil, false, err
+				}
+			} else if !ok {
+				return nil, false, errFallBack
+			}
+			var inner any
+			if err := json.Unmarshal([]byte(plaintext), &inner); err != nil {
+				return nil, false, err
+			}
+			value, _, err := r.value(inner)
+			return value, true, err
+		default: // an asset, archive, resource reference or output value
+			return nil, false, errFallBack
+		}
+		out, secret := make(map[string]any, len(v)), false
+		for k, e := range v {
+			value, s, err := r.value(e)
+			if err != nil {
+				return nil, false, err
+			}
+			out[k], secret = value, secret || s
+		}
+		return out, secret, nil
+	}
+	return v, false, nil
+}
+
+// crypters are the passphrase crypters derived in this process, by
+// passphrase and salt: a key derivation is a fifth of a second of CPU.
+var crypters sync.Map
+
+// crypter is the passphrase crypter of a checkpoint's secrets provider,
+// as the CLI's passphrase secrets manager derives it; errFallBack for
+// another provider or an unknown passphrase.
+func (s *Session) crypter(p *apitype.SecretsProvidersV1) (config.Crypter, error) {
+	if p == nil || p.Type != "passphrase" {
+		return nil, errFallBack
+	}
+	var state struct {
+		Salt string `json:"salt"`
+	}
+	if err := json.Unmarshal(p.State, &state); err != nil {
+		return nil, errFallBack
+	}
+	return s.crypterOf(state.Salt)
+}
+
+// crypterOf is the crypter of a passphrase salt, a stack's "encryptionsalt"
+// ("v1:<salt>:<the word pulumi, encrypted>").
+func (s *Session) crypterOf(salt string) (config.Crypter, error) {
+	if s.passphrase == "" {
+		return nil, errFallBack
+	}
+	key := sha256.Sum256([]byte(s.passphrase + "\x00" + salt))
+	if c, ok := crypters.Load(key); ok {
+		return c.(config.Crypter), nil
+	}
+	// As the passphrase manager reads it (pkg/secrets/passphrase).
+	parts := strings.SplitN(salt, ":", 3)
+	if len(parts) != 3 || parts[0] != "v1" {
+		return nil, errFallBack
+	}
+	raw, err := base64.StdEncoding.DecodeString(parts[1])
+	if err != nil {
+		return nil, errFallBack
+	}
+	c := config.NewSymmetricCrypterFromPassphrase(s.passphrase, raw)
+	if check, err := c.DecryptValue(context.Background(), parts[2]); err != nil || check != "pulumi" {
+		return nil, errFallBack // the CLI reports the wrong passphrase
+	}
+	crypters.Store(key, c)
+	return c, nil
+}
+
+// holdsSecret reports whether the workspace's stack file holds key as a
+// secret equal to value.
+func (s *Session) holdsSecret(stack, key, value string) bool {
+	data, err := os.ReadFile(filepath.Join(s.workspace.WorkDir(), "Pulumi."+stack+".yaml"))
+	if err != nil {
+		return false
+	}
+	var file struct {
+		Salt   string         `yaml:"encryptionsalt"`
+		Config map[string]any `yaml:"config"`
+	}
+	if yaml.Unmarshal(data, &file) != nil {
+		return false
+	}
+	secure, _ := file.Config[key].(map[string]any)
+	ciphertext, _ := secure["secure"].(string)
+	if ciphertext == "" {
+		return false
+	}
+	c, err := s.crypterOf(file.Salt)
+	if err != nil {
+		return false
+	}
+	plaintext, err := c.DecryptValue(context.Background(), ciphertext)
+	return err == nil && plaintext == value
+}
