@@ -614,49 +614,94 @@ func TestRemovingAnUnretiredProductionServiceIsRefusedOnTheChain(t *testing.T) {
 	}
 }
 
-// Decommissioning (docs/contributing.md): retire, leave every environment but the
-// foundation's, then leave the catalog; each step previews and applies
-// cleanly in chain order. Removing the entry at once is refused before
-// anything changes: the simulator, like Harness, would refuse to delete
-// the service while other stacks' pipelines reference it.
+// basketService is the example's entry the decommissioning tests remove.
+const basketService = "  - name: basket-service\n    team: checkout\n    archetype: api\n"
+
+// decommissionStep is the example catalog with basket-service's entry
+// edited, validated.
+func decommissionStep(t *testing.T, edit func([]byte) []byte) *catalog.Catalog {
+	t.Helper()
+	files, err := catalogtest.ExampleFiles("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(files[catalog.ServicesFile], []byte(basketService)) {
+		t.Fatal("example entry changed; update the test")
+	}
+	files[catalog.ServicesFile] = edit(files[catalog.ServicesFile])
+	c, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatalf("the step's catalog does not validate: %v", err)
+	}
+	return c
+}
+
+// basketWith adds lines to basket-service's entry.
+func basketWith(lines string) func([]byte) []byte {
+	return func(b []byte) []byte {
+		return bytes.Replace(b, []byte(basketService), []byte(basketService+lines), 1)
+	}
+}
+
+// basketRemoved removes basket-service's entry.
+func basketRemoved(b []byte) []byte {
+	i := bytes.Index(b, []byte(basketService))
+	j := bytes.Index(b[i+len(basketService):], []byte("\n  - name: "))
+	return append(b[:i:i], b[i+len(basketService)+j+1:]...)
+}
+
+// Removing a deployed service's entry at once is refused by the
+// foundation stack, in the preview already, and the refused up changes
+// nothing: the simulator, like Harness, would refuse to delete the service
+// while other stacks' pipelines reference it (docs/contributing.md,
+// the guards).
+func TestRemovingAServiceAtOnceIsRefusedOnTheChain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	state := firstUpOfChain(t).state
+	r := open(t, state, decommissionStep(t, basketRemoved))
+	defer r.Close()
+	cloudBefore, _ := os.ReadFile(filepath.Join(state, "cloud", "harness.json"))
+	if _, err := r.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(r.out.String(), `service "basket-service" leaves the catalog, but stack "staging.services" still deploys it`) {
+		t.Fatalf("removing the entry at once must be refused: %v\n%s", err, r.out)
+	}
+	if _, err := r.Up(ctx, "dev", RunOptions{}); err == nil {
+		t.Fatal("up removing the entry at once must be refused")
+	}
+	if after, _ := os.ReadFile(filepath.Join(state, "cloud", "harness.json")); !bytes.Equal(cloudBefore, after) {
+		t.Fatal("the refused up changed the simulated cloud")
+	}
+}
+
+// Decommissioning (docs/contributing.md): retire, leave every environment but
+// the foundation's, then leave the catalog. Each step is what a pull
+// request and its merge do: every environment previewed against the
+// deployed chain (preview.yml; here at once), then each applied in chain
+// order (up-stack.yml), cleanly.
 func TestDecommissionSequenceOnTheChain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := onTheChain(t)
-	const svc = "basket-service"
-	entry := "  - name: basket-service\n    team: checkout\n    archetype: api\n"
-	step := func(t *testing.T, edit func([]byte) []byte) *catalog.Catalog {
-		t.Helper()
-		files, err := catalogtest.ExampleFiles("..")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Contains(files[catalog.ServicesFile], []byte(entry)) {
-			t.Fatal("example entry changed; update the test")
-		}
-		files[catalog.ServicesFile] = edit(files[catalog.ServicesFile])
-		c, err := catalog.Parse(files)
-		if err != nil {
-			t.Fatalf("the step's catalog does not validate: %v", err)
-		}
-		return c
-	}
-	withLines := func(lines string) func([]byte) []byte {
-		return func(b []byte) []byte { return bytes.Replace(b, []byte(entry), []byte(entry+lines), 1) }
-	}
-	removed := func(b []byte) []byte {
-		i := bytes.Index(b, []byte(entry))
-		j := bytes.Index(b[i+len(entry):], []byte("\n  - name: "))
-		return append(b[:i:i], b[i+len(entry)+j+1:]...)
-	}
 	applyInChainOrder := func(t *testing.T, c *catalog.Catalog) {
 		t.Helper()
 		r := open(t, s.state, c)
 		defer r.Close()
-		for _, stack := range c.Chain {
-			if _, err := r.Preview(ctx, stack, RunOptions{}); err != nil {
-				t.Fatalf("preview %s: %v\n%s", stack, err, r.out)
+		previews := make([]error, len(c.Chain))
+		var wg sync.WaitGroup
+		for i, stack := range c.Chain {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, previews[i] = r.Preview(ctx, stack, RunOptions{})
+			}()
+		}
+		wg.Wait()
+		for i, err := range previews {
+			if err != nil {
+				t.Fatalf("preview %s: %v\n%s", c.Chain[i], err, r.out)
 			}
+		}
+		for _, stack := range c.Chain {
 			if _, err := r.Up(ctx, stack, RunOptions{}); err != nil {
 				t.Fatalf("up %s: %v\n%s", stack, err, r.out)
 			}
@@ -671,25 +716,11 @@ func TestDecommissionSequenceOnTheChain(t *testing.T) {
 		return false
 	}
 
-	// At once: refused by the foundation stack, in the preview already.
-	r := open(t, s.state, step(t, removed))
-	cloudBefore, _ := os.ReadFile(filepath.Join(s.state, "cloud", "harness.json"))
-	if _, err := r.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(r.out.String(), `service "basket-service" leaves the catalog, but stack "staging.services" still deploys it`) {
-		t.Fatalf("removing the entry at once must be refused: %v\n%s", err, r.out)
-	}
-	if _, err := r.Up(ctx, "dev", RunOptions{}); err == nil {
-		t.Fatal("up removing the entry at once must be refused")
-	}
-	r.Close()
-	if after, _ := os.ReadFile(filepath.Join(s.state, "cloud", "harness.json")); !bytes.Equal(cloudBefore, after) {
-		t.Fatal("the refused up changed the simulated cloud")
-	}
-
-	applyInChainOrder(t, step(t, withLines("    retired: true\n")))
+	applyInChainOrder(t, decommissionStep(t, basketWith("    retired: true\n")))
 	if !has("harness:platform/pipeline:Pipeline", "basket_service_prod") {
 		t.Fatal("retiring deleted the production pipeline")
 	}
-	applyInChainOrder(t, step(t, withLines("    retired: true\n    environments: [dev]\n")))
+	applyInChainOrder(t, decommissionStep(t, basketWith("    retired: true\n    environments: [dev]\n")))
 	for _, id := range []string{"basket_service_pre_stable", "basket_service_prod"} {
 		if has("harness:platform/pipeline:Pipeline", id) || has("harness:platform/monitoredService:MonitoredService", id) {
 			t.Errorf("%s still has a pipeline or monitored service after leaving its environment", id)
@@ -698,7 +729,7 @@ func TestDecommissionSequenceOnTheChain(t *testing.T) {
 	if !has("harness:platform/service:Service", "basket_service") {
 		t.Fatal("the service left the foundation too early")
 	}
-	final := step(t, removed)
+	final := decommissionStep(t, basketRemoved)
 	applyInChainOrder(t, final)
 	for _, obj := range [][2]string{
 		{"harness:platform/service:Service", "basket_service"},
@@ -709,7 +740,7 @@ func TestDecommissionSequenceOnTheChain(t *testing.T) {
 			t.Errorf("%s %s is still in Harness after decommissioning", obj[0], obj[1])
 		}
 	}
-	if _, ok := final.Service(svc); ok {
+	if _, ok := final.Service("basket-service"); ok {
 		t.Fatal("the final catalog still has the service")
 	}
 }
