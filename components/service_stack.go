@@ -3,7 +3,6 @@ package components
 import (
 	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
-	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
 	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
@@ -53,23 +52,65 @@ func ClusterProvider(ctx *pulumi.Context, name string, kubeconfig pulumi.StringI
 // one cluster, each with a RoleBinding of the ClusterRole admin to the
 // delegate's service account: the delegate may write there and nowhere
 // else, and never creates namespaces.
+//
+// A namespace and its binding per service, cluster and environment are a
+// third of a large catalog's resources, so they are registered with their
+// inputs as a map: the SDK's constructors (corev1.NewNamespace,
+// rbacv1.NewRoleBinding) convert their nested, typed Args by reflection
+// on every call, a sixth of the program's time at 1,000 services
+// (BenchmarkProgram). The resources are the constructors' (the same Go
+// types, inputs and provider version: TestNamespacesAreTheSDKs), bar the
+// aliases NewRoleBinding adds to its v1alpha1 and v1beta1 types, which no
+// stack of this program ever had.
 func DeclareNamespaces(ctx *pulumi.Context, d plan.Delegate, provider *kubernetes.Provider) error {
 	k8s := []pulumi.ResourceOption{pulumi.Provider(provider), pulumi.Version(KubernetesVersion)}
 	for _, n := range d.Namespaces {
-		nsr, err := corev1.NewNamespace(ctx, n, &corev1.NamespaceArgs{Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(n)}}, k8s...)
-		if err != nil {
+		var ns corev1.Namespace
+		if err := ctx.RegisterResource(namespaceType, n, namespaceInputs(n), &ns, k8s...); err != nil {
 			return err
 		}
 		// The namespace's name is the plan's; the binding waits for the
 		// namespace (and is deleted before it) by an explicit dependency,
 		// not by reading the name back through an Output.
-		if _, err := rbacv1.NewRoleBinding(ctx, plan.RoleBindingName(n), &rbacv1.RoleBindingArgs{
-			Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(d.Name), Namespace: pulumi.String(n)},
-			RoleRef:  &rbacv1.RoleRefArgs{ApiGroup: pulumi.String("rbac.authorization.k8s.io"), Kind: pulumi.String("ClusterRole"), Name: pulumi.String("admin")},
-			Subjects: rbacv1.SubjectArray{&rbacv1.SubjectArgs{Kind: pulumi.String("ServiceAccount"), Name: pulumi.String(d.Name), Namespace: pulumi.String(d.Namespace)}},
-		}, append(k8s, pulumi.DependsOn([]pulumi.Resource{nsr}))...); err != nil {
+		var rb rbacv1.RoleBinding
+		if err := ctx.RegisterResource(roleBindingType, plan.RoleBindingName(n), roleBindingInputs(d, n), &rb,
+			append(k8s, pulumi.DependsOn([]pulumi.Resource{&ns}))...); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+const (
+	namespaceType   = "kubernetes:core/v1:Namespace"
+	roleBindingType = "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding"
+)
+
+// namespaceInputs are corev1.NewNamespace's inputs for the namespace n.
+func namespaceInputs(n string) pulumi.Map {
+	return pulumi.Map{
+		"apiVersion": pulumi.String("v1"),
+		"kind":       pulumi.String("Namespace"),
+		"metadata":   pulumi.Map{"name": pulumi.String(n)},
+	}
+}
+
+// roleBindingInputs are rbacv1.NewRoleBinding's inputs for the binding of
+// the ClusterRole admin, in the namespace n, to d's service account.
+func roleBindingInputs(d plan.Delegate, n string) pulumi.Map {
+	return pulumi.Map{
+		"apiVersion": pulumi.String("rbac.authorization.k8s.io/v1"),
+		"kind":       pulumi.String("RoleBinding"),
+		"metadata":   pulumi.Map{"name": pulumi.String(d.Name), "namespace": pulumi.String(n)},
+		"roleRef": pulumi.Map{
+			"apiGroup": pulumi.String("rbac.authorization.k8s.io"),
+			"kind":     pulumi.String("ClusterRole"),
+			"name":     pulumi.String("admin"),
+		},
+		"subjects": pulumi.Array{pulumi.Map{
+			"kind":      pulumi.String("ServiceAccount"),
+			"name":      pulumi.String(d.Name),
+			"namespace": pulumi.String(d.Namespace),
+		}},
+	}
 }

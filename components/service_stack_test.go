@@ -1,0 +1,63 @@
+package components
+
+import (
+	"reflect"
+	"testing"
+
+	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
+	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
+	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/company/harness-platform/plan"
+)
+
+// The namespaces and bindings DeclareNamespaces registers with map inputs
+// are what the Kubernetes SDK's constructors register: the same types,
+// names, inputs, provider version and dependency; only the RoleBinding's
+// aliases to its older API versions are left out.
+func TestNamespacesAreTheSDKs(t *testing.T) {
+	d := plan.Delegate{Name: "harness-delegate-dev-euw1", Namespace: "harness-delegate", Namespaces: []string{"payments-dev", "checkout-dev"}}
+	ours := run(t, "dev", func(ctx *pulumi.Context) error {
+		p, err := ClusterProvider(ctx, "dev-euw1", pulumi.String("kubeconfig"))
+		if err != nil {
+			return err
+		}
+		return DeclareNamespaces(ctx, d, p)
+	})
+	sdks := run(t, "dev", func(ctx *pulumi.Context) error {
+		p, err := ClusterProvider(ctx, "dev-euw1", pulumi.String("kubeconfig"))
+		if err != nil {
+			return err
+		}
+		for _, n := range d.Namespaces {
+			ns, err := corev1.NewNamespace(ctx, n, &corev1.NamespaceArgs{Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(n)}},
+				pulumi.Provider(p), pulumi.Version(KubernetesVersion))
+			if err != nil {
+				return err
+			}
+			if _, err := rbacv1.NewRoleBinding(ctx, plan.RoleBindingName(n), &rbacv1.RoleBindingArgs{
+				Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(d.Name), Namespace: pulumi.String(n)},
+				RoleRef:  &rbacv1.RoleRefArgs{ApiGroup: pulumi.String("rbac.authorization.k8s.io"), Kind: pulumi.String("ClusterRole"), Name: pulumi.String("admin")},
+				Subjects: rbacv1.SubjectArray{&rbacv1.SubjectArgs{Kind: pulumi.String("ServiceAccount"), Name: pulumi.String(d.Name), Namespace: pulumi.String(d.Namespace)}},
+			}, pulumi.Provider(p), pulumi.Version(KubernetesVersion), pulumi.DependsOn([]pulumi.Resource{ns})); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	got, want := ours.Resources(), sdks.Resources()
+	if len(got) != 1+2*len(d.Namespaces) || len(got) != len(want) {
+		t.Fatalf("registered %d resources, the SDK %d", len(got), len(want))
+	}
+	for i := range want {
+		w, g := want[i], got[i]
+		if !w.Inputs.DeepEquals(g.Inputs) {
+			t.Errorf("%s %s: inputs\n  ours %v\n   SDK %v", g.Type, g.Name, g.Inputs, w.Inputs)
+		}
+		w.Inputs, g.Inputs, w.Aliases = nil, nil, nil
+		if !reflect.DeepEqual(w, g) {
+			t.Errorf("registration %d:\n  ours %+v\n   SDK %+v", i, g, w)
+		}
+	}
+}
