@@ -33,7 +33,7 @@ test-fast: check
 
 # test-engine runs eight engine tests at once: each spends about a third
 # of its time waiting on its CLI and plugins, and the long ones start
-# early (2 cores: 444 s at -parallel 8, 500 s at 4, 736 s at 2).
+# early (2 cores: 333 s at -parallel 8; docs/contributing.md).
 test-engine: cli policy
 	$(GO) test -count=1 -timeout 45m -parallel 8 ./engine
 
