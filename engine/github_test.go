@@ -61,3 +61,24 @@ func TestGitHubRefusals(t *testing.T) {
 
 // literal matches s as it is.
 func literal(s string) *regexp.Regexp { return regexp.MustCompile(regexp.QuoteMeta(s)) }
+
+// A token without the organisation permission Variables: preflight
+// reports it first, with the permission to grant, and the up meets
+// GitHub's own refusal of the first webhook variable it writes.
+func TestGitHubOrgVariablesNeedTheirPermission(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := example(t)
+	s := open(t, t.TempDir(), c)
+	reach := DefaultReach(c)
+	reach.GitHub = simulated.GitHubAccount{Variables: "none"}
+	s.Servers.SetReach(reach)
+	want := "GitHub organisation company: the token may not use its Actions variables"
+	if problems, err := s.Preflight(ctx, "dev"); err != nil || !strings.Contains(problemsText(problems), want) {
+		t.Errorf("preflight %v:\n%s\nwant %q", err, problemsText(problems), want)
+	}
+	refusal := literal("POST https://api.github.com/orgs/company/actions/variables: 403 Resource not accessible by integration")
+	if _, err := s.Up(ctx, "dev", RunOptions{}); err == nil || !refusal.MatchString(s.out.String()) {
+		t.Errorf("up %v, want %q:\n%s", err, refusal, s.out)
+	}
+}

@@ -133,6 +133,26 @@ func (l Live) GitHubPlan(ctx context.Context, owner string) (string, error) {
 	return org.Plan.Name, nil
 }
 
+// GitHubOrg asks for one of the organisation's Actions variables: 403 (or
+// 404) is a token that may not use them.
+func (l Live) GitHubOrg(ctx context.Context, owner string) (GitHubOrg, error) {
+	base, h, err := githubAPI()
+	if err != nil {
+		return GitHubOrg{}, err
+	}
+	u := fmt.Sprintf("%s/orgs/%s/actions/variables?per_page=1", base, url.PathEscape(owner))
+	status, _, err := l.get(ctx, u, h)
+	switch {
+	case err != nil:
+		return GitHubOrg{}, err
+	case status == http.StatusOK:
+		return GitHubOrg{Variables: true}, nil
+	case status == http.StatusForbidden || status == http.StatusNotFound:
+		return GitHubOrg{}, nil
+	}
+	return GitHubOrg{}, fmt.Errorf("GET %s: %d", u, status)
+}
+
 // GitHubRepo reads the repository (visibility, the token's permissions,
 // its default branch) and whether the default branch takes only pull
 // requests (its branch protection's required_pull_request_reviews, or a

@@ -40,6 +40,9 @@ type Services interface {
 	// GitHubPlan is the owner's plan ("free", "team", "enterprise"); ""
 	// when the token may not read it.
 	GitHubPlan(ctx context.Context, owner string) (string, error)
+	// GitHubOrg is what the token may read of the owner's Actions
+	// variables.
+	GitHubOrg(ctx context.Context, owner string) (GitHubOrg, error)
 	// GitHubRepo is what GitHub says of a repository the stacks write,
 	// with the token: its visibility, the token's permissions and
 	// whether its default branch takes direct commits.
@@ -76,6 +79,13 @@ type GitHubRepo struct {
 	// reusable workflows ("none", "user", "organization", "enterprise").
 	ActionsAccess string
 }
+
+// GitHubOrg is what the token may read of an organisation: its Actions
+// variables (GET /orgs/{org}/actions/variables needs the organisation
+// permission Variables: read). Writing them needs write, which GitHub
+// shows an App's installation token nowhere: a token that may read them
+// passes, and a read-only grant is refused at the write.
+type GitHubOrg struct{ Variables bool }
 
 // GitHubWrite is what the stacks write in, or for, one repository.
 type GitHubWrite struct {
@@ -129,6 +139,9 @@ type Requirements struct {
 	// Writes are what the stacks write in each repository, by owner and
 	// repository.
 	Writes []GitHubWrite
+	// OrgVariables are the owners whose organisation variables they
+	// write (the webhook variables), sorted.
+	OrgVariables []string
 	// AWS is who the environment's runs may be on AWS (nil without EKS).
 	AWS *AWSIdentities
 	// Clusters are the environment's deployed clusters (a cluster not
@@ -221,6 +234,9 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 				for _, repo := range v.Repos {
 					add(v.Owner, repo).Webhooks = true
 				}
+				if !slices.Contains(r.OrgVariables, v.Owner) {
+					r.OrgVariables = append(r.OrgVariables, v.Owner)
+				}
 			}
 			r.Lookups.Add(apibudget.Calls{GitHubReads: g.Lookups()})
 			for _, ci := range g.CatalogInfo {
@@ -228,6 +244,7 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 			}
 		}
 	}
+	slices.Sort(r.OrgVariables)
 	slices.SortFunc(r.Writes, func(a, b GitHubWrite) int { return strings.Compare(a.Owner+"/"+a.Repo, b.Owner+"/"+b.Repo) })
 	for _, w := range r.Writes {
 		r.GitHub[w.Owner] = append(r.GitHub[w.Owner], w.Repo)
@@ -292,6 +309,11 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 		}
 		if plan, ok := plans[w.Owner]; ok {
 			out = append(out, checkGitHubRepo(ctx, svc, w, plan)...)
+		}
+	}
+	for _, o := range r.OrgVariables {
+		if _, ok := plans[o]; ok && !r.ReadOnly {
+			out = append(out, checkGitHubOrg(ctx, svc, o)...)
 		}
 	}
 	if a := r.AWS; a != nil {
@@ -435,6 +457,24 @@ func IsRole(caller, role string) bool {
 		return strings.SplitN(rest, "/", 2)[0] == name
 	}
 	return caller == role
+}
+
+// checkGitHubOrg checks that the token may use the organisation's Actions
+// variables the stacks write: without the organisation permission
+// Variables GitHub refuses the write with 403 Resource not accessible by
+// integration (docs.github.com, "REST API endpoints for GitHub Actions
+// variables": creating one needs Variables write, listing them read).
+func checkGitHubOrg(ctx context.Context, svc Services, owner string) []Problem {
+	check := "GitHub organisation " + owner
+	fix := "grant the platform's GitHub App the organisation permission Variables: Read and write (read alone passes this check, and the write is refused)"
+	g, err := svc.GitHubOrg(ctx, owner)
+	if err != nil {
+		return []Problem{{Check: check, Err: err, Fix: fix}}
+	}
+	if !g.Variables {
+		return []Problem{{Check: check, Err: errors.New("the token may not use its Actions variables: the stacks' webhook variables (one per service stack) would be refused (403 Resource not accessible by integration)"), Fix: fix}}
+	}
+	return nil
 }
 
 // checkGitHubRepo checks what GitHub will refuse of the stacks' writes in

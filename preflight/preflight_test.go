@@ -33,6 +33,10 @@ func TestRequire(t *testing.T) {
 	if r.Org != "default" || len(r.GitHub) != 1 || len(repos) < 10 || !slices.Contains(repos, "harness-platform") || !slices.Contains(repos, "payment-service") {
 		t.Errorf("org %q, GitHub %v", r.Org, r.GitHub)
 	}
+	// The webhook variables, in the one organisation.
+	if !slices.Equal(r.OrgVariables, []string{"company"}) {
+		t.Errorf("organisation variables in %v", r.OrgVariables)
+	}
 	if a := c.Stacks["dev"].AWS; r.AWS == nil || *r.AWS != (AWSIdentities{Account: "111111111111", Deployer: a.RoleArn, Preview: a.PreviewRoleArn, Region: "eu-west-1", File: "Pulumi.dev.yaml"}) {
 		t.Errorf("AWS identities %+v", r.AWS)
 	}
@@ -93,12 +97,13 @@ type fake struct {
 	eks    EKSAnswer
 	addr   netip.Addr
 	rate   RateLimit
+	org    GitHubOrg
 }
 
 // inOrder is a fake whose every answer passes; refusing one that refuses
 // every check.
 func inOrder() fake {
-	return fake{caller: "arn:aws:sts::1:assumed-role/d/s", repo: GitHubRepo{Admin: true, Push: true},
+	return fake{caller: "arn:aws:sts::1:assumed-role/d/s", repo: GitHubRepo{Admin: true, Push: true}, org: GitHubOrg{Variables: true},
 		eks: EKSAnswer{Status: EKSStandardSupport}, addr: netip.MustParseAddr("52.94.76.5")}
 }
 
@@ -112,6 +117,7 @@ func (f fake) Harness(context.Context, string, string) error                  { 
 func (f fake) GitHub(context.Context, string, []string) error                 { return f.err }
 func (f fake) GitHubPlan(context.Context, string) (string, error)             { return f.plan, f.err }
 func (f fake) GitHubRepo(context.Context, string, string) (GitHubRepo, error) { return f.repo, f.err }
+func (f fake) GitHubOrg(context.Context, string) (GitHubOrg, error)           { return f.org, f.err }
 func (f fake) CallerIdentity(context.Context, string, string) (string, error) { return f.caller, f.err }
 func (f fake) Cluster(context.Context, string, string) error                  { return f.err }
 func (f fake) Command(context.Context, string) error                          { return f.err }
@@ -157,6 +163,31 @@ func TestEKSChecks(t *testing.T) {
 	}
 }
 
+// The organisation variables the stacks write need the token's
+// organisation permission Variables: a token that may not use them is
+// reported with GitHub's refusal and the permission to grant; a preview,
+// which writes nothing, is not asked.
+func TestGitHubOrgChecks(t *testing.T) {
+	r := Requirements{GitHub: map[string][]string{"company": {"x"}}, OrgVariables: []string{"company"}}
+	f := inOrder()
+	if problems := Run(context.Background(), f, r); len(problems) != 0 {
+		t.Errorf("a token that may use the variables: %v", problems)
+	}
+	f.org = GitHubOrg{}
+	var got []string
+	for _, p := range Run(context.Background(), f, r) {
+		got = append(got, p.Error())
+	}
+	want := "GitHub organisation company: the token may not use its Actions variables: the stacks' webhook variables (one per service stack) would be refused (403 Resource not accessible by integration); grant the platform's GitHub App the organisation permission Variables: Read and write"
+	if text := strings.Join(got, "\n"); !strings.Contains(text, want) {
+		t.Errorf("got %q, want %q", text, want)
+	}
+	r.ReadOnly = true
+	if problems := Run(context.Background(), f, r); len(problems) != 0 {
+		t.Errorf("a read-only run: %v", problems)
+	}
+}
+
 // Live asks Harness and GitHub as the providers do, with the credentials
 // from the environment, and reads a refusal as one.
 func TestLiveHarnessAndGitHub(t *testing.T) {
@@ -190,6 +221,12 @@ func TestLiveHarnessAndGitHub(t *testing.T) {
 			}
 		case r.URL.Path == "/orgs/company":
 			fmt.Fprint(w, `{"login":"company","plan":{"name":"team"}}`)
+		case r.URL.Path == "/orgs/company/actions/variables" && r.URL.Query().Get("per_page") == "1":
+			fmt.Fprint(w, `{"total_count":0,"variables":[]}`)
+		case r.URL.Path == "/orgs/someone/actions/variables":
+			w.Header().Set("X-Accepted-GitHub-Permissions", "organization_actions_variables=read")
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprint(w, `{"message":"Resource not accessible by integration"}`)
 		default:
 			w.WriteHeader(http.StatusNotFound)
 		}
@@ -228,6 +265,12 @@ func TestLiveHarnessAndGitHub(t *testing.T) {
 	}
 	if plan, err := l.GitHubPlan(ctx, "someone"); err != nil || plan != "" {
 		t.Errorf("an owner whose plan the token cannot read: %q %v", plan, err)
+	}
+	if g, err := l.GitHubOrg(ctx, "company"); err != nil || g != (GitHubOrg{Variables: true}) {
+		t.Errorf("an organisation whose variables the token may use: %+v %v", g, err)
+	}
+	if g, err := l.GitHubOrg(ctx, "someone"); err != nil || g != (GitHubOrg{}) {
+		t.Errorf("an organisation whose variables the token may not use: %+v %v", g, err)
 	}
 	if _, err := l.GitHubRepo(ctx, "company", "missing"); err == nil || !strings.Contains(err.Error(), "/repos/company/missing: 404") {
 		t.Errorf("a missing repository: %v", err)

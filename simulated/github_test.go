@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"crypto/x509"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+
+	"github.com/company/harness-platform/harness/importid"
 )
 
 // The simulated GitHub's Check fills the Terraform defaults the real
@@ -79,5 +82,34 @@ func TestClusterCA(t *testing.T) {
 	}
 	if bytes.Equal(a, clusterCA("prod-euw1")) {
 		t.Error("two clusters share a CA")
+	}
+}
+
+// An organisation variable or secret is written only with the token's
+// organisation permission Variables or Secrets (write); GitHub answers
+// anything less with 403, at the request the provider makes first.
+func TestOrgWritesNeedTheirPermission(t *testing.T) {
+	variable := resource.PropertyMap{"variableName": resource.NewStringProperty("HARNESS_WEBHOOKS_DEV"), "visibility": resource.NewStringProperty("all")}
+	secret := resource.PropertyMap{"secretName": resource.NewStringProperty("HARNESS_API_KEY_DEV"), "visibility": resource.NewStringProperty("all")}
+	const orgs = "https://api.github.com/orgs/company/actions/"
+	for _, tc := range []struct {
+		account GitHubAccount
+		typ     string
+		news    resource.PropertyMap
+		create  bool
+		want    string
+	}{
+		{GitHubAccount{}, importid.GitHubOrgVariable, variable, true, ""},
+		{GitHubAccount{}, importid.GitHubOrgSecret, secret, true, ""},
+		{GitHubAccount{Variables: "read"}, importid.GitHubOrgVariable, variable, true, "POST " + orgs + "variables: 403 Resource not accessible by integration []"},
+		{GitHubAccount{Variables: "none"}, importid.GitHubOrgVariable, variable, false, "PATCH " + orgs + "variables/HARNESS_WEBHOOKS_DEV: 403 Resource not accessible by integration []"},
+		{GitHubAccount{Secrets: "none"}, importid.GitHubOrgSecret, secret, true, "GET " + orgs + "secrets/public-key: 403 Resource not accessible by integration []"},
+		{GitHubAccount{Secrets: "read"}, importid.GitHubOrgSecret, secret, false, "PUT " + orgs + "secrets/HARNESS_API_KEY_DEV: 403 Resource not accessible by integration []"},
+		{GitHubAccount{Secrets: "none"}, importid.GitHubOrgVariable, variable, true, ""},
+	} {
+		err := Reach{GitHub: tc.account}.githubWrite(tc.typ, tc.news, "company", tc.create)
+		if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && got != tc.want {
+			t.Errorf("%+v %s: %v, want %q", tc.account, tc.typ, err, tc.want)
+		}
 	}
 }

@@ -77,6 +77,9 @@ type Provider struct {
 	reach         *atomic.Pointer[Reach]
 	aws           *Cloud  // the simulated AWS, where a cluster's endpoint access is (Kubernetes only)
 	meters        *meters // Harness and GitHub only
+	// githubOwner is the organisation the GitHub provider was last
+	// configured for (GitHub's URLs name it; the simulation holds one).
+	githubOwner atomic.Value
 }
 
 var opts = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepOutputValues: false, SkipNulls: true}
@@ -121,6 +124,9 @@ func (p *Provider) Configure(_ context.Context, req *pulumirpc.ConfigureRequest)
 	}
 	if err := p.configureRefusal(req); err != nil {
 		return nil, err
+	}
+	if owner := req.GetArgs().GetFields()["owner"].GetStringValue(); p.name == "github" && owner != "" {
+		p.githubOwner.Store(owner)
 	}
 	return &pulumirpc.ConfigureResponse{AcceptSecrets: true, SupportsPreview: true, AcceptResources: true}, nil
 }
@@ -654,7 +660,8 @@ func (p *Provider) checkWrite(typ, name string, olds, news resource.PropertyMap)
 		}
 	}
 	if p.name == "github" {
-		return loadReach(p.reach).githubWrite(typ, news)
+		owner, _ := p.githubOwner.Load().(string)
+		return loadReach(p.reach).githubWrite(typ, news, owner, olds == nil)
 	}
 	return nil
 }

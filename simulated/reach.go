@@ -70,6 +70,12 @@ type GitHubAccount struct {
 	// ActionsAccess is who may call a private repository's reusable
 	// workflows ("": organization).
 	ActionsAccess string
+	// Variables and Secrets are the token's organisation permissions
+	// "Variables" and "Secrets" ("": write; "read"; "none"): writing an
+	// organisation variable or secret needs write, listing the
+	// variables or reading the secrets' public key read (docs.github.com,
+	// "REST API endpoints for GitHub Actions variables" and "... secrets").
+	Variables, Secrets string
 }
 
 func (g GitHubAccount) plan() string {
@@ -86,7 +92,12 @@ func (g GitHubAccount) plan() string {
 // paid plan; a file commit needs Contents: write and a branch that takes
 // direct commits (docs.github.com: "Managing environments for
 // deployment", "About protected branches").
-func (r Reach) githubWrite(typ string, news resource.PropertyMap) error {
+//
+// Writing an organisation variable or secret needs the organisation
+// permission Variables or Secrets (write); without it GitHub answers the
+// App's token 403 Resource not accessible by integration. owner is the
+// provider's organisation; create tells a variable's POST from its PATCH.
+func (r Reach) githubWrite(typ string, news resource.PropertyMap, owner string, create bool) error {
 	g := r.GitHub
 	repo := str(news, "repository")
 	private := slices.Contains(g.Private, repo)
@@ -119,6 +130,20 @@ func (r Reach) githubWrite(typ string, news resource.PropertyMap) error {
 		}
 		if typ == importid.GitHubOrgSecret && visibility == "selected" && !selected {
 			return errors.New("Cannot use visbility set to selected without selected_repository_ids")
+		}
+		// GitHub's answers: the variable is POSTed (created) or PATCHed;
+		// the secret's value is encrypted with the organisation's public
+		// key, read first, then PUT.
+		orgs := "https://api.github.com/orgs/" + owner + "/actions/"
+		switch {
+		case typ == importid.GitHubOrgVariable && g.Variables != "" && create:
+			return fmt.Errorf("POST %svariables: 403 Resource not accessible by integration []", orgs)
+		case typ == importid.GitHubOrgVariable && g.Variables != "":
+			return fmt.Errorf("PATCH %svariables/%s: 403 Resource not accessible by integration []", orgs, str(news, "variableName"))
+		case typ == importid.GitHubOrgSecret && g.Secrets == "none":
+			return fmt.Errorf("GET %ssecrets/public-key: 403 Resource not accessible by integration []", orgs)
+		case typ == importid.GitHubOrgSecret && g.Secrets != "":
+			return fmt.Errorf("PUT %ssecrets/%s: 403 Resource not accessible by integration []", orgs, str(news, "secretName"))
 		}
 	case "github:index/repositoryFile:RepositoryFile":
 		u := fmt.Sprintf("PUT https://api.github.com/repos/%s/contents/%s", repo, str(news, "file"))
@@ -435,6 +460,16 @@ func (s *Servers) GitHubRepo(_ context.Context, owner, repo string) (preflight.G
 		PullRequestsOnly: slices.Contains(g.Protected, repo),
 		ActionsAccess:    cmp.Or(g.ActionsAccess, "organization"),
 	}, nil
+}
+
+// GitHubOrg: whether the Reach's token may read the organisation's
+// Actions variables.
+func (s *Servers) GitHubOrg(_ context.Context, owner string) (preflight.GitHubOrg, error) {
+	r := loadReach(&s.reach)
+	if err := r.github(fmt.Sprintf("GET https://api.github.com/orgs/%s/actions/variables", owner)); err != nil {
+		return preflight.GitHubOrg{}, err
+	}
+	return preflight.GitHubOrg{Variables: r.GitHub.Variables != "none"}, nil
 }
 
 // GitHubPlan: the Reach's GitHub account's plan.
