@@ -18,13 +18,14 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// sessionWorkspace is the session's LocalWorkspace, with the stack outputs of a
-// file backend read from the stack's checkpoint: the Automation API reads
-// them after every update with two CLI runs (`pulumi stack output --json`,
-// then again with --show-secrets, to tell which are secret), each a
-// process start, a checkpoint load and, for the second, the passphrase's
-// key derivation (PBKDF2, a million rounds). Everything else is the
-// LocalWorkspace's.
+// sessionWorkspace is the session's LocalWorkspace, with what a file
+// backend's checkpoints answer without the CLI: a stack's outputs and its
+// existence. The Automation API reads the outputs after every update with
+// two CLI runs (`pulumi stack output --json`, then again with
+// --show-secrets, to tell which are secret), and selects the stack before
+// every operation with another, each a process start, a checkpoint load
+// and, for the secrets, the passphrase's key derivation (PBKDF2, a
+// million rounds). Everything else is the LocalWorkspace's.
 type sessionWorkspace struct {
 	auto.Workspace
 	s *Session
