@@ -56,13 +56,21 @@ func (w sessionWorkspace) SelectStack(ctx context.Context, name string) error {
 }
 
 // checkpointFile is where the session's file backend keeps name's
-// checkpoint, or "" for another backend.
+// checkpoint, or "" for another backend, or where a compressed checkpoint
+// is beside it: the backend reads the newest of <stack>.json, .json.gz
+// and .json.zst (pkg/backend/diy, stackPath), which only the CLI decides.
 func (s *Session) checkpointFile(name string) string {
 	dir := s.fileBackend()
 	if dir == "" || s.project == "" {
 		return ""
 	}
-	return filepath.Join(dir, ".pulumi", "stacks", s.project, name+".json")
+	path := filepath.Join(dir, ".pulumi", "stacks", s.project, name+".json")
+	for _, ext := range []string{".gz", ".zst"} {
+		if _, err := os.Stat(path + ext); err == nil {
+			return ""
+		}
+	}
+	return path
 }
 
 // errFallBack sends a read the checkpoint cannot answer to the CLI.
@@ -71,7 +79,7 @@ var errFallBack = errors.New("answered by the CLI")
 // checkpointOutputs reads name's outputs from its checkpoint in the
 // session's file backend (<backend>/.pulumi/stacks/<project>/<stack>.json).
 // ok is false where only the CLI can answer: another backend, no
-// checkpoint file (the CLI says why), a compressed one, a secret under a
+// checkpoint file (the CLI says why), a compressed one beside it, a secret under a
 // secrets provider other than the passphrase, or a value that is neither
 // plain JSON nor a secret.
 func (s *Session) checkpointOutputs(ctx context.Context, name string) (out auto.OutputMap, ok bool, err error) {

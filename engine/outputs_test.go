@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"os"
 	"reflect"
 	"testing"
 
@@ -82,6 +83,18 @@ func TestCheckpointOutputsAreTheCLIs(t *testing.T) {
 	}
 	if s.holdsSecret("dev", key, "ghp_another") || s.holdsSecret("dev.services", key, DemoGithubToken) {
 		t.Error("another token, or another stack, holds the token")
+	}
+	// A compressed checkpoint beside the plain one: the backend reads the
+	// newer, which only the CLI decides.
+	path := s.checkpointFile("dev")
+	if err := os.WriteFile(path+".zst", nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := s.checkpointOutputs(ctx, "dev"); ok {
+		t.Error("the plain checkpoint was read beside a compressed one")
+	}
+	if err := os.Remove(path + ".zst"); err != nil {
+		t.Fatal(err)
 	}
 	// A stack the backend does not hold is the CLI's to refuse.
 	if _, ok, err := s.checkpointOutputs(ctx, "staging"); ok || err != nil {
