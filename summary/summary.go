@@ -52,6 +52,10 @@ type Preview struct {
 	// platform's own objects).
 	Calls        apibudget.Calls
 	ServiceCalls map[string]apibudget.Calls
+	// Lookups are the reads the program makes in every preview and up
+	// (plan.GitHub.Lookups): not engine steps, so not in the event log,
+	// and the up makes them again.
+	Lookups apibudget.Calls
 }
 
 // templateType is the Harness provider's template resource: one version
@@ -222,11 +226,16 @@ func (p *Preview) Markdown(details string, max int) string {
 // callLines are the calls the change needs, what each budget allows,
 // the least real time, and the services that need the most.
 func (p *Preview) callLines() []string {
-	if p.Calls.IsZero() {
+	all := p.Calls
+	all.Add(p.Lookups)
+	if all.IsZero() {
 		return nil
 	}
-	needs := p.Calls.Needs(apibudget.Budgets)
-	lines := append([]string{p.Calls.String() + "; at least " + apibudget.Duration(apibudget.Least(needs))}, apibudget.Lines(needs)...)
+	needs := all.Needs(apibudget.Budgets)
+	lines := append([]string{all.String() + "; at least " + apibudget.Duration(apibudget.Least(needs))}, apibudget.Lines(needs)...)
+	if !p.Lookups.IsZero() {
+		lines = append(lines, "the program's lookups (every preview and up): "+p.Lookups.String())
+	}
 	for _, s := range apibudget.Costliest(p.ServiceCalls) {
 		name := "`" + s + "`"
 		if s == "" {

@@ -139,10 +139,13 @@ func TestSummaryCountsAPICalls(t *testing.T) {
 	if got := p.ServiceCalls["svc-0001"]; got != (apibudget.Calls{HarnessReads: 2, HarnessWrites: 3, GitHubReads: 1, GitHubWrites: 1, GitHubContent: 1}) {
 		t.Errorf("svc-0001's calls %+v", got)
 	}
+	p.Lookups = apibudget.Calls{GitHubReads: 1000}
 	md := p.Markdown("", 20000)
 	for _, s := range []string{
 		"**API calls the up needs**",
 		"Harness API key (1000 per minute): 6003 calls, at least 6m",
+		"GitHub 2200 (1600 reads, 600 writes, 600 content-generating)",
+		"the program's lookups (every preview and up): Harness 0 (0 reads, 0 writes); GitHub 1000 (1000 reads, 0 writes, 0 content-generating)",
 		"GitHub content-generating (per hour) (500 per hour): 600 calls, at least 1h",
 		"; at least 1h\n",
 		"- `svc-0001`: Harness 5",

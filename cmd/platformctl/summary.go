@@ -7,6 +7,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 
+	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/summary"
@@ -36,6 +37,9 @@ func runSummary(c *catalog.Catalog, o options, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitFail
+	}
+	if p.GitHub != nil {
+		pre.Lookups = apibudget.Calls{GitHubReads: p.GitHub.Lookups()}
 	}
 	if p.IsPlatform() {
 		// A template's change reaches every pipeline built from it, in
