@@ -10,6 +10,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -106,7 +107,7 @@ type Session struct {
 	// local is the workspace itself (Cancel needs it); workspace adds
 	// what the session answers without the CLI.
 	local      *auto.LocalWorkspace
-	passphrase string // the offline secrets' passphrase, or the environment's
+	passphrase string // the CLI's PULUMI_CONFIG_PASSPHRASE
 	project    string // the Pulumi project's name
 	tempDir    string // a read-only session's copy of the project files
 }
@@ -197,7 +198,6 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		if passphrase == "" {
 			passphrase = DefaultPassphrase
 		}
-		s.passphrase = passphrase
 		// metadata=skip: the file backend (gocloud fileblob) otherwise
 		// rewrites a sidecar .attrs file in place beside every checkpoint
 		// it saves, and a stack reading its own outputs while the engine
@@ -223,9 +223,10 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	if opts.Offline {
 		wsOpts = append(wsOpts, auto.SecretsProvider("passphrase"))
-	} else {
-		s.passphrase = os.Getenv("PULUMI_CONFIG_PASSPHRASE")
 	}
+	// The passphrase the CLI runs with: the session's offline, else the
+	// environment's (checkpoint.go decrypts with it what the CLI would).
+	s.passphrase = cmp.Or(env["PULUMI_CONFIG_PASSPHRASE"], os.Getenv("PULUMI_CONFIG_PASSPHRASE"))
 	for k, v := range env {
 		s.env = append(s.env, k+"="+v)
 	}
@@ -306,9 +307,7 @@ func (s *Session) deployedOutputs(stack string, outputs auto.OutputMap) {
 	if _, shard := catalog.SplitStack(stack); shard == "" {
 		// Read by the program directly; the session needs to know only
 		// that it is deployed (requireDeployed).
-		if _, ok := outputs[program.OutContractVersion]; ok {
-			s.deployed.Store(stack, true)
-		}
+		s.recordDeployed(stack, outputs)
 		return
 	}
 	if outputs == nil {
@@ -531,13 +530,22 @@ func (s *Session) requireDeployed(ctx context.Context, upstream, stack, role str
 		if err != nil {
 			return err
 		}
-		if _, ok := outputs[program.OutContractVersion]; ok {
-			s.deployed.Store(upstream, true)
+		if s.recordDeployed(upstream, outputs) {
 			return nil
 		}
 	}
 	return fmt.Errorf("%w: stack %q reads %s %q, which has not been deployed; deploy it first: platformctl up --stack %s%s",
 		ErrUpstreamNotDeployed, stack, role, upstream, upstream, map[bool]string{true: " --offline", false: ""}[s.opts.Offline])
+}
+
+// recordDeployed records stack as deployed when its outputs hold the
+// contract a deployment exports, and reports whether they do.
+func (s *Session) recordDeployed(stack string, outputs auto.OutputMap) bool {
+	_, ok := outputs[program.OutContractVersion]
+	if ok {
+		s.deployed.Store(stack, true)
+	}
+	return ok
 }
 
 // existingStacks are the stacks the backend holds, by their short name
