@@ -38,17 +38,7 @@ func TestGitHubRefusals(t *testing.T) {
 			"GitHub repository company/exports: its default branch takes changes only through pull requests",
 			literal("PUT https://api.github.com/repos/exports/contents/catalog-info.yaml: 409 Could not create file: Changes must be made through a pull request.")},
 	} {
-		reach := base
-		reach.GitHub = tc.github
-		s.Servers.SetReach(reach)
-		problems, err := s.Preflight(ctx, "dev")
-		if err != nil || !strings.Contains(problemsText(problems), tc.preflight) {
-			t.Errorf("%s: preflight %v:\n%s\nwant %q", tc.name, err, problemsText(problems), tc.preflight)
-		}
-		s.out.Reset()
-		if _, err := s.Up(ctx, "dev", RunOptions{}); err == nil || !tc.up.MatchString(s.out.String()) {
-			t.Errorf("%s: up %v, want %q:\n%s", tc.name, err, tc.up, s.out)
-		}
+		refusedAsPreflightSays(t, s, tc.name, tc.github, tc.preflight, tc.up)
 	}
 	s.Servers.SetReach(base)
 	if problems, err := s.Preflight(ctx, "dev"); err != nil || len(problems) > 0 {
@@ -56,6 +46,24 @@ func TestGitHubRefusals(t *testing.T) {
 	}
 	if _, err := s.Up(ctx, "dev", RunOptions{}); err != nil {
 		t.Errorf("up with GitHub as it allows: %v\n%s", err, s.out)
+	}
+}
+
+// refusedAsPreflightSays sets GitHub as account holds it: preflight of dev
+// reports want, and dev's up meets GitHub's answer up.
+func refusedAsPreflightSays(t *testing.T, s harnessSession, name string, account simulated.GitHubAccount, want string, up *regexp.Regexp) {
+	t.Helper()
+	ctx := context.Background()
+	reach := DefaultReach(s.Catalog)
+	reach.GitHub = account
+	s.Servers.SetReach(reach)
+	problems, err := s.Preflight(ctx, "dev")
+	if err != nil || !strings.Contains(problemsText(problems), want) {
+		t.Errorf("%s: preflight %v:\n%s\nwant %q", name, err, problemsText(problems), want)
+	}
+	s.out.Reset()
+	if _, err := s.Up(ctx, "dev", RunOptions{}); err == nil || !up.MatchString(s.out.String()) {
+		t.Errorf("%s: up %v, want %q:\n%s", name, err, up, s.out)
 	}
 }
 
@@ -67,18 +75,8 @@ func literal(s string) *regexp.Regexp { return regexp.MustCompile(regexp.QuoteMe
 // GitHub's own refusal of the first webhook variable it writes.
 func TestGitHubOrgVariablesNeedTheirPermission(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	c := example(t)
-	s := open(t, t.TempDir(), c)
-	reach := DefaultReach(c)
-	reach.GitHub = simulated.GitHubAccount{Variables: "none"}
-	s.Servers.SetReach(reach)
-	want := "GitHub organisation company: the token may not use its Actions variables"
-	if problems, err := s.Preflight(ctx, "dev"); err != nil || !strings.Contains(problemsText(problems), want) {
-		t.Errorf("preflight %v:\n%s\nwant %q", err, problemsText(problems), want)
-	}
-	refusal := literal("POST https://api.github.com/orgs/company/actions/variables: 403 Resource not accessible by integration")
-	if _, err := s.Up(ctx, "dev", RunOptions{}); err == nil || !refusal.MatchString(s.out.String()) {
-		t.Errorf("up %v, want %q:\n%s", err, refusal, s.out)
-	}
+	s := open(t, t.TempDir(), example(t))
+	refusedAsPreflightSays(t, s, "no Variables permission", simulated.GitHubAccount{Variables: "none"},
+		"GitHub organisation company: the token may not use its Actions variables",
+		literal("POST https://api.github.com/orgs/company/actions/variables: 403 Resource not accessible by integration"))
 }
