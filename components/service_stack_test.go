@@ -2,6 +2,8 @@ package components
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
@@ -9,6 +11,7 @@ import (
 	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
+	"github.com/company/harness-platform/internal/mocktest"
 	"github.com/company/harness-platform/plan"
 )
 
@@ -46,7 +49,12 @@ func TestNamespacesAreTheSDKs(t *testing.T) {
 		}
 		return nil
 	})
+	// Registrations reach the mocks in the order their inputs resolve:
+	// compare them by URN.
 	got, want := ours.Resources(), sdks.Resources()
+	byURN := func(a, b mocktest.Registered) int { return strings.Compare(a.URN("dev"), b.URN("dev")) }
+	slices.SortFunc(got, byURN)
+	slices.SortFunc(want, byURN)
 	if len(got) != 1+2*len(d.Namespaces) || len(got) != len(want) {
 		t.Fatalf("registered %d resources, the SDK %d", len(got), len(want))
 	}
