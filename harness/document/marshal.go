@@ -113,17 +113,46 @@ func (e *encoder) entries(v reflect.Value, indent, first int) {
 		if v.Type().Key().Kind() != reflect.String {
 			panic(errFallback)
 		}
-		keys := make([]string, 0, v.Len())
-		for _, k := range v.MapKeys() {
-			keys = append(keys, k.String())
+		// The documents' maps are map[string]any (template inputs, specs
+		// decoded from YAML) and map[string]string (tags): read without
+		// reflection, which costs a key conversion and a lookup per key.
+		switch m := v.Interface().(type) {
+		case map[string]any:
+			for _, k := range sortedKeys(m) {
+				write(k, reflect.ValueOf(m[k]))
+			}
+			return
+		case map[string]string:
+			for _, k := range sortedKeys(m) {
+				write(k, reflect.ValueOf(m[k]))
+			}
+			return
 		}
-		slices.SortFunc(keys, compareKeys)
-		for _, k := range keys {
-			write(k, v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key())))
+		type entry struct {
+			key string
+			val reflect.Value
+		}
+		entries := make([]entry, 0, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			entries = append(entries, entry{it.Key().String(), it.Value()})
+		}
+		slices.SortFunc(entries, func(a, b entry) int { return compareKeys(a.key, b.key) })
+		for _, e := range entries {
+			write(e.key, e.val)
 		}
 	default:
 		panic(errFallback)
 	}
+}
+
+// sortedKeys are m's keys in yaml.v3's order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, compareKeys)
+	return keys
 }
 
 // compareKeys orders map keys as yaml.v3 does for the keys the fast path

@@ -74,10 +74,22 @@ func TestMapKeyOrder(t *testing.T) {
 	for _, k := range keys {
 		m[k] = "v"
 	}
-	want, _ := MarshalYAMLv3(map[string]any{"tags": m})
-	got, _ := Marshal(map[string]any{"tags": m})
-	if !bytes.Equal(got, want) {
-		t.Fatalf("key order:\n%s\nyaml.v3:\n%s", got, want)
+	// map[string]any and map[string]string are read directly; any other
+	// map with string keys through reflection.
+	type named map[string]int
+	counts, typed := map[string]int{}, named{}
+	for i, k := range keys {
+		counts[k], typed[k] = i, i
+	}
+	for _, doc := range []any{
+		map[string]any{"tags": m},
+		map[string]any{"counts": counts, "typed": typed, "any": map[string]any{"b": "x", "a": map[string]any{"d": 1, "c": []any{"y"}}}},
+	} {
+		want, _ := MarshalYAMLv3(doc)
+		got, _ := Marshal(doc)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("key order:\n%s\nyaml.v3:\n%s", got, want)
+		}
 	}
 }
 

@@ -65,12 +65,17 @@ func (e *encoder) literal(s string, indent int) {
 	e.buf.WriteString(" |")
 	e.buf.WriteString(chomp)
 	e.buf.WriteByte('\n')
-	for _, line := range strings.Split(body, "\n") {
+	for rest := body; ; {
+		line, after, more := strings.Cut(rest, "\n")
 		if line != "" {
 			e.pad(indent)
 			e.buf.WriteString(line)
 		}
 		e.buf.WriteByte('\n')
+		if !more {
+			break
+		}
+		rest = after
 	}
 }
 
@@ -119,15 +124,18 @@ func plainSafe(s string) bool {
 	return true
 }
 
+var reservedWords = [...]string{"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"}
+
 // reservedWord reports the words YAML 1.1 and 1.2 resolve to booleans or
 // null, which yaml.v3 quotes.
 func reservedWord(s string) bool {
 	if len(s) > 5 {
 		return false
 	}
-	switch strings.ToLower(s) {
-	case "y", "n", "yes", "no", "on", "off", "true", "false", "null", "~":
-		return true
+	for _, w := range reservedWords {
+		if len(w) == len(s) && strings.EqualFold(w, s) {
+			return true
+		}
 	}
 	return false
 }
