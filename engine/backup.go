@@ -109,8 +109,18 @@ func (s *Session) backup(ctx context.Context, stack auto.Stack) (string, error) 
 
 // exportEncrypted is `pulumi stack export` with the secrets as the state
 // holds them, encrypted (the Automation API's Export adds --show-secrets,
-// which a file on disk must never hold).
+// which a file on disk must never hold); read from the checkpoint where
+// the session's file backend holds one the CLI would read (a CLI run
+// less before every update, refresh and destroy).
 func (s *Session) exportEncrypted(ctx context.Context, name string) (apitype.UntypedDeployment, error) {
+	if out, ok, err := s.checkpointExport(name); ok || err != nil {
+		return out, err
+	}
+	return s.cliExport(ctx, name)
+}
+
+// cliExport is `pulumi stack export` of name, secrets encrypted.
+func (s *Session) cliExport(ctx context.Context, name string) (apitype.UntypedDeployment, error) {
 	var out apitype.UntypedDeployment
 	stdout, stderr, _, err := s.cli.Run(ctx, s.workspace.WorkDir(), nil, nil, nil, s.env, "stack", "export", "--stack", name)
 	if err != nil {

@@ -83,20 +83,8 @@ var errFallBack = errors.New("answered by the CLI")
 // secrets provider other than the passphrase, or a value that is neither
 // plain JSON nor a secret.
 func (s *Session) checkpointOutputs(ctx context.Context, name string) (out auto.OutputMap, ok bool, err error) {
-	path := s.checkpointFile(name)
-	if path == "" {
-		return nil, false, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, false, nil
-	}
-	var cp apitype.VersionedCheckpoint
-	if err := json.Unmarshal(data, &cp); err != nil || cp.Version != 3 {
-		return nil, false, nil
-	}
-	var checkpoint apitype.CheckpointV3
-	if err := json.Unmarshal(cp.Checkpoint, &checkpoint); err != nil {
+	checkpoint, ok := s.readCheckpoint(name)
+	if !ok {
 		return nil, false, nil
 	}
 	out = auto.OutputMap{}
@@ -131,6 +119,49 @@ func (s *Session) checkpointOutputs(ctx context.Context, name string) (out auto.
 		out[k] = auto.OutputValue{Value: value, Secret: secret}
 	}
 	return out, true, nil
+}
+
+// readCheckpoint decodes name's checkpoint in the session's file backend
+// as the CLI's diy backend does (pkg/resource/stack,
+// UnmarshalVersionedCheckpointToLatestCheckpoint); ok is false where only
+// the CLI can answer: another backend, no checkpoint file, a compressed
+// one beside it, or a schema other than version 3 (an older one the CLI
+// migrates, a newer one with features).
+func (s *Session) readCheckpoint(name string) (*apitype.CheckpointV3, bool) {
+	path := s.checkpointFile(name)
+	if path == "" {
+		return nil, false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	var cp apitype.VersionedCheckpoint
+	if err := json.Unmarshal(data, &cp); err != nil || cp.Version != 3 || len(cp.Features) > 0 {
+		return nil, false
+	}
+	var checkpoint apitype.CheckpointV3
+	if err := json.Unmarshal(cp.Checkpoint, &checkpoint); err != nil {
+		return nil, false
+	}
+	return &checkpoint, true
+}
+
+// checkpointExport is `pulumi stack export` of name (without
+// --show-secrets) from its checkpoint, as the CLI's diy backend exports
+// it (pkg/backend/diy, ExportDeployment): the latest deployment decoded
+// and encoded again, its secrets encrypted as the state holds them. ok is
+// false where only the CLI can answer (readCheckpoint).
+func (s *Session) checkpointExport(name string) (apitype.UntypedDeployment, bool, error) {
+	checkpoint, ok := s.readCheckpoint(name)
+	if !ok {
+		return apitype.UntypedDeployment{}, false, nil
+	}
+	data, err := json.Marshal(checkpoint.Latest)
+	if err != nil {
+		return apitype.UntypedDeployment{}, false, err
+	}
+	return apitype.UntypedDeployment{Version: 3, Deployment: data}, true, nil
 }
 
 // reveal turns a checkpoint's serialized property value into the value the

@@ -2,16 +2,18 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 
 	"github.com/company/harness-platform/catalog"
-
-	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 )
 
 // A service stack's outputs are read from the backend once per session;
@@ -98,6 +100,52 @@ func TestCheckpointOutputsAreTheCLIs(t *testing.T) {
 	}
 	// A stack the backend does not hold is the CLI's to refuse.
 	if _, ok, err := s.checkpointOutputs(ctx, "staging"); ok || err != nil {
+		t.Errorf("a stack with no checkpoint was answered (%v, %v)", ok, err)
+	}
+}
+
+// A backup read from the checkpoint is what `pulumi stack export` gives:
+// the same deployment, its secrets encrypted as the state holds them.
+func TestCheckpointExportIsTheCLIs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := open(t, deployedDev(t), example(t))
+	defer s.Close()
+	secrets := 0
+	for _, stack := range s.Catalog.StacksOf("dev") {
+		got, ok, err := s.checkpointExport(stack)
+		if err != nil || !ok {
+			t.Fatalf("%s: the checkpoint was not read (%v, %v)", stack, ok, err)
+		}
+		want, err := s.cliExport(ctx, stack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Compared as JSON values: the CLI indents its export, and a raw
+		// message (the secrets provider's state) keeps that whitespace.
+		var g, w any
+		if err := json.Unmarshal(got.Deployment, &g); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(want.Deployment, &w); err != nil {
+			t.Fatal(err)
+		}
+		if got.Version != want.Version || !slices.Equal(got.Features, want.Features) || !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: from the checkpoint (version %d) differs from the CLI's export (version %d)", stack, got.Version, want.Version)
+		}
+		if urns, err := resourceURNs(got); err != nil || len(urns) == 0 {
+			t.Errorf("%s: no resources compared (%v)", stack, err)
+		}
+		secrets += strings.Count(string(got.Deployment), `"ciphertext"`)
+		if strings.Contains(string(got.Deployment), DemoGithubToken) {
+			t.Errorf("%s: the export holds the token in plaintext", stack)
+		}
+	}
+	if secrets == 0 {
+		t.Fatal("no encrypted secret was compared")
+	}
+	// A stack the backend does not hold is the CLI's.
+	if _, ok, err := s.checkpointExport("staging"); ok || err != nil {
 		t.Errorf("a stack with no checkpoint was answered (%v, %v)", ok, err)
 	}
 }
