@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,21 @@ func (w sessionWorkspace) SelectStack(ctx context.Context, name string) error {
 		}
 	}
 	return w.Workspace.SelectStack(ctx, name)
+}
+
+// upsert is auto.UpsertStack without the `stack select` the CLI would
+// refuse first: where the session's file backend holds no checkpoint for
+// name, it holds no such stack (`stack init` writes one), so the stack is
+// created at once; should that fail, the upsert runs as usual.
+func (s *Session) upsert(ctx context.Context, name string) (auto.Stack, error) {
+	if path := s.checkpointFile(name); path != "" {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			if stack, err := auto.NewStack(ctx, name, s.workspace); err == nil {
+				return stack, nil
+			}
+		}
+	}
+	return auto.UpsertStack(ctx, name, s.workspace)
 }
 
 // checkpointFile is where the session's file backend keeps name's

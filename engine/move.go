@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 
@@ -96,7 +95,7 @@ func (s *Session) PlanMoves(ctx context.Context, env string) ([]Move, error) {
 // resources keep their ids, inputs and outputs, and nothing in the cloud
 // is deleted or created. The destination stack is created if needed.
 func (s *Session) ApplyMove(ctx context.Context, m Move) error {
-	if _, err := auto.UpsertStack(ctx, m.To, s.workspace); err != nil {
+	if _, err := s.upsert(ctx, m.To); err != nil {
 		return err
 	}
 	args := append([]string{"state", "move", "--source", m.From, "--dest", m.To, "--yes"}, m.URNs...)

@@ -7,8 +7,10 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
@@ -147,6 +149,38 @@ func TestCheckpointExportIsTheCLIs(t *testing.T) {
 	// A stack the backend does not hold is the CLI's.
 	if _, ok, err := s.checkpointExport("staging"); ok || err != nil {
 		t.Errorf("a stack with no checkpoint was answered (%v, %v)", ok, err)
+	}
+}
+
+// A stack the file backend does not hold is created without the `stack
+// select` the CLI would refuse; one it holds is selected from its
+// checkpoint, with no CLI run at all.
+func TestUpsertRunsOnlyWhatItNeeds(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := open(t, t.TempDir(), example(t))
+	name := "upsert-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	runs := func(verb string) int {
+		commandLines.Lock()
+		defer commandLines.Unlock()
+		n := 0
+		for _, l := range commandLines.all {
+			if strings.HasPrefix(l, "stack "+verb) && strings.Contains(l, name) {
+				n++
+			}
+		}
+		return n
+	}
+	for i := range 2 {
+		if _, err := s.upsert(ctx, name); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(s.checkpointFile(name)); err != nil {
+			t.Fatalf("upsert %d: no checkpoint: %v", i+1, err)
+		}
+		if init, sel := runs("init"), runs("select"); init != 1 || sel != 0 {
+			t.Errorf("upsert %d: %d stack init and %d stack select runs, want 1 and 0", i+1, init, sel)
+		}
 	}
 }
 

@@ -464,7 +464,7 @@ func (s *Session) stack(ctx context.Context, name string, preview bool) (auto.St
 	if stack, ok := s.existing.Load(name); ok {
 		return stack.(auto.Stack), nil
 	}
-	stack, err := auto.UpsertStack(ctx, name, s.workspace)
+	stack, err := s.upsert(ctx, name)
 	if err != nil {
 		return auto.Stack{}, err
 	}
