@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -181,6 +183,31 @@ func TestUpsertRunsOnlyWhatItNeeds(t *testing.T) {
 		if init, sel := runs("init"), runs("select"); init != 1 || sel != 0 {
 			t.Errorf("upsert %d: %d stack init and %d stack select runs, want 1 and 0", i+1, init, sel)
 		}
+	}
+}
+
+// The CLI and its plugins write their temporary files in the session's
+// own directory, which Close removes (the real Kubernetes provider leaves
+// a kubeconfig file behind at every configuration).
+func TestSessionTempDirIsRemoved(t *testing.T) {
+	t.Parallel()
+	s := open(t, t.TempDir(), example(t))
+	var tmp string
+	for _, kv := range s.env {
+		if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok {
+			tmp = v
+		}
+	}
+	if tmp == "" || tmp == os.TempDir() {
+		t.Fatalf("the CLI runs with TMPDIR %q, want a directory of the session's", tmp)
+	}
+	left := filepath.Join(tmp, "kubeconfig123")
+	if err := os.WriteFile(left, []byte("apiVersion: v1\n"), 0o600); err != nil {
+		t.Fatalf("the session's TMPDIR is not writable: %v", err)
+	}
+	s.Close()
+	if _, err := os.Stat(tmp); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s is left after Close (%v)", tmp, err)
 	}
 }
 

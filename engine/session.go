@@ -110,6 +110,7 @@ type Session struct {
 	passphrase string // the CLI's PULUMI_CONFIG_PASSPHRASE
 	project    string // the Pulumi project's name
 	tempDir    string // a read-only session's copy of the project files
+	cliTemp    string // the CLI's and its plugins' TMPDIR, removed by Close
 }
 
 // observeCLI wraps the CLI the session runs (tests: see every command line).
@@ -124,7 +125,7 @@ var ErrPassphraseRequired = errors.New("PULUMI_CONFIG_PASSPHRASE required")
 const DefaultPassphrase = "harness-platform-offline"
 
 // Open validates the catalog and prepares the workspace. Close it.
-func Open(ctx context.Context, opts Options) (*Session, error) {
+func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 	if opts.Stdout == nil {
 		opts.Stdout = os.Stdout
 	}
@@ -149,6 +150,22 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	cmd = observeCLI(cmd)
 	s := &Session{opts: opts, Catalog: c, cli: cmd}
 	env := map[string]string{"PULUMI_SKIP_UPDATE_CHECK": "true"}
+	// The CLI and its plugins write their temporary files in a directory
+	// of the session's, removed when it closes: the real Kubernetes
+	// provider writes the kubeconfig it is given to a new temporary file
+	// at every configuration and never removes it (pulumi-kubernetes,
+	// provider/pkg/provider/util.go, writeKubeconfigToFile), one per
+	// cluster per stack and run, which a long-lived runner would collect.
+	tmp, err := os.MkdirTemp("", "harness-platform-tmp-")
+	if err != nil {
+		return nil, err
+	}
+	s.cliTemp, env["TMPDIR"] = tmp, tmp
+	defer func() {
+		if err != nil {
+			_ = os.RemoveAll(tmp)
+		}
+	}()
 	for k, v := range opts.Env {
 		env[k] = v
 	}
@@ -334,13 +351,16 @@ func withTransform(prog pulumi.RunFunc, t pulumi.ResourceTransform) pulumi.RunFu
 	}
 }
 
-// Close stops the simulated providers.
+// Close stops the simulated providers and removes the session's
+// temporary directories.
 func (s *Session) Close() {
 	if s.Servers != nil {
 		s.Servers.Stop()
 	}
-	if s.tempDir != "" {
-		_ = os.RemoveAll(s.tempDir)
+	for _, dir := range []string{s.tempDir, s.cliTemp} {
+		if dir != "" {
+			_ = os.RemoveAll(dir)
+		}
 	}
 }
 
