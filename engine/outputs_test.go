@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -208,6 +209,25 @@ func TestSessionTempDirIsRemoved(t *testing.T) {
 	s.Close()
 	if _, err := os.Stat(tmp); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("%s is left after Close (%v)", tmp, err)
+	}
+}
+
+// An Open that fails after it started the simulated providers (here
+// installing a plugin that does not exist) leaves no temporary directory.
+func TestFailedOpenLeavesNoTempDir(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where the session makes its own
+	_, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: filepath.Join(t.TempDir(), "state"),
+		Catalog: example(t), Plugins: map[string]string{"github": filepath.Join(tmp, "missing")}, Stdout: io.Discard, Stderr: io.Discard})
+	if err == nil {
+		t.Fatal("Open accepted a plugin that does not exist")
+	}
+	left, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 0 {
+		t.Errorf("a failed Open left %v in TMPDIR", left)
 	}
 }
 

@@ -161,9 +161,11 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 		return nil, err
 	}
 	s.cliTemp, env["TMPDIR"] = tmp, tmp
+	// A session Open does not return is closed here: its temporary
+	// directories removed, its simulated providers stopped.
 	defer func() {
 		if err != nil {
-			_ = os.RemoveAll(tmp)
+			s.Close()
 		}
 	}()
 	for k, v := range opts.Env {
@@ -177,7 +179,6 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 		}
 		s.tempDir, workDir = dir, dir
 		if err := s.readOnlyProject(dir); err != nil {
-			s.Close()
 			return nil, err
 		}
 	}
@@ -226,7 +227,6 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 		env["PULUMI_CONFIG_PASSPHRASE"] = passphrase
 		real, err := s.installPlugins(ctx, env)
 		if err != nil {
-			s.Close()
 			return nil, err
 		}
 		env["PULUMI_DEBUG_PROVIDERS"] = s.Servers.DebugProviders(real...)
@@ -249,13 +249,11 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 	}
 	local, err := auto.NewLocalWorkspace(ctx, wsOpts...)
 	if err != nil {
-		s.Close()
 		return nil, err
 	}
 	s.local, s.workspace = local.(*auto.LocalWorkspace), sessionWorkspace{Workspace: local, s: s}
 	project, err := s.workspace.ProjectSettings(ctx)
 	if err != nil {
-		s.Close()
 		return nil, err
 	}
 	s.project = string(project.Name)
