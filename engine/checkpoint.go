@@ -48,10 +48,8 @@ func (w sessionWorkspace) StackOutputs(ctx context.Context, name string) (auto.O
 // only checks that it exists, and its checkpoint says so. A stack it does
 // not hold goes to the CLI, which refuses it (and UpsertStack creates it).
 func (w sessionWorkspace) SelectStack(ctx context.Context, name string) error {
-	if path := w.s.checkpointFile(name); path != "" {
-		if _, err := os.Stat(path); err == nil {
-			return nil
-		}
+	if held, _ := w.s.holdsCheckpoint(name); held {
+		return nil
 	}
 	return w.Workspace.SelectStack(ctx, name)
 }
@@ -61,14 +59,27 @@ func (w sessionWorkspace) SelectStack(ctx context.Context, name string) error {
 // name, it holds no such stack (`stack init` writes one), so the stack is
 // created at once; should that fail, the upsert runs as usual.
 func (s *Session) upsert(ctx context.Context, name string) (auto.Stack, error) {
-	if path := s.checkpointFile(name); path != "" {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			if stack, err := auto.NewStack(ctx, name, s.workspace); err == nil {
-				return stack, nil
-			}
+	if held, known := s.holdsCheckpoint(name); known && !held {
+		if stack, err := auto.NewStack(ctx, name, s.workspace); err == nil {
+			return stack, nil
 		}
 	}
 	return auto.UpsertStack(ctx, name, s.workspace)
+}
+
+// holdsCheckpoint reports whether the session's file backend holds a
+// checkpoint for name; known is false where only the CLI can tell
+// (checkpointFile is "", or the file could not be examined).
+func (s *Session) holdsCheckpoint(name string) (held, known bool) {
+	path := s.checkpointFile(name)
+	if path == "" {
+		return false, false
+	}
+	_, err := os.Stat(path)
+	if err == nil {
+		return true, true
+	}
+	return false, errors.Is(err, fs.ErrNotExist)
 }
 
 // checkpointFile is where the session's file backend keeps name's
