@@ -1,0 +1,130 @@
+package trust
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Access is Pulumi Cloud's part: the organisation's teams, what each may
+// do to the project's stacks and ESC environments, and the OIDC issuer
+// policies that hand their tokens to GitHub Actions jobs
+// (esc/pulumi/access.yaml).
+type Access struct {
+	Organization string `yaml:"organization"`
+	Teams        []Team `yaml:"teams"`
+	Issuer       struct {
+		Name     string         `yaml:"name"`
+		URL      string         `yaml:"url"`
+		Policies []IssuerPolicy `yaml:"policies"`
+	} `yaml:"issuer"`
+}
+
+// A Team is a Pulumi Cloud team and its permissions.
+type Team struct {
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+	Stacks      []struct {
+		Stacks     string `yaml:"stacks"`
+		Permission string `yaml:"permission"`
+	} `yaml:"stacks"`
+	Environments []struct {
+		Environment string `yaml:"environment"`
+		Permission  string `yaml:"permission"`
+	} `yaml:"environments"`
+	// Stored are where a token of the team is kept, for runs without an
+	// OIDC exchange.
+	Stored []string `yaml:"stored"`
+}
+
+// IssuerPolicy is one authorization policy of an OIDC issuer.
+type IssuerPolicy struct {
+	Decision  string            `yaml:"decision"`
+	TokenType string            `yaml:"tokenType"`
+	TeamName  string            `yaml:"teamName"`
+	Rules     map[string]string `yaml:"rules"`
+}
+
+// Team is the team named name, or nil.
+func (a *Access) Team(name string) *Team {
+	for i := range a.Teams {
+		if a.Teams[i].Name == name {
+			return &a.Teams[i]
+		}
+	}
+	return nil
+}
+
+// Stack permissions, weakest first.
+var stackLevels = []string{"none", "read", "write", "admin"}
+
+// StackPermission is the team's permission on stack (project/stack):
+// the strongest of its grants that match.
+func (t *Team) StackPermission(stack string) string {
+	best := 0
+	for _, s := range t.Stacks {
+		if wildcard(s.Stacks, stack) {
+			best = max(best, slices.Index(stackLevels, s.Permission))
+		}
+	}
+	return stackLevels[best]
+}
+
+// Environment permissions: read shows the definition; open decrypts its
+// secrets and runs its logins; write and admin include open.
+var envOpens = []string{"open", "write", "admin"}
+
+// MayOpen reports whether the team may open environment (project/name).
+func (t *Team) MayOpen(env string) bool {
+	for _, e := range t.Environments {
+		if wildcard(e.Environment, env) && slices.Contains(envOpens, e.Permission) {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrNoPermission is ESC's answer to opening an environment, directly or
+// as an import, without the open permission (what the CLI prints for a
+// stack importing one: "opening environment: [0] \nDiags: You do not
+// have permission to perform this operation.", pulumi/pulumi#15484).
+var ErrNoPermission = errors.New("You do not have permission to perform this operation.")
+
+// Exchange is what the issuer's policies give a GitHub Actions job with
+// these claims asking for a token of tokenType (and team): the team's
+// name, or an error naming why Pulumi Cloud denies the exchange. A deny
+// wins over an allow; no allow is a deny.
+func (a *Access) Exchange(claims map[string]string, tokenType, team string) error {
+	allowed := false
+	for _, p := range a.Issuer.Policies {
+		if p.TokenType != tokenType || (p.TeamName != "" && p.TeamName != team) || !rulesHold(p.Rules, claims) {
+			continue
+		}
+		switch p.Decision {
+		case "deny":
+			return fmt.Errorf("token exchange denied: a deny policy of issuer %s matches %s", a.Issuer.Name, claims["sub"])
+		case "allow":
+			allowed = true
+		}
+	}
+	if !allowed {
+		return fmt.Errorf("token exchange denied: no policy of issuer %s allows a %s token%s to %s", a.Issuer.Name, tokenType, teamSuffix(team), claims["sub"])
+	}
+	return nil
+}
+
+func teamSuffix(team string) string {
+	if team == "" {
+		return ""
+	}
+	return " of team " + team
+}
+
+func rulesHold(rules, claims map[string]string) bool {
+	for k, v := range rules {
+		if c, ok := claims[k]; !ok || !wildcard(v, c) {
+			return false
+		}
+	}
+	return true
+}

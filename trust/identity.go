@@ -1,0 +1,175 @@
+package trust
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// An Identity is one kind of run: where it runs, the Pulumi Cloud team
+// whose token it gets and how, and the ESC environments it opens.
+type Identity struct {
+	Run   string
+	Where string
+	// PullRequest: it runs code no one has approved yet.
+	PullRequest bool
+	Team        string
+	// Claims are its GitHub Actions OIDC token's, which Pulumi Cloud
+	// exchanges for the team's token; nil for a stored team token.
+	Claims map[string]string
+	// Stored is where its stored team token is kept (no Claims).
+	Stored string
+	// Opens are the ESC environments its stacks' operations open.
+	Opens []string
+	// Harness is the role of the Harness API key its environments hold.
+	Harness string
+}
+
+// Harness roles of the keys in ESC (the service accounts' role bindings,
+// made by hand in Harness: docs/delivery.md, Who runs what).
+const (
+	HarnessViewer   = "Account Viewer (_account_viewer)"
+	HarnessDeployer = "Account Admin (_account_admin)"
+)
+
+// Repository is this program's GitHub repository, whose workflows run.
+const Repository = "company/harness-platform"
+
+// Identities are the kinds of run of the chain's environments.
+func Identities(chain []string) []Identity {
+	org := "company"
+	aud := "urn:pulumi:org:" + org
+	previews := func() []string {
+		var out []string
+		for _, env := range chain {
+			out = append(out, Project+"/"+env+"-preview")
+		}
+		return out
+	}
+	preview := Project + "-preview"
+	ids := []Identity{
+		{Run: "pull-request preview", Where: ".github/workflows/preview.yml, job preview", PullRequest: true, Team: preview,
+			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":pull_request", "ref": "refs/pull/1/merge", "event_name": "pull_request"},
+			Opens:  previews(), Harness: HarnessViewer},
+		{Run: "Harness CI preview (pull requests)", Where: ".harness/pipeline.yaml, stage preview", PullRequest: true, Team: preview,
+			Stored: "Harness secret pulumi_preview_token", Opens: previews(), Harness: HarnessViewer},
+		{Run: "production's saved plan", Where: ".github/workflows/plan-stack.yml (up.yml, job plan-production)", Team: preview,
+			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":ref:refs/heads/main", "ref": "refs/heads/main", "event_name": "push"},
+			Opens:  []string{Project + "/" + chain[len(chain)-1] + "-preview"}, Harness: HarnessViewer},
+		{Run: "drift check", Where: ".github/workflows/drift.yml", Team: preview,
+			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":ref:refs/heads/main", "ref": "refs/heads/main", "event_name": "schedule"},
+			Opens:  previews(), Harness: HarnessViewer},
+	}
+	for _, env := range chain {
+		team := Project + "-" + env
+		ids = append(ids,
+			Identity{Run: "up " + env, Where: ".github/workflows/up-stack.yml in GitHub environment " + env, Team: team,
+				Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":environment:" + env, "ref": "refs/heads/main", "event_name": "push"},
+				Opens:  []string{Project + "/" + env}, Harness: HarnessDeployer},
+			Identity{Run: "operator " + env, Where: "deploy/argocd/stacks/" + env, Team: team,
+				Stored: "Kubernetes Secret pulumi/pulumi-access-token-" + env, Opens: []string{Project + "/" + env}, Harness: HarnessDeployer},
+			Identity{Run: "Harness CI up " + env, Where: ".harness/pipeline.yaml, stage up_" + env, Team: team,
+				Stored: "Harness secret pulumi_deployer_token_" + env, Opens: []string{Project + "/" + env}, Harness: HarnessDeployer})
+	}
+	return ids
+}
+
+// Obtain is everything the identity can obtain: its team's stack
+// permissions, and every credential of every environment its team may
+// open (not only those it opens). It fails when Pulumi Cloud would give
+// it no token, when a stored token is not recorded with its team, or
+// when an environment it opens cannot be opened as its stacks open it.
+func (m *Model) Obtain(ctx context.Context, id Identity) ([]Grant, error) {
+	if id.Claims != nil {
+		if err := m.Access.Exchange(id.Claims, "team", id.Team); err != nil {
+			return nil, fmt.Errorf("%s: %w", id.Run, err)
+		}
+	}
+	t := m.Access.Team(id.Team)
+	if t == nil {
+		return nil, fmt.Errorf("%s: no team %s in esc/pulumi/access.yaml", id.Run, id.Team)
+	}
+	if id.Claims == nil && !slices.Contains(t.Stored, id.Stored) {
+		return nil, fmt.Errorf("%s: its token (%s) is not one of team %s's stored tokens in esc/pulumi/access.yaml", id.Run, id.Stored, id.Team)
+	}
+	var grants []Grant
+	for _, s := range t.Stacks {
+		grants = append(grants, Grant{Kind: KindStack, Name: s.Stacks + " " + s.Permission, Writes: s.Permission == "write" || s.Permission == "admin"})
+	}
+	for _, env := range id.Opens {
+		if _, err := m.Open(ctx, id.Team, env, true); err != nil {
+			return nil, fmt.Errorf("%s: its stacks cannot open %s: %w", id.Run, env, err)
+		}
+	}
+	seen := map[string]bool{}
+	for _, env := range slices.Sorted(maps.Keys(m.Environments)) {
+		if !t.MayOpen(env) {
+			continue
+		}
+		o, err := m.Open(ctx, id.Team, env, false)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", id.Run, err)
+		}
+		for _, g := range o.Grants {
+			if k := g.String(); !seen[k] {
+				seen[k] = true
+				grants = append(grants, g)
+			}
+		}
+	}
+	slices.SortStableFunc(grants, func(a, b Grant) int { return cmp.Compare(a.Kind, b.Kind) })
+	return grants, nil
+}
+
+// Table is the identities' table as docs/delivery.md shows it: what each
+// kind of run can obtain, from Obtain.
+func (m *Model) Table(ctx context.Context, ids []Identity) (string, error) {
+	var b strings.Builder
+	b.WriteString("| run | Pulumi token | stacks | may open (ESC) | AWS roles | GitHub App token | Harness key | writes |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, id := range ids {
+		grants, err := m.Obtain(ctx, id)
+		if err != nil {
+			return "", err
+		}
+		token := "team " + id.Team + ", by OIDC for `" + id.Claims["sub"] + "`"
+		if id.Claims == nil {
+			token = "team " + id.Team + ", stored: " + id.Stored
+		}
+		col := func(kind string) string {
+			var out []string
+			for _, g := range grants {
+				if g.Kind == kind {
+					name := g.Name
+					if g.Lifetime > 0 {
+						name += fmt.Sprintf(" (%s)", strings.TrimSuffix(strings.TrimSuffix(g.Lifetime.String(), "0s"), "0m"))
+					}
+					out = append(out, "`"+name+"`")
+				}
+			}
+			return strings.Join(out, ", ")
+		}
+		var envs []string
+		for _, env := range slices.Sorted(maps.Keys(m.Environments)) {
+			if m.Access.Team(id.Team).MayOpen(env) {
+				envs = append(envs, "`"+env+"`")
+			}
+		}
+		writes := "nothing"
+		var w []string
+		for _, g := range grants {
+			if g.Writes {
+				w = append(w, g.Kind)
+			}
+		}
+		if len(w) > 0 {
+			writes = strings.Join(slices.Compact(w), ", ")
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", id.Run, token, col(KindStack), strings.Join(envs, ", "),
+			col(KindAWSRole), col(KindGitHubApp), id.Harness, writes)
+	}
+	return b.String(), nil
+}

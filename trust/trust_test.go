@@ -1,0 +1,197 @@
+package trust_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/company/harness-platform/preflight"
+	"github.com/company/harness-platform/trust"
+)
+
+var chain = []string{"dev", "staging", "production"}
+
+func load(t *testing.T) *trust.Model {
+	t.Helper()
+	m, err := trust.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// What each kind of run can obtain, listed; a run of a pull request's
+// code that can obtain anything that writes (a stack's state, an AWS role
+// that changes its account, a secret holding a writing key, a GitHub
+// token with a write permission) fails the test.
+func TestPullRequestsObtainNothingThatWrites(t *testing.T) {
+	m := load(t)
+	ctx := context.Background()
+	prs := 0
+	for _, id := range trust.Identities(chain) {
+		grants, err := m.Obtain(ctx, id)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		var lines []string
+		writes := false
+		for _, g := range grants {
+			lines = append(lines, "  "+g.String())
+			writes = writes || g.Writes
+		}
+		t.Logf("%s (%s), team %s:\n%s", id.Run, id.Where, id.Team, strings.Join(lines, "\n"))
+		if id.PullRequest {
+			prs++
+			for _, g := range grants {
+				if g.Writes {
+					t.Errorf("%s runs a pull request's code and can obtain %s", id.Run, g)
+				}
+			}
+		} else if strings.HasPrefix(id.Run, "up ") && !writes {
+			t.Errorf("%s can write nothing", id.Run)
+		}
+	}
+	if prs == 0 {
+		t.Fatal("no identity runs pull requests' code")
+	}
+}
+
+// A pull request's job gets the preview team's token and no other: every
+// other team, and an organisation token, is denied by the issuer's
+// policies.
+func TestPullRequestsGetOnlyThePreviewToken(t *testing.T) {
+	m := load(t)
+	pr := trust.Identities(chain)[0]
+	for _, team := range m.Access.Teams {
+		err := m.Access.Exchange(pr.Claims, "team", team.Name)
+		if (err == nil) != (team.Name == pr.Team) {
+			t.Errorf("team %s for a pull request: %v", team.Name, err)
+		}
+	}
+	if err := m.Access.Exchange(pr.Claims, "organization", ""); err == nil {
+		t.Error("a pull request's job may get an organisation token")
+	}
+	// A job of main without the GitHub environment is not a deployer.
+	main := map[string]string{"aud": pr.Claims["aud"], "sub": "repo:" + trust.Repository + ":ref:refs/heads/main", "ref": "refs/heads/main"}
+	for _, env := range chain {
+		if err := m.Access.Exchange(main, "team", trust.Project+"-"+env); err == nil {
+			t.Errorf("a job of main outside GitHub environment %s gets its deployer token", env)
+		}
+	}
+}
+
+// Each environment's AWS logins are admitted by the trust of their role,
+// with the same subject whether the environment is opened directly or by
+// the CLI as a stack's import; without subjectAttributes the CLI's
+// subject names <yaml> (pulumi/pulumi#14509) and AWS refuses it.
+func TestLoginsWorkHoweverOpened(t *testing.T) {
+	m := load(t)
+	ctx := context.Background()
+	for _, env := range []string{"harness-platform/dev", "harness-platform/ci", "harness-platform/production-preview", "harness-platform/ci-preview"} {
+		team := "harness-platform-dev"
+		if strings.Contains(env, "preview") {
+			team = "harness-platform-preview"
+		}
+		direct, err := m.Open(ctx, team, env, false)
+		if err != nil {
+			t.Fatalf("%s opened directly: %v", env, err)
+		}
+		stack, err := m.Open(ctx, team, env, true)
+		if err != nil {
+			t.Fatalf("%s opened as a stack's import: %v", env, err)
+		}
+		if strings.Join(direct.Subjects, " ") != strings.Join(stack.Subjects, " ") || len(direct.Subjects) == 0 {
+			t.Errorf("%s: subjects %v directly, %v as a stack's import", env, direct.Subjects, stack.Subjects)
+		}
+	}
+	// The same environments without subjectAttributes.
+	bare := load(t)
+	for name, data := range bare.Environments {
+		bare.Environments[name] = []byte(strings.ReplaceAll(string(data), "subjectAttributes:\n            - currentEnvironment.name", ""))
+	}
+	if _, err := bare.Open(ctx, "harness-platform-dev", "harness-platform/dev", true); err == nil || !strings.Contains(err.Error(), "Not authorized to perform sts:AssumeRoleWithWebIdentity") {
+		t.Errorf("a login without subjectAttributes opened by the CLI: %v, want AWS's refusal", err)
+	}
+}
+
+// The preview team cannot open an environment that holds a writing
+// credential, and ESC answers as it does.
+func TestPreviewCannotOpenTheDeployers(t *testing.T) {
+	m := load(t)
+	ctx := context.Background()
+	for _, env := range []string{"harness-platform/production", "harness-platform/ci", "harness-platform/dev"} {
+		_, err := m.Open(ctx, "harness-platform-preview", env, false)
+		if !errors.Is(err, trust.ErrNoPermission) || !strings.HasPrefix(err.Error(), "[403] ") {
+			t.Errorf("the preview team opening %s: %v", env, err)
+		}
+		if _, err := m.Open(ctx, "harness-platform-preview", env, true); !errors.Is(err, trust.ErrNoPermission) {
+			t.Errorf("the preview team's stack importing %s: %v", env, err)
+		}
+	}
+}
+
+// Every login lasts as long as the longest run preflight admits; a
+// GitHub token lasts an hour, and ESC opens it again for each stack.
+func TestLoginsOutliveRuns(t *testing.T) {
+	m := load(t)
+	ctx := context.Background()
+	for _, id := range trust.Identities(chain) {
+		grants, err := m.Obtain(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range grants {
+			switch g.Kind {
+			case trust.KindAWSRole:
+				if g.Lifetime < preflight.DefaultMaxRunTime {
+					t.Errorf("%s: %s lasts %s, and a run may take %s", id.Run, g, g.Lifetime, preflight.DefaultMaxRunTime)
+				}
+			case trust.KindGitHubApp:
+				if g.Lifetime != time.Hour {
+					t.Errorf("%s: %s lasts %s", id.Run, g, g.Lifetime)
+				}
+			}
+		}
+	}
+}
+
+// AWS refuses what its trust and policies do not admit, with its
+// messages: the preview role for the deployer's environment, a login
+// longer than the role's MaxSessionDuration, a secret its policy does
+// not name.
+func TestAWSRefusals(t *testing.T) {
+	m := load(t)
+	a := m.Accounts["333333333333"]
+	sub := trust.Subject("company", "harness-platform/production-preview", "harness-platform/production-preview", "", []string{"currentEnvironment.name"})
+	claims := map[string]string{"aud": "aws:company", "sub": sub}
+	if _, err := a.AssumeWithWebIdentity("harness-platform-deployer", claims, time.Hour); err == nil || !strings.Contains(err.Error(), "Not authorized to perform sts:AssumeRoleWithWebIdentity") {
+		t.Errorf("the deployer for the preview environment's subject: %v", err)
+	}
+	if _, err := a.AssumeWithWebIdentity("harness-platform-preview", claims, 13*time.Hour); err == nil || !strings.Contains(err.Error(), "exceeds the MaxSessionDuration") {
+		t.Errorf("13 hours: %v", err)
+	}
+	r, err := a.AssumeWithWebIdentity("harness-platform-preview", claims, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := m.Accounts["111111111111"]
+	preview := dev.Roles["harness-platform-ci-preview"]
+	if _, err := dev.GetSecretValue(preview, "s", "eu-west-1", "harness-platform/ci/harness-api-key"); err == nil || !strings.Contains(err.Error(), "is not authorized to perform: secretsmanager:GetSecretValue") {
+		t.Errorf("the CI preview role reading the deployers' Harness key: %v", err)
+	}
+	if r.Writes() {
+		t.Errorf("%s writes", r.ARN())
+	}
+}
+
+func TestTable(t *testing.T) {
+	m := load(t)
+	table, err := m.Table(context.Background(), trust.Identities(chain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + table)
+}
