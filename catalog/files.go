@@ -200,6 +200,10 @@ type runnerDoc struct {
 	// its stages run on the Harness Docker delegate of a runner host,
 	// never on a cluster's delegate, which has no Docker runner.
 	DelegateSelectors []string `yaml:"delegateSelectors" desc:"The tags of the Harness Docker delegates on those runners' hosts (DELEGATE_TAGS), e.g. [harness-platform-runner]; the Harness CI pipeline's stages select them. Needed where foundation.repository is set."`
+	// The preview runners run pull requests' code: hosts of their own,
+	// which no up runs on (docs/delivery.md, Who runs what).
+	PreviewLabels            []string `yaml:"previewLabels" required:"true" desc:"The runs-on labels of the runners that run what changes nothing (pull requests' previews, saved plans, the drift check): hosts no up runs on, behind the same NAT (egressCidrs), e.g. [self-hosted, harness-platform-preview]; one label that no environment's labels has."`
+	PreviewDelegateSelectors []string `yaml:"previewDelegateSelectors" desc:"The tags of the Harness Docker delegates on the preview runners' hosts, e.g. [harness-platform-preview-runner]; the Harness CI pipeline's preview stage selects them, and no environment's delegateSelectors may name them. Needed where foundation.repository is set."`
 }
 
 type nodeGroupDoc struct {

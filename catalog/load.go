@@ -158,6 +158,7 @@ func resolveFiles(files Files, over *overlay) (*Catalog, error) {
 	v.checkServiceStackFiles()
 	v.checkVerification()
 	v.checkCIRunners()
+	v.checkPreviewRunners()
 	if err := diags.Err(); err != nil {
 		return nil, err
 	}

@@ -276,6 +276,9 @@ type Runner struct {
 	// DelegateSelectors select the Harness Docker delegates of the
 	// runner hosts, where the Harness CI pipeline's stages run.
 	DelegateSelectors []string
+	// PreviewLabels and PreviewDelegateSelectors are the preview
+	// runners': hosts that run pull requests' code and no up.
+	PreviewLabels, PreviewDelegateSelectors []string
 }
 
 // NodeGroup is a managed node group's size and machines.

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -80,4 +81,64 @@ func (v *validator) checkCIRunners() {
 // declaresEKS says whether any of the stack's regions is kind eks.
 func (s *stackDoc) declaresEKS() bool {
 	return slices.ContainsFunc(s.Regions, func(r stackRegionDoc) bool { return r.kind() == RegionEKS })
+}
+
+// checkPreviewRunners holds what runs pull requests' code (previews,
+// and the saved plans and drift checks that share their runners) to
+// hosts no up runs on: GitHub starts a job on a runner that has every
+// label of its runs-on, so the preview labels need one that no
+// environment's up labels has; Harness runs a stage on a delegate with
+// every tag it selects, so the preview stage's selectors may be none of
+// an environment's. Every environment's preview selectors must be the
+// same, as the pipeline previews every stack in one stage.
+// https://docs.github.com/en/actions/hosting-your-own-runners/managing-self-hosted-runners/using-self-hosted-runners-in-a-workflow
+func (v *validator) checkPreviewRunners() {
+	if len(v.chain) == 0 {
+		return
+	}
+	upLabels, upSelectors := map[string]bool{}, map[string]bool{}
+	for _, name := range v.chain {
+		if r := v.stacks[name].Runner; r != nil {
+			for _, l := range r.Labels {
+				upLabels[l] = true
+			}
+			for _, s := range r.DelegateSelectors {
+				upSelectors[s] = true
+			}
+		}
+	}
+	root := v.stacks[v.chain[0]]
+	ci := root != nil && root.Foundation != nil && root.Foundation.Repository != ""
+	var first []string
+	for i, name := range v.chain {
+		r := v.stacks[name].Runner
+		if r == nil {
+			continue
+		}
+		if len(r.PreviewLabels) > 0 && !slices.ContainsFunc(r.PreviewLabels, func(l string) bool { return !upLabels[l] }) {
+			v.at(r.At.Field("previewLabels"), "add a label only the preview runners have, e.g. harness-platform-preview",
+				"runner previewLabels %v are all labels of up runners: a pull request's job could run on a host that runs ups", r.PreviewLabels)
+		}
+		if !ci {
+			continue
+		}
+		if len(r.PreviewDelegateSelectors) == 0 {
+			v.at(r.At.Pos(), "add "+Namespace+":runner previewDelegateSelectors: the tags of the Harness Docker delegates on the preview runners' hosts (docs/delivery.md, Who runs what)",
+				"stack %q has no runner previewDelegateSelectors: the Harness CI pipeline's preview of %s would run a pull request's code on the up runners", name, root.Foundation.Repository)
+			continue
+		}
+		for j, sel := range r.PreviewDelegateSelectors {
+			if upSelectors[sel] {
+				v.at(r.At.Item("previewDelegateSelectors", j), "use a tag only the preview runners' delegates have, e.g. harness-platform-preview-runner",
+					"runner previewDelegateSelector %q is also an up runner's: the preview stage could run a pull request's code where ups run", sel)
+			}
+		}
+		if i > 0 && first != nil && !slices.Equal(first, r.PreviewDelegateSelectors) {
+			v.at(r.At.Field("previewDelegateSelectors"), fmt.Sprintf("write %v, as stack %q does", first, v.chain[0]),
+				"runner previewDelegateSelectors %v differ from %q's: the CI pipeline previews every stack in one stage", r.PreviewDelegateSelectors, v.chain[0])
+		}
+		if first == nil {
+			first = r.PreviewDelegateSelectors
+		}
+	}
 }

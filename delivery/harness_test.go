@@ -122,7 +122,7 @@ func TestHarnessPipeline(t *testing.T) {
 		// Each CI stage selects the runner hosts' delegates of the
 		// environments it reaches, never leaving it to the account.
 		if st.Type == "CI" {
-			want := c.Stacks[c.Chain[0]].Runner.DelegateSelectors
+			want := c.Stacks[c.Chain[0]].Runner.PreviewDelegateSelectors
 			if env, ok := strings.CutPrefix(st.Identifier, "up_"); ok {
 				want = c.Stacks[env].Runner.DelegateSelectors
 			}

@@ -31,10 +31,31 @@ const ciRuntime = "Docker"
 // pack, relative to the project directory.
 const PolicyConfigFile = "policy/config.json"
 
-// PulumiTokenSecret is the Harness secret holding the Pulumi Cloud access
-// token the CI pipeline's steps log in with (made by hand: Pulumi Cloud
-// issues it; nothing here knows its value).
-const PulumiTokenSecret = "pulumi_access_token"
+// PreviewTokenSecret and DeployerTokenSecret are the Harness secrets
+// holding the Pulumi Cloud team tokens the CI pipeline's stages log in
+// with (made by hand: Pulumi Cloud issues them; nothing here knows their
+// values): the preview team's for the pull requests' preview, each
+// environment's deployer team's for its up (esc/pulumi/access.yaml,
+// package trust). Harness runs a trigger's execution as its system
+// principal, which may resolve any secret of the project, so the
+// boundary is what each stage's YAML names, and that YAML is this
+// program's (stored inline by the foundation's up of main), never the
+// pull request's.
+// https://developer.harness.io/docs/platform/triggers/trigger-executor-identity/
+const PreviewTokenSecret = "pulumi_preview_token"
+
+// DeployerTokenSecret is environment env's deployer token secret.
+func DeployerTokenSecret(env string) string { return "pulumi_deployer_token_" + env }
+
+// CIImage is the container the preview stage's step runs in, so that a
+// pull request's code shares nothing of the runner host (its home, its
+// caches, its binaries) with anything after it; harnessImage is the
+// account's built-in connector to Docker Hub.
+// https://developer.harness.io/docs/continuous-integration/use-ci/run-step-settings/
+const (
+	CIImage          = "golang:1.26.8-bookworm"
+	CIImageConnector = "account.harnessImage"
+)
 
 // The CI pipeline's waits: an environment's approval, its up, and the
 // queue that holds a run of main until the run before it ends (at worst
@@ -99,10 +120,9 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 		"# The pinned CLI; credentials from Pulumi ESC (OIDC inside ESC, no key here).\n" +
 		"curl -fsSL https://get.pulumi.com | sh -s -- --version 3.256.0\n" +
 		"export PATH=\"$HOME/.pulumi/bin:$PATH\"\n"
-	env := map[string]string{"PULUMI_ACCESS_TOKEN": secretValue(PulumiTokenSecret)}
-	run := func(stepID, stepName, command, timeout string) document.StepElement {
+	run := func(stepID, stepName, command, timeout, token string) document.StepElement {
 		return document.StepElement{Step: document.Step{Type: "Run", Name: stepName, Identifier: stepID, Timeout: timeout,
-			Spec: document.RunSpec{Shell: "Bash", Command: prelude + command, EnvVariables: env}}}
+			Spec: document.RunSpec{Shell: "Bash", Command: prelude + command, EnvVariables: map[string]string{"PULUMI_ACCESS_TOKEN": secretValue(token)}}}}
 	}
 	ciStage := func(stageID, stageName, description, condition string, selectors []string, steps ...document.StepElement) document.StageElement {
 		return document.StageElement{Stage: document.Stage{Name: stageName, Identifier: stageID, Description: description, Type: "CI",
@@ -113,25 +133,29 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 	onMain, onOther := CIConditions()
 	// Each up runs on its environment's runners, whose addresses its
 	// clusters' API admits; the preview, of every stack in one step, on
-	// the delegates every environment's runners share (catalog's
-	// checkCIRunners holds both to tags no cluster delegate has).
+	// the preview runners' delegates, which no up selects (catalog's
+	// checkCIRunners and checkPreviewRunners).
 	selectors := func(env string) []string { return c.Stacks[env].Runner.DelegateSelectors }
-	shared := slices.Clone(selectors(c.Chain[0]))
-	for _, env := range c.Chain[1:] {
-		shared = slices.DeleteFunc(shared, func(s string) bool { return !slices.Contains(selectors(env), s) })
-	}
+	previewSelectors := slices.Clone(c.Stacks[c.Chain[0]].Runner.PreviewDelegateSelectors)
 	var previews strings.Builder
 	previews.WriteString("pack=\"$(go run ./cmd/platformctl policy-pack)\"\n")
 	previews.WriteString("for env in " + strings.Join(c.Chain, " ") + "; do   # chain order\n")
-	fmt.Fprintf(&previews, "  pulumi env run %q -- go run ./cmd/platformctl preflight --stack \"$env\"\n", esc("$env-preview"))
+	fmt.Fprintf(&previews, "  pulumi env run %q -- go run ./cmd/platformctl preflight --stack \"$env\" --read-only\n", esc("$env-preview"))
 	previews.WriteString("done\n")
 	previews.WriteString("for stack in $(go run ./cmd/platformctl stacks); do\n")
-	previews.WriteString("  env=\"${stack%%.*}\"\n  pulumi stack select --create \"$stack\"\n")
+	previews.WriteString("  env=\"${stack%%.*}\"\n")
+	previews.WriteString("  # The preview token cannot create a stack: the up of main creates it.\n")
+	previews.WriteString("  pulumi stack select \"$stack\" 2>/dev/null || { echo \"stack $stack does not exist yet: the up of main creates it\"; continue; }\n")
 	fmt.Fprintf(&previews, "  pulumi env run %q -- pulumi preview --stack \"$stack\" \\\n", esc("$env-preview"))
 	fmt.Fprintf(&previews, "    --override-env %q \\\n", name+"/$env="+name+"/$env-preview")
 	previews.WriteString("    --policy-pack \"$pack\" --policy-pack-config " + PolicyConfigFile + " --parallel 8 --diff\ndone\n")
-	stages := []document.StageElement{ciStage("preview", "Preview", "Preflight, then preview every stack with the policy pack, on pull requests and on runs of any build but main's", onOther,
-		shared, run("preview", "Preflight and preview", previews.String(), "2h"))}
+	preview := run("preview", "Preflight and preview", previews.String(), "2h", PreviewTokenSecret)
+	preview.Step.Spec = func(s document.RunSpec) document.RunSpec {
+		s.ConnectorRef, s.Image = CIImageConnector, CIImage
+		return s
+	}(preview.Step.Spec.(document.RunSpec))
+	stages := []document.StageElement{ciStage("preview", "Preview", "Preflight, then preview every stack with the policy pack, on pull requests and on runs of any build but main's, on the preview runners in a container", onOther,
+		previewSelectors, preview)}
 	for i, envName := range c.Chain {
 		production := c.Stacks[envName].Environment.Type == "Production"
 		var steps []document.StepElement
@@ -162,7 +186,7 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 		up := fmt.Sprintf("pulumi env run %q -- go run ./cmd/platformctl preflight --stack %s\n", esc(envName), envName) +
 			fmt.Sprintf("pulumi env run %q -- go run ./cmd/platformctl up --stack %s --yes --parallel 2 --stack-parallel 2 --diff\n", esc(envName), envName)
 		stages = append(stages, ciStage(ident.Join("up", envName), "Up "+envName, "Preflight, then up every stack of "+envName+" with the policy pack", onMain,
-			selectors(envName), run(ident.Join("up", envName), "Preflight and up "+envName, up, ciUpTimeout)))
+			selectors(envName), run(ident.Join("up", envName), "Preflight and up "+envName, up, ciUpTimeout, DeployerTokenSecret(envName))))
 	}
 	doc := document.Document{Pipeline: document.Pipeline{
 		Name: name, Identifier: id, ProjectIdentifier: scope.ProjectID, OrgIdentifier: scope.OrgID,

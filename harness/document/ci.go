@@ -54,6 +54,10 @@ type CIExecution struct {
 
 // RunSpec is a Run step: a script on the build infrastructure.
 type RunSpec struct {
+	// ConnectorRef and Image run the step in a container of that image
+	// (without them a local runner's step runs on the host itself).
+	ConnectorRef string            `yaml:"connectorRef,omitempty"`
+	Image        string            `yaml:"image,omitempty"`
 	Shell        string            `yaml:"shell"`
 	Command      string            `yaml:"command"`
 	EnvVariables map[string]string `yaml:"envVariables,omitempty"`
