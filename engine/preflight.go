@@ -16,6 +16,7 @@ import (
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/program"
 	"github.com/company/harness-platform/simulated"
+	"github.com/company/harness-platform/trust"
 )
 
 // Preflight checks every credential and endpoint the stacks of env (an
@@ -107,9 +108,16 @@ func (s *Session) PreflightWith(ctx context.Context, env string, o PreflightOpti
 		}
 		req.Calls.Add(req.Lookups)
 	}
+	if err := s.requireEnvironments(ctx, st.Name, &req); err != nil {
+		return nil, err
+	}
 	var svc preflight.Services = preflight.Live{}
 	if s.Servers != nil {
 		svc = s.Servers
+		if s.Servers.Reach().PulumiTeam == "" {
+			// Offline, the run has the token its kind of run gets.
+			svc = asTeam{s.Servers, trust.RunTeam(s.opts.ReadOnly, st.Name)}
+		}
 	}
 	return append(problems, preflight.Run(ctx, svc, req)...), nil
 }
@@ -174,4 +182,44 @@ func planCalls(file string) (apibudget.Calls, error) {
 		}
 	}
 	return calls, nil
+}
+
+// requireEnvironments names the ESC environments env's stacks open (its
+// stack file's imports, their -preview ones for a read-only run), those a
+// read-only run's token must not open (package trust: every one holding
+// a writing credential), and how long their AWS logins last.
+func (s *Session) requireEnvironments(ctx context.Context, env string, req *preflight.Requirements) error {
+	m, err := trust.Load()
+	if err != nil {
+		return err
+	}
+	for _, imp := range s.Catalog.Stacks[env].Imports {
+		if s.opts.ReadOnly {
+			imp = PreviewEnvironment(imp)
+		}
+		req.Opens = append(req.Opens, imp)
+		life, err := m.LoginLifetime(ctx, imp)
+		if err != nil {
+			return err
+		}
+		if life > 0 && (req.LoginLifetime == 0 || life < req.LoginLifetime) {
+			req.LoginLifetime = life
+		}
+	}
+	if s.opts.ReadOnly {
+		if req.MustNotOpen, err = m.Writing(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// asTeam answers preflight's ESC opens as a token of team.
+type asTeam struct {
+	*simulated.Servers
+	team string
+}
+
+func (a asTeam) OpenEnvironment(ctx context.Context, env string) error {
+	return a.Servers.OpenEnvironmentAs(ctx, a.team, env)
 }

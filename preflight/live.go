@@ -140,17 +140,52 @@ func (l Live) GitHubOrg(ctx context.Context, owner string) (GitHubOrg, error) {
 	if err != nil {
 		return GitHubOrg{}, err
 	}
-	u := fmt.Sprintf("%s/orgs/%s/actions/variables?per_page=1", base, url.PathEscape(owner))
-	status, _, err := l.get(ctx, u, h)
-	switch {
-	case err != nil:
-		return GitHubOrg{}, err
-	case status == http.StatusOK:
-		return GitHubOrg{Variables: true}, nil
-	case status == http.StatusForbidden || status == http.StatusNotFound:
-		return GitHubOrg{}, nil
+	var g GitHubOrg
+	for _, what := range []struct {
+		path string
+		ok   *bool
+	}{{"variables", &g.Variables}, {"secrets", &g.Secrets}} {
+		u := fmt.Sprintf("%s/orgs/%s/actions/%s?per_page=1", base, url.PathEscape(owner), what.path)
+		status, _, err := l.get(ctx, u, h)
+		switch {
+		case err != nil:
+			return GitHubOrg{}, err
+		case status == http.StatusOK:
+			*what.ok = true
+		case status == http.StatusForbidden || status == http.StatusNotFound:
+		default:
+			return GitHubOrg{}, fmt.Errorf("GET %s: %d", u, status)
+		}
 	}
-	return GitHubOrg{}, fmt.Errorf("GET %s: %d", u, status)
+	return g, nil
+}
+
+// OpenEnvironment opens the environment with the run's Pulumi token, as
+// the CLI does for a stack importing it (Pulumi Cloud REST API: POST
+// /api/esc/environments/{org}/{project}/{env}/open); the open session
+// is left to expire. The organisation is PULUMI_ORG (default company).
+func (l Live) OpenEnvironment(ctx context.Context, name string) error {
+	token := os.Getenv("PULUMI_ACCESS_TOKEN")
+	if token == "" {
+		return errors.New("PULUMI_ACCESS_TOKEN is not set: the CLI cannot open the stacks' ESC environments")
+	}
+	u := fmt.Sprintf("%s/api/esc/environments/%s/%s/open", strings.TrimSuffix(env("PULUMI_API", "https://api.pulumi.com"), "/"), env("PULUMI_ORG", "company"), name)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "token "+token)
+	req.Header.Set("Accept", "application/json")
+	resp, err := l.client().Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("[%d] %s", resp.StatusCode, strings.TrimSpace(string(body)))
+	}
+	return nil
 }
 
 // GitHubRepo reads the repository (visibility, the token's permissions,

@@ -12,6 +12,7 @@
 package preflight
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -65,6 +66,10 @@ type Services interface {
 	// GitHubRateLimit is what GitHub says remains of the credential's
 	// primary budget (GET /rate_limit), as seen for owner's token.
 	GitHubRateLimit(ctx context.Context, owner string) (RateLimit, error)
+	// OpenEnvironment: the run's Pulumi Cloud token may open the ESC
+	// environment (project/name), and its logins succeed; else what
+	// ESC, or the login, answered.
+	OpenEnvironment(ctx context.Context, env string) error
 }
 
 // GitHubRepo is a repository as GitHub holds it, seen with the token.
@@ -85,7 +90,11 @@ type GitHubRepo struct {
 // permission Variables: read). Writing them needs write, which GitHub
 // shows an App's installation token nowhere: a token that may read them
 // passes, and a read-only grant is refused at the write.
-type GitHubOrg struct{ Variables bool }
+//
+// Secrets: it may read the organisation's Actions secrets (GET
+// /orgs/{org}/actions/secrets needs Secrets: read), which a refresh of
+// the stacks' organisation secrets reads.
+type GitHubOrg struct{ Variables, Secrets bool }
 
 // GitHubWrite is what the stacks write in, or for, one repository.
 type GitHubWrite struct {
@@ -161,6 +170,14 @@ type Requirements struct {
 	// Lookups are the reads the program makes in every preview and up
 	// of the environment (plan.GitHub.Lookups of each stack).
 	Lookups apibudget.Calls
+	// Opens are the ESC environments the stacks' operations open (the
+	// stack files' imports, or their -preview ones for a read-only run);
+	// MustNotOpen those a read-only run's token must be refused: every
+	// environment that holds a writing credential (package trust).
+	Opens, MustNotOpen []string
+	// LoginLifetime is the shortest life of the AWS logins those
+	// environments open (0: not known); a run may take no longer.
+	LoginLifetime time.Duration
 }
 
 // Network is the stack file's runner and endpoint settings.
@@ -312,10 +329,11 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 		}
 	}
 	for _, o := range r.OrgVariables {
-		if _, ok := plans[o]; ok && !r.ReadOnly {
-			out = append(out, checkGitHubOrg(ctx, svc, o)...)
+		if _, ok := plans[o]; ok {
+			out = append(out, checkGitHubOrg(ctx, svc, o, r.ReadOnly)...)
 		}
 	}
+	out = append(out, checkEnvironments(ctx, svc, r)...)
 	if a := r.AWS; a != nil {
 		out = append(out, checkIdentity(ctx, svc, r.Environment, *a)...)
 	}
@@ -464,17 +482,62 @@ func IsRole(caller, role string) bool {
 // Variables GitHub refuses the write with 403 Resource not accessible by
 // integration (docs.github.com, "REST API endpoints for GitHub Actions
 // variables": creating one needs Variables write, listing them read).
-func checkGitHubOrg(ctx context.Context, svc Services, owner string) []Problem {
+//
+// A read-only run (a preview, the drift check) reads them: refreshing the
+// organisation variable and secret needs Variables: read and Secrets:
+// read (docs.github.com, "Permissions required for GitHub Apps").
+func checkGitHubOrg(ctx context.Context, svc Services, owner string, readOnly bool) []Problem {
 	check := "GitHub organisation " + owner
 	fix := "grant the platform's GitHub App the organisation permission Variables: Read and write (read alone passes this check, and the write is refused)"
+	if readOnly {
+		fix = "grant the reader GitHub App (esc/github/1000002.json) the organisation permissions Variables: Read and Secrets: Read, and accept them on the installation"
+	}
 	g, err := svc.GitHubOrg(ctx, owner)
 	if err != nil {
 		return []Problem{{Check: check, Err: err, Fix: fix}}
 	}
+	var out []Problem
 	if !g.Variables {
-		return []Problem{{Check: check, Err: errors.New("the token may not use its Actions variables: the stacks' webhook variables (one per service stack) would be refused (403 Resource not accessible by integration)"), Fix: fix}}
+		err := errors.New("the token may not use its Actions variables: the stacks' webhook variables (one per service stack) would be refused (403 Resource not accessible by integration)")
+		if readOnly {
+			err = errors.New("the token may not read its Actions variables: reading the stacks' webhook variables would be refused (403 Resource not accessible by integration)")
+		}
+		out = append(out, Problem{Check: check, Err: err, Fix: fix})
 	}
-	return nil
+	if readOnly && !g.Secrets {
+		out = append(out, Problem{Check: check, Err: errors.New("the token may not read its Actions secrets: reading the stacks' webhook API key secrets would be refused (403 Resource not accessible by integration)"), Fix: fix})
+	}
+	return out
+}
+
+// checkEnvironments opens every ESC environment the run's stacks open,
+// with the run's token (a refusal here is the CLI's refusal at the first
+// stack), and, for a read-only run, proves that its token CANNOT open
+// one that holds a writing credential: a pull request's preview given a
+// deployer's token is reported before it runs anything. Every login
+// must outlive the run.
+func checkEnvironments(ctx context.Context, svc Services, r Requirements) []Problem {
+	var out []Problem
+	for _, env := range r.Opens {
+		if err := svc.OpenEnvironment(ctx, env); err != nil {
+			fix := "give the run its team's Pulumi token (esc/pulumi/access.yaml: pulumi/auth-actions with scope team:<team>) and that team open permission on " + env
+			out = append(out, Problem{Check: "ESC environment " + env, Err: err, Fix: fix})
+		}
+	}
+	for _, env := range r.MustNotOpen {
+		if err := svc.OpenEnvironment(ctx, env); err == nil {
+			out = append(out, Problem{Check: "ESC environment " + env,
+				Err: errors.New("this read-only run's token can open it, and it holds writing credentials: the run's code could write"),
+				Fix: "run it with the preview team's token (scope team:harness-platform-preview), and take the open permission on " + env + " from every team but its deployers (esc/pulumi/access.yaml)"})
+		}
+	}
+	maxTime := cmp.Or(r.MaxRunTime, DefaultMaxRunTime)
+	if r.LoginLifetime > 0 && r.LoginLifetime < maxTime {
+		out = append(out, Problem{Check: "the AWS logins of " + strings.Join(r.Opens, ", "),
+			Err: fmt.Errorf("they last %s, and a run may take %s: a long run would fail halfway with expired credentials", r.LoginLifetime, maxTime),
+			Fix: fmt.Sprintf("set their aws-login duration to %s and the roles' MaxSessionDuration to at least that (esc/aws/), or cap the run (--max-run-time)", maxTime)})
+	}
+	return out
 }
 
 // checkGitHubRepo checks what GitHub will refuse of the stacks' writes in

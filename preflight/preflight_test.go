@@ -98,12 +98,14 @@ type fake struct {
 	addr   netip.Addr
 	rate   RateLimit
 	org    GitHubOrg
+	// opens are the ESC environments the token may open (nil: every one).
+	opens []string
 }
 
 // inOrder is a fake whose every answer passes; refusing one that refuses
 // every check.
 func inOrder() fake {
-	return fake{caller: "arn:aws:sts::1:assumed-role/d/s", repo: GitHubRepo{Admin: true, Push: true}, org: GitHubOrg{Variables: true},
+	return fake{caller: "arn:aws:sts::1:assumed-role/d/s", repo: GitHubRepo{Admin: true, Push: true}, org: GitHubOrg{Variables: true, Secrets: true},
 		eks: EKSAnswer{Status: EKSStandardSupport}, addr: netip.MustParseAddr("52.94.76.5")}
 }
 
@@ -113,7 +115,13 @@ func refusing() fake {
 	return f
 }
 
-func (f fake) Harness(context.Context, string, string) error                  { return f.err }
+func (f fake) Harness(context.Context, string, string) error { return f.err }
+func (f fake) OpenEnvironment(_ context.Context, env string) error {
+	if f.opens != nil && !slices.Contains(f.opens, env) {
+		return errors.New("[403] You do not have permission to perform this operation.")
+	}
+	return f.err
+}
 func (f fake) GitHub(context.Context, string, []string) error                 { return f.err }
 func (f fake) GitHubPlan(context.Context, string) (string, error)             { return f.plan, f.err }
 func (f fake) GitHubRepo(context.Context, string, string) (GitHubRepo, error) { return f.repo, f.err }
@@ -182,9 +190,59 @@ func TestGitHubOrgChecks(t *testing.T) {
 	if text := strings.Join(got, "\n"); !strings.Contains(text, want) {
 		t.Errorf("got %q, want %q", text, want)
 	}
+	// A read-only run reads the organisation's variables and secrets
+	// (the drift check refreshes them): without Secrets: read it fails.
 	r.ReadOnly = true
+	f.org = GitHubOrg{Variables: true}
+	got = nil
+	for _, p := range Run(context.Background(), f, r) {
+		got = append(got, p.Error())
+	}
+	want = "GitHub organisation company: the token may not read its Actions secrets: reading the stacks' webhook API key secrets would be refused (403 Resource not accessible by integration); grant the reader GitHub App (esc/github/1000002.json) the organisation permissions Variables: Read and Secrets: Read"
+	if text := strings.Join(got, "\n"); !strings.Contains(text, want) {
+		t.Errorf("a read-only run: got %q, want %q", text, want)
+	}
+	f.org = GitHubOrg{Variables: true, Secrets: true}
 	if problems := Run(context.Background(), f, r); len(problems) != 0 {
 		t.Errorf("a read-only run: %v", problems)
+	}
+}
+
+// Preflight opens every environment the stacks open, and proves that a
+// read-only run's token cannot open one that holds writing credentials:
+// a preview run with a deployer's token is reported, as is an up whose
+// token may not open its own environment, and logins shorter than a run.
+func TestEnvironmentChecks(t *testing.T) {
+	ctx := context.Background()
+	preview := Requirements{ReadOnly: true, Opens: []string{"harness-platform/dev-preview"},
+		MustNotOpen: []string{"harness-platform/ci", "harness-platform/dev"}}
+	f := inOrder()
+	f.opens = []string{"harness-platform/dev-preview", "harness-platform/ci-preview"}
+	if p := Run(ctx, f, preview); len(p) != 0 {
+		t.Errorf("the preview team's token: %v", p)
+	}
+	f.opens = []string{"harness-platform/dev-preview", "harness-platform/dev", "harness-platform/ci"} // a deployer's token
+	var got []string
+	for _, p := range Run(ctx, f, preview) {
+		got = append(got, p.Error())
+	}
+	want := "ESC environment harness-platform/ci: this read-only run's token can open it, and it holds writing credentials: the run's code could write"
+	if text := strings.Join(got, "\n"); !strings.Contains(text, want) || len(got) != 2 {
+		t.Errorf("a preview with a deployer's token: got %q, want %q and dev", text, want)
+	}
+	up := Requirements{Opens: []string{"harness-platform/dev"}, LoginLifetime: time.Hour}
+	f.opens = []string{"harness-platform/dev-preview"}
+	got = nil
+	for _, p := range Run(ctx, f, up) {
+		got = append(got, p.Error())
+	}
+	for _, want := range []string{
+		"ESC environment harness-platform/dev: [403] You do not have permission to perform this operation.; give the run its team's Pulumi token",
+		"the AWS logins of harness-platform/dev: they last 1h0m0s, and a run may take 6h0m0s",
+	} {
+		if text := strings.Join(got, "\n"); !strings.Contains(text, want) {
+			t.Errorf("an up with the preview token and 1h logins: got %q, want %q", text, want)
+		}
 	}
 }
 

@@ -2,10 +2,12 @@ package simulated
 
 import (
 	"bytes"
+	"context"
 	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -111,5 +113,29 @@ func TestOrgWritesNeedTheirPermission(t *testing.T) {
 		if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && got != tc.want {
 			t.Errorf("%+v %s: %v, want %q", tc.account, tc.typ, err, tc.want)
 		}
+	}
+}
+
+// ESC opens an environment for the Reach's Pulumi team as esc/ allows:
+// the preview team cannot open the production deployer's environment
+// (ESC's refusal), and opens its own; a refresh's read of an
+// organisation variable or secret without the permission is GitHub's 403.
+func TestOpenEnvironmentAndOrgReads(t *testing.T) {
+	s := &Servers{}
+	s.SetReach(Reach{PulumiTeam: "harness-platform-preview"})
+	ctx := context.Background()
+	if err := s.OpenEnvironment(ctx, "harness-platform/production"); err == nil || !strings.Contains(err.Error(), "You do not have permission to perform this operation.") {
+		t.Errorf("the preview team opening production: %v", err)
+	}
+	if err := s.OpenEnvironment(ctx, "harness-platform/production-preview"); err != nil {
+		t.Errorf("the preview team opening production-preview: %v", err)
+	}
+	r := Reach{GitHub: GitHubAccount{Variables: "none", Secrets: "none"}}
+	state := resource.PropertyMap{"variableName": resource.NewStringProperty("HARNESS_WEBHOOK_DEV")}
+	if err := r.githubRead(importid.GitHubOrgVariable, state, "company"); err == nil || !strings.Contains(err.Error(), "403 Resource not accessible by integration") {
+		t.Errorf("reading an organisation variable without Variables: %v", err)
+	}
+	if err := (Reach{}).githubRead(importid.GitHubOrgVariable, state, "company"); err != nil {
+		t.Errorf("with the permission: %v", err)
 	}
 }

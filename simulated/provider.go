@@ -394,6 +394,12 @@ func (p *Provider) Read(_ context.Context, req *pulumirpc.ReadRequest) (*pulumir
 	if err := p.spend(typ, apibudget.Read, req.GetUrn()); err != nil {
 		return nil, err
 	}
+	if p.name == "github" {
+		owner, _ := p.githubOwner.Load().(string)
+		if err := loadReach(p.reach).githubRead(typ, known, owner); err != nil {
+			return nil, err
+		}
+	}
 	rec, ok := p.cloud.Get(key)
 	if !ok {
 		return &pulumirpc.ReadResponse{}, nil // gone

@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -20,6 +21,7 @@ import (
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/harness/importid"
 	"github.com/company/harness-platform/preflight"
+	"github.com/company/harness-platform/trust"
 )
 
 // Reach is who calls the simulated services, and from where: what the
@@ -50,6 +52,11 @@ type Reach struct {
 	NoCredentialPlugin bool
 	// GitHub is the organisation and repositories as GitHub holds them.
 	GitHub GitHubAccount
+	// PulumiTeam is the Pulumi Cloud team whose token the run has
+	// (package trust): ESC opens an environment, and its logins, as the
+	// files in esc/ allow that team. "" is a token every environment
+	// opens for (logins not modelled).
+	PulumiTeam string
 }
 
 // GitHubAccount is what GitHub allows the token in the organisation: its
@@ -153,6 +160,22 @@ func (r Reach) githubWrite(typ string, news resource.PropertyMap, owner string, 
 		if slices.Contains(g.Protected, repo) && str(news, "branch") == "" {
 			return fmt.Errorf("%s: 409 Could not create file: Changes must be made through a pull request. []", u)
 		}
+	}
+	return nil
+}
+
+// githubRead is GitHub's answer to a refresh's read of typ: an
+// organisation variable needs the organisation permission Variables
+// (read), a secret Secrets (read); without it GitHub answers the App's
+// token 403 Resource not accessible by integration (docs.github.com,
+// "Permissions required for GitHub Apps").
+func (r Reach) githubRead(typ string, state resource.PropertyMap, owner string) error {
+	orgs := "https://api.github.com/orgs/" + owner + "/actions/"
+	switch {
+	case typ == importid.GitHubOrgVariable && r.GitHub.Variables == "none":
+		return fmt.Errorf("GET %svariables/%s: 403 Resource not accessible by integration []", orgs, str(state, "variableName"))
+	case typ == importid.GitHubOrgSecret && r.GitHub.Secrets == "none":
+		return fmt.Errorf("GET %ssecrets/%s: 403 Resource not accessible by integration []", orgs, str(state, "secretName"))
 	}
 	return nil
 }
@@ -469,8 +492,34 @@ func (s *Servers) GitHubOrg(_ context.Context, owner string) (preflight.GitHubOr
 	if err := r.github(fmt.Sprintf("GET https://api.github.com/orgs/%s/actions/variables", owner)); err != nil {
 		return preflight.GitHubOrg{}, err
 	}
-	return preflight.GitHubOrg{Variables: r.GitHub.Variables != "none"}, nil
+	return preflight.GitHubOrg{Variables: r.GitHub.Variables != "none", Secrets: r.GitHub.Secrets != "none"}, nil
 }
+
+// trustModel is the identity files of esc/, read once.
+var trustModel = sync.OnceValues(trust.Load)
+
+// OpenEnvironment: ESC opens env for the Reach's Pulumi team as the
+// CLI opens a stack's imports, refusing as ESC, AWS and GitHub refuse.
+func (s *Servers) OpenEnvironment(ctx context.Context, env string) error {
+	return s.OpenEnvironmentAs(ctx, loadReach(&s.reach).PulumiTeam, env)
+}
+
+// OpenEnvironmentAs is OpenEnvironment for a token of team ("": every
+// environment opens).
+func (s *Servers) OpenEnvironmentAs(ctx context.Context, team, env string) error {
+	if team == "" {
+		return nil
+	}
+	m, err := trustModel()
+	if err != nil {
+		return err
+	}
+	_, err = m.Open(ctx, team, env, true)
+	return err
+}
+
+// Reach is who calls the simulated services (SetReach).
+func (s *Servers) Reach() Reach { return loadReach(&s.reach) }
 
 // GitHubPlan: the Reach's GitHub account's plan.
 func (s *Servers) GitHubPlan(context.Context, string) (string, error) {

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 )
 
 // An Identity is one kind of run: where it runs, the Pulumi Cloud team
@@ -34,6 +35,56 @@ const (
 	HarnessViewer   = "Account Viewer (_account_viewer)"
 	HarnessDeployer = "Account Admin (_account_admin)"
 )
+
+// RunTeam is the team whose token a run of environment should have: the
+// preview team's for a read-only run, else the environment's deployers'.
+func RunTeam(readOnly bool, environment string) string {
+	if readOnly {
+		return Project + "-preview"
+	}
+	return Project + "-" + environment
+}
+
+// Writing are the environments whose opening yields a credential that
+// writes, opened as a team that may open each (one no team may open
+// yields nothing).
+func (m *Model) Writing(ctx context.Context) ([]string, error) {
+	var out []string
+	for _, env := range slices.Sorted(maps.Keys(m.Environments)) {
+		o, err := m.openAsAny(ctx, env)
+		if err != nil {
+			return nil, err
+		}
+		if o != nil && slices.ContainsFunc(o.Grants, func(g Grant) bool { return g.Writes }) {
+			out = append(out, env)
+		}
+	}
+	return out, nil
+}
+
+// LoginLifetime is the shortest AWS login env yields (0: none).
+func (m *Model) LoginLifetime(ctx context.Context, env string) (time.Duration, error) {
+	o, err := m.openAsAny(ctx, env)
+	if err != nil || o == nil {
+		return 0, err
+	}
+	var least time.Duration
+	for _, g := range o.Grants {
+		if g.Kind == KindAWSRole && (least == 0 || g.Lifetime < least) {
+			least = g.Lifetime
+		}
+	}
+	return least, nil
+}
+
+func (m *Model) openAsAny(ctx context.Context, env string) (*Opened, error) {
+	for _, t := range m.Access.Teams {
+		if t.MayOpen(env) {
+			return m.Open(ctx, t.Name, env, true)
+		}
+	}
+	return nil, nil
+}
 
 // Repository is this program's GitHub repository, whose workflows run.
 const Repository = "company/harness-platform"

@@ -2,6 +2,8 @@ package trust_test
 
 import (
 	"context"
+	"flag"
+	"os"
 	"errors"
 	"strings"
 	"testing"
@@ -187,11 +189,33 @@ func TestAWSRefusals(t *testing.T) {
 	}
 }
 
+// docs/delivery.md shows what each kind of run can obtain as Obtain
+// finds it (go test ./trust -run TestTable -update rewrites it).
 func TestTable(t *testing.T) {
 	m := load(t)
 	table, err := m.Table(context.Background(), trust.Identities(chain))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Log("\n" + table)
+	const doc, begin, end = "../docs/delivery.md", "<!-- identities: begin -->\n", "<!-- identities: end -->"
+	data, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	i, j := strings.Index(text, begin), strings.Index(text, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s has no %q ... %q section", doc, begin, end)
+	}
+	if got := text[i+len(begin) : j]; got != table {
+		if *update {
+			if err := os.WriteFile(doc, []byte(text[:i+len(begin)]+table+text[j:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Errorf("%s's identity table is stale; run go test ./trust -run TestTable -update\n got: %s\nwant: %s", doc, got, table)
+	}
 }
+
+var update = flag.Bool("update", false, "rewrite the identity table in docs/delivery.md")
