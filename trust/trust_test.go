@@ -2,9 +2,9 @@ package trust_test
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"os"
-	"errors"
 	"strings"
 	"testing"
 	"time"
