@@ -12,7 +12,6 @@
 package preflight
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -531,8 +530,12 @@ func checkEnvironments(ctx context.Context, svc Services, r Requirements) []Prob
 				Fix: "run it with the preview team's token (scope team:harness-platform-preview), and take the open permission on " + env + " from every team but its deployers (esc/pulumi/access.yaml)"})
 		}
 	}
-	maxTime := cmp.Or(r.MaxRunTime, DefaultMaxRunTime)
-	if r.LoginLifetime > 0 && r.LoginLifetime < maxTime {
+	// The CLI opens the environments again for each stack's operation,
+	// so a login bounds one stack's operation; a run given a longer
+	// --max-run-time spans stacks whose own operations are not known
+	// here, and is taken at its word.
+	maxTime := DefaultMaxRunTime
+	if r.MaxRunTime == 0 && r.LoginLifetime > 0 && r.LoginLifetime < maxTime {
 		out = append(out, Problem{Check: "the AWS logins of " + strings.Join(r.Opens, ", "),
 			Err: fmt.Errorf("they last %s, and a run may take %s: a long run would fail halfway with expired credentials", r.LoginLifetime, maxTime),
 			Fix: fmt.Sprintf("set their aws-login duration to %s and the roles' MaxSessionDuration to at least that (esc/aws/), or cap the run (--max-run-time)", maxTime)})
