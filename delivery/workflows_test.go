@@ -3,6 +3,7 @@ package delivery
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -53,6 +54,7 @@ type workflow struct {
 		Uses        string            `yaml:"uses"`
 		With        map[string]any    `yaml:"with"`
 		Environment any               `yaml:"environment"`
+		Permissions map[string]string `yaml:"permissions"`
 		Concurrency map[string]any    `yaml:"concurrency"`
 		Env         map[string]string `yaml:"env"`
 		Steps       []struct {
@@ -86,8 +88,29 @@ func load(t *testing.T, name string) (workflow, string) {
 // at a time; --parallel capped.
 func TestWorkflowContract(t *testing.T) {
 	preview, _ := load(t, "preview.yml")
-	if _, ok := preview.On["pull_request"]; !ok || preview.Permissions["id-token"] != "write" || preview.Permissions["pull-requests"] != "write" {
-		t.Errorf("preview: triggers %v permissions %v", preview.On, preview.Permissions)
+	if _, ok := preview.On["pull_request"]; !ok || len(preview.Permissions) != 0 {
+		t.Errorf("preview: triggers %v permissions %v: want each job to ask for its own", preview.On, preview.Permissions)
+	}
+	// The job that runs the pull request's code may read the repository
+	// and ask for the preview team's token, nothing else, and leaves no
+	// GITHUB_TOKEN in .git/config; only the comment job, which runs none
+	// of its code, writes (comments).
+	if got := preview.Jobs["preview"].Permissions; !maps.Equal(got, map[string]string{"contents": "read", "id-token": "write"}) {
+		t.Errorf("preview: job preview's permissions %v", got)
+	}
+	for _, s := range preview.Jobs["preview"].Steps {
+		if strings.HasPrefix(s.Uses, "actions/checkout@") && s.With["persist-credentials"] != false {
+			t.Errorf("preview: a checkout leaves the GITHUB_TOKEN to the pull request's code (persist-credentials: %v)", s.With["persist-credentials"])
+		}
+	}
+	comment := preview.Jobs["comment"]
+	if !maps.Equal(comment.Permissions, map[string]string{"pull-requests": "write"}) {
+		t.Errorf("preview: job comment's permissions %v", comment.Permissions)
+	}
+	for _, s := range comment.Steps {
+		if s.Run != "" || strings.HasPrefix(s.Uses, "actions/checkout@") {
+			t.Errorf("preview: the comment job, which may write, runs the pull request's code: %+v", s)
+		}
 	}
 	run := ""
 	for _, s := range preview.Jobs["preview"].Steps {

@@ -48,9 +48,13 @@ const PreviewTokenSecret = "pulumi_preview_token"
 func DeployerTokenSecret(env string) string { return "pulumi_deployer_token_" + env }
 
 // CIImage is the container the preview stage's step runs in, so that a
-// pull request's code shares nothing of the runner host (its home, its
-// caches, its binaries) with anything after it; harnessImage is the
-// account's built-in connector to Docker Hub.
+// pull request's code writes nothing into the runner host's home, caches
+// or binaries; harnessImage is the account's built-in connector to
+// Docker Hub. A container is not the boundary: the Harness Docker runner
+// mounts the host's Docker socket into every step by default
+// (harness-docker-runner handler/step.go), which is root on the host. The
+// boundary is the preview runners' own hosts, which no up selects
+// (catalog's checkPreviewRunners).
 // https://developer.harness.io/docs/continuous-integration/use-ci/run-step-settings/
 const (
 	CIImage          = "golang:1.26.8-bookworm"

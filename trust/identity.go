@@ -224,5 +224,25 @@ func (m *Model) Table(ctx context.Context, ids []Identity) (string, error) {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", id.Run, token, col(KindStack), strings.Join(envs, ", "),
 			col(KindAWSRole), col(KindGitHubApp), id.Harness, writes)
 	}
+	// The GitHub Apps' permissions, as their manifests ask for them.
+	apps := slices.Sorted(maps.Keys(m.Apps))
+	b.WriteString("\n| GitHub permission |")
+	for _, id := range apps {
+		b.WriteString(" " + m.Apps[id].Name + " (" + id + ") |")
+	}
+	b.WriteString("\n| --- |" + strings.Repeat(" --- |", len(apps)) + "\n")
+	perms := map[string]bool{}
+	for _, a := range m.Apps {
+		for p := range a.Permissions {
+			perms[p] = true
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(perms)) {
+		b.WriteString("| `" + p + "` |")
+		for _, id := range apps {
+			b.WriteString(" " + cmp.Or(m.Apps[id].Permissions[p], "none") + " |")
+		}
+		b.WriteString("\n")
+	}
 	return b.String(), nil
 }
