@@ -11,7 +11,7 @@ import (
 // The drift check's identity, offline: its reader token must read the
 // organisation's webhook variables and secrets (a refresh reads them),
 // which preflight checks first with the permission to grant, and without
-// which the refresh meets GitHub's 403; and a read-only run given a
+// which the refresh meets GitHub's 403 (dev holds a webhook variable); and a read-only run given a
 // deployer's Pulumi token is reported before anything runs, as that
 // token can open the environments that hold writing credentials.
 func TestDriftCheckIdentity(t *testing.T) {
@@ -29,17 +29,17 @@ func TestDriftCheckIdentity(t *testing.T) {
 	}
 
 	reach := DefaultReach(s.Catalog)
-	reach.GitHub = simulated.GitHubAccount{Secrets: "none"}
+	reach.GitHub = simulated.GitHubAccount{Variables: "none"}
 	s.Servers.SetReach(reach)
 	problems, err := s.PreflightWith(ctx, "dev", PreflightOptions{Drift: true})
-	want := "GitHub organisation company: the token may not read its Actions secrets"
+	want := "GitHub organisation company: the token may not read its Actions variables"
 	if err != nil || !strings.Contains(problemsText(problems), want) {
-		t.Errorf("preflight without Secrets: read: %v\n%s\nwant %q", err, problemsText(problems), want)
+		t.Errorf("preflight without Variables: read: %v\n%s\nwant %q", err, problemsText(problems), want)
 	}
 	out.Reset()
 	if err := s.Refresh(ctx, "dev", RunOptions{PreviewOnly: true, ExpectNoChanges: true}); err == nil ||
-		!strings.Contains(out.String(), "GET https://api.github.com/orgs/company/actions/secrets/") || !strings.Contains(out.String(), "403 Resource not accessible by integration") {
-		t.Errorf("the drift check without Secrets: read: %v, want GitHub's 403:\n%s", err, out)
+		!strings.Contains(out.String(), "GET https://api.github.com/orgs/company/actions/variables/") || !strings.Contains(out.String(), "403 Resource not accessible by integration") {
+		t.Errorf("the drift check without Variables: read: %v, want GitHub's 403:\n%s", err, out)
 	}
 
 	reach = DefaultReach(s.Catalog)
