@@ -87,7 +87,7 @@ func TestGitOps(t *testing.T) {
 		commit, _ := s["commit"].(string)
 		commits[dir] = commit
 		if s["stack"] != w.stack || branch != w.branch || (commit != "") != w.pinned || preview != w.preview || s["refresh"] != true ||
-			s["destroyOnFinalize"] != false || s["serviceAccountName"] != "harness-platform" || ms[0].Metadata.Annotations["argocd.argoproj.io/sync-wave"] != w.wave {
+			s["destroyOnFinalize"] != false || s["serviceAccountName"] != serviceAccount(dir) || ms[0].Metadata.Annotations["argocd.argoproj.io/sync-wave"] != w.wave {
 			t.Errorf("%s: spec %v, annotations %v", dir, s, ms[0].Metadata.Annotations)
 		}
 		if envs, _ := s["environment"].([]any); len(envs) == 0 {
@@ -118,7 +118,7 @@ func TestGitOps(t *testing.T) {
 	}
 	for _, m := range manifests(t, "../deploy/argocd/rbac.yaml") {
 		if m.Kind == "ClusterRoleBinding" || m.Kind == "RoleBinding" {
-			if m.RoleRef.Name != "system:auth-delegator" || len(m.Subjects) != 1 || m.Subjects[0].Name != "harness-platform" {
+			if m.RoleRef.Name != "system:auth-delegator" || len(m.Subjects) != 1 || (m.Subjects[0].Name != "harness-platform" && m.Subjects[0].Name != "harness-platform-preview") {
 				t.Errorf("binding %s grants %s to %v: only system:auth-delegator", m.Metadata.Name, m.RoleRef.Name, m.Subjects)
 			}
 		}
@@ -198,4 +198,14 @@ func TestOperatorWorkspaces(t *testing.T) {
 			}
 		}
 	}
+}
+
+// serviceAccount is the operator's workspace service account of the Stack
+// in dir: the preview Stack, which runs a pull request's code, has its own
+// (in a namespace of its own), the deployers' Stacks share one.
+func serviceAccount(dir string) string {
+	if dir == "preview" {
+		return "harness-platform-preview"
+	}
+	return "harness-platform"
 }

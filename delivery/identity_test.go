@@ -49,7 +49,8 @@ func TestRunsHaveTheirIdentity(t *testing.T) {
 				t.Fatal(err)
 			}
 			var st struct {
-				Spec struct {
+				Metadata struct{ Namespace string }
+				Spec     struct {
 					Environment []string `yaml:"environment"`
 					EnvRefs     map[string]struct {
 						Secret struct{ Name string } `yaml:"secret"`
@@ -59,7 +60,7 @@ func TestRunsHaveTheirIdentity(t *testing.T) {
 			if err := yaml.Unmarshal(data, &st); err != nil {
 				t.Fatal(err)
 			}
-			if got := "Kubernetes Secret pulumi/" + st.Spec.EnvRefs["PULUMI_ACCESS_TOKEN"].Secret.Name; got != id.Stored {
+			if got := "Kubernetes Secret " + st.Metadata.Namespace + "/" + st.Spec.EnvRefs["PULUMI_ACCESS_TOKEN"].Secret.Name; got != id.Stored {
 				t.Errorf("%s: its token is %s, want %s (team %s)", id.Where, got, id.Stored, id.Team)
 			}
 			if strings.Join(st.Spec.Environment, " ") != strings.Join(id.Opens, " ") {

@@ -108,7 +108,7 @@ func Identities(chain []string) []Identity {
 		{Run: "Harness CI preview (pull requests)", Where: ".harness/pipeline.yaml, stage preview", PullRequest: true, Team: preview,
 			Stored: "Harness secret pulumi_preview_token", Opens: previews(), Harness: HarnessViewer},
 		{Run: "operator preview (a pull request's branch)", Where: "deploy/argocd/stacks/preview", PullRequest: true, Team: preview,
-			Stored: "Kubernetes Secret pulumi/pulumi-access-token-preview", Opens: []string{Project + "/" + chain[0] + "-preview"}, Harness: HarnessViewer},
+			Stored: "Kubernetes Secret pulumi-preview/pulumi-access-token-preview", Opens: []string{Project + "/" + chain[0] + "-preview"}, Harness: HarnessViewer},
 		{Run: "production's saved plan", Where: ".github/workflows/plan-stack.yml (up.yml, job plan-production)", Team: preview,
 			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":ref:refs/heads/main", "ref": "refs/heads/main", "event_name": "push"},
 			Opens:  []string{Project + "/" + chain[len(chain)-1] + "-preview"}, Harness: HarnessViewer},
