@@ -363,7 +363,11 @@ func runPreflight(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "preflight of %s: %d problem(s); nothing was run\n", f.stack, len(problems))
 			return exitFail
 		}
-		fmt.Fprintf(stdout, "preflight of %s: the backend, the Harness key, the GitHub credential, the AWS roles and the deployed clusters' API answer\n", f.stack)
+		also := ""
+		if f.readOnly {
+			also = "; the run's token opens no environment that holds a writing credential"
+		}
+		fmt.Fprintf(stdout, "preflight of %s: the backend, the ESC environments and their logins, the Harness key, the GitHub credential, the AWS roles and the deployed clusters' API answer%s\n", f.stack, also)
 		return exitOK
 	})
 }
