@@ -51,7 +51,13 @@ func (s *Session) fileBackend() string {
 	if s.opts.Offline {
 		return filepath.Join(s.opts.StateDir, "backend")
 	}
-	if u, err := url.Parse(os.Getenv("PULUMI_BACKEND_URL")); err == nil && u.Scheme == "file" {
+	// The CLI's backend: Options.Env's PULUMI_BACKEND_URL over the
+	// process's, as the CLI gets them.
+	backend, ok := s.opts.Env["PULUMI_BACKEND_URL"]
+	if !ok {
+		backend = os.Getenv("PULUMI_BACKEND_URL")
+	}
+	if u, err := url.Parse(backend); err == nil && u.Scheme == "file" {
 		return u.Path
 	}
 	return ""

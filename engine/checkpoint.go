@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -60,9 +61,17 @@ func (w sessionWorkspace) SelectStack(ctx context.Context, name string) error {
 // created at once; should that fail, the upsert runs as usual.
 func (s *Session) upsert(ctx context.Context, name string) (auto.Stack, error) {
 	if held, known := s.holdsCheckpoint(name); known && !held {
-		if stack, err := auto.NewStack(ctx, name, s.workspace); err == nil {
+		stack, initErr := auto.NewStack(ctx, name, s.workspace)
+		if initErr == nil {
 			return stack, nil
 		}
+		// Created meanwhile, say: the upsert selects it; if it fails
+		// too, both errors say why.
+		stack, err := auto.UpsertStack(ctx, name, s.workspace)
+		if err != nil {
+			return auto.Stack{}, errors.Join(fmt.Errorf("creating stack %s: %w", name, initErr), err)
+		}
+		return stack, nil
 	}
 	return auto.UpsertStack(ctx, name, s.workspace)
 }
@@ -86,9 +95,13 @@ func (s *Session) holdsCheckpoint(name string) (held, known bool) {
 // checkpoint, or "" for another backend, or where a compressed checkpoint
 // is beside it: the backend reads the newest of <stack>.json, .json.gz
 // and .json.zst (pkg/backend/diy, stackPath), which only the CLI decides.
+//
+// Only offline: there the backend is the session's own, written by the
+// pinned CLI (FindCLI) the shortcut is tested against; online, the
+// backend and its format are the CLI's business.
 func (s *Session) checkpointFile(name string) string {
 	dir := s.fileBackend()
-	if dir == "" || s.project == "" {
+	if !s.opts.Offline || dir == "" || s.project == "" {
 		return ""
 	}
 	path := filepath.Join(dir, ".pulumi", "stacks", s.project, name+".json")
