@@ -10,6 +10,7 @@ import (
 
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/plan"
+	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/trust"
 )
 
@@ -124,5 +125,50 @@ func TestRunsHaveTheirIdentity(t *testing.T) {
 				t.Errorf("stage %s logs in with %s, want secret %s", s.Stage.Identifier, token, want)
 			}
 		}
+	}
+}
+
+// The GitHub token ESC mints is an installation token of one owner (its
+// gh-login's owner), and the GitHub provider of every owner reads the
+// same GITHUB_TOKEN: every owner the stacks write must be that owner, in
+// the writer's and the reader's environments alike.
+func TestGitHubLoginsCoverTheOwners(t *testing.T) {
+	c := catalogtest.Example(t, "..")
+	owners := map[string]bool{}
+	for _, env := range c.Chain {
+		r, err := preflight.Require(c, "", env, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for o := range r.GitHub {
+			owners[o] = true
+		}
+	}
+	for _, file := range []string{"harness-platform-ci.yaml", "harness-platform-ci-preview.yaml"} {
+		data, err := os.ReadFile(filepath.Join("..", "esc", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var env struct {
+			Values struct {
+				Github struct {
+					Login struct {
+						Owner string `yaml:"owner"`
+					} `yaml:"fn::open::gh-login"`
+				} `yaml:"github"`
+			} `yaml:"values"`
+		}
+		if err := yaml.Unmarshal(data, &env); err != nil {
+			t.Fatal(err)
+		}
+		login := env.Values.Github.Login.Owner
+		for o := range owners {
+			if o != login {
+				t.Errorf("esc/%s mints a token for %q; the stacks also write on GitHub owner %q, which that token cannot reach", file, login, o)
+			}
+		}
+	}
+	if len(owners) == 0 {
+		t.Fatal("the stacks write no GitHub owner")
 	}
 }
