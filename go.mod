@@ -18,6 +18,7 @@ require (
 
 require (
 	github.com/aws/aws-sdk-go-v2/service/eks v1.105.6
+	github.com/google/go-cmp v0.7.0
 	github.com/itchyny/gojq v0.12.17
 	github.com/prometheus/prometheus v0.305.0
 	k8s.io/apimachinery v0.32.3

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -52,7 +54,7 @@ func golden(t *testing.T, got []byte, path string) {
 		t.Fatalf("%v (run `go test ./plan -update` to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("the rendering differs from %s; review the change and run `go test ./plan -update`", path)
+		t.Errorf("the rendering differs from %s (-golden +rendered):\n%s\nreview the change and run `go test ./plan -update`", path, cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")))
 	}
 }
 
