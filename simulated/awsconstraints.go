@@ -14,14 +14,14 @@ import (
 
 // awsConstraintsJSON are the Terraform schema constraints of the AWS
 // resources the program declares, extracted from terraform-provider-aws's
-// sources by cmd/tfconstraints (the file records the command, the
+// sources by tools/tfconstraints (the file records the command, the
 // provider commits and the Pulumi SDK version its names were checked
 // against).
 //
 //go:embed aws-constraints.json
 var awsConstraintsJSON []byte
 
-// awsProperty is one input's constraints (cmd/tfconstraints's Property).
+// awsProperty is one input's constraints (tools/tfconstraints's Property).
 type awsProperty struct {
 	Required      bool     `json:"required"`
 	ForceNew      bool     `json:"forceNew"`

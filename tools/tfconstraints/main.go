@@ -7,7 +7,7 @@
 // SDK's own field tags. The simulated AWS enforces its output
 // (simulated/aws-constraints.json):
 //
-//	go run ./cmd/tfconstraints -src DIR -commit SHA > simulated/aws-constraints.json
+//	go run ./tools/tfconstraints -src DIR -commit SHA > simulated/aws-constraints.json
 //
 // DIR holds terraform-provider-aws's files at that commit, under their
 // repository paths (internal/service/..., names/attr_consts_gen.go). It
@@ -141,7 +141,7 @@ func extract(src, commit, commits string) (*Output, error) {
 	out := &Output{
 		Source:    "github.com/hashicorp/terraform-provider-aws (SDKv2 resource schemas), names checked against github.com/pulumi/pulumi-aws/sdk/v6 " + filepath.Base(sdk),
 		Commit:    commit,
-		Command:   "go run ./cmd/tfconstraints -src DIR -commit " + commit,
+		Command:   "go run ./tools/tfconstraints -src DIR -commit " + commit,
 		Resources: map[string]Resource{},
 	}
 	if commits != "" {
