@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/company/harness-platform/catalog"
 )
 
@@ -70,27 +72,26 @@ func RunStacks(ctx context.Context, waves [][]string, limit int, stdout, stderr 
 	}
 	var mu sync.Mutex // one line at a time on the shared writers
 	for i, wave := range waves {
+		// Every stack of the wave runs, limit at a time; each error is
+		// kept (the group only limits: its functions return nil).
 		errs := make([]error, len(wave))
-		sem := make(chan struct{}, limit)
-		var wg sync.WaitGroup
+		var g errgroup.Group
+		g.SetLimit(limit)
 		for j, stack := range wave {
 			out, errOut := stdout, stderr
 			if len(wave) > 1 {
 				out, errOut = &prefixWriter{w: stdout, mu: &mu, prefix: stack}, &prefixWriter{w: stderr, mu: &mu, prefix: stack}
 			}
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer wg.Done()
-				defer func() { <-sem }()
+			g.Go(func() error {
 				if err := op(ctx, stack, out, errOut); err != nil {
 					errs[j] = fmt.Errorf("%s: %w", stack, err)
 				}
 				flush(out)
 				flush(errOut)
-			}()
+				return nil
+			})
 		}
-		wg.Wait()
+		_ = g.Wait()
 		if err := errors.Join(errs...); err != nil {
 			if i < len(waves)-1 {
 				var skipped []string
