@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/distribution/reference"
+
 	"github.com/company/harness-platform/diag"
 	"github.com/company/harness-platform/ident"
 )
@@ -37,8 +39,21 @@ func (v *validator) checkServices() {
 		if s.Repo != "" && !repoPattern.MatchString(s.Repo) {
 			v.at(s.At.Field("repo"), "write it as owner/name", "repo %q is not owner/name", s.Repo)
 		}
-		if i := strings.LastIndex(s.Image, ":"); i > strings.LastIndex(s.Image, "/") {
-			v.at(s.At.Field("image"), "remove the tag: the image tag is a runtime input of the pipeline", "image %q has a tag", s.Image)
+		// The reference as Docker and every registry parse it
+		// (github.com/distribution/reference): a tag or a digest would
+		// pin what the pipeline's image tag input chooses.
+		if s.Image != "" {
+			ref, err := reference.ParseNormalizedNamed(s.Image)
+			_, tagged := ref.(reference.Tagged)
+			_, digested := ref.(reference.Digested)
+			switch {
+			case err != nil:
+				v.at(s.At.Field("image"), "write a repository as Docker names it, e.g. registry.example.com/team/service (lower case, no tag)", "image %q is not an image reference: %v", s.Image, err)
+			case tagged:
+				v.at(s.At.Field("image"), "remove the tag: the image tag is a runtime input of the pipeline", "image %q has a tag", s.Image)
+			case digested:
+				v.at(s.At.Field("image"), "remove the digest: the image tag is a runtime input of the pipeline", "image %q is pinned to a digest", s.Image)
+			}
 		}
 		if host != "" && s.Image != "" && !strings.HasPrefix(s.Image, host+"/") {
 			v.at(s.At.Field("image"), fmt.Sprintf("use an image of %s, the registry the foundation's connector reads (registry.url)", host),
