@@ -576,3 +576,31 @@ func TestPullRequestsRunTheTests(t *testing.T) {
 		t.Errorf("the preview needs %v: it must wait for the tests", w.Jobs["preview"].Needs)
 	}
 }
+
+// A rerun of a job uploads its artifact again, and upload-artifact@v4
+// refuses a name the run already holds ("an artifact with this name
+// already exists on the workflow run"): every upload either replaces it
+// (overwrite: true) or names the attempt (github.run_attempt).
+// https://github.com/actions/upload-artifact#overwriting-an-artifact
+func TestArtifactsSurviveReruns(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(workflows, "*.yml"))
+	uploads := 0
+	for _, file := range files {
+		w, _ := load(t, filepath.Base(file))
+		for name, job := range w.Jobs {
+			for _, s := range job.Steps {
+				if !strings.HasPrefix(s.Uses, "actions/upload-artifact@") {
+					continue
+				}
+				uploads++
+				artifact, _ := s.With["name"].(string)
+				if s.With["overwrite"] != true && !strings.Contains(artifact, "github.run_attempt") {
+					t.Errorf("%s: job %s uploads %q, which a rerun cannot upload again", filepath.Base(file), name, artifact)
+				}
+			}
+		}
+	}
+	if uploads == 0 {
+		t.Fatal("no artifact uploads")
+	}
+}
