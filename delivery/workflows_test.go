@@ -55,6 +55,7 @@ type workflow struct {
 		With        map[string]any    `yaml:"with"`
 		Environment any               `yaml:"environment"`
 		Permissions map[string]string `yaml:"permissions"`
+		If          string            `yaml:"if"`
 		Concurrency map[string]any    `yaml:"concurrency"`
 		Env         map[string]string `yaml:"env"`
 		Steps       []struct {
@@ -95,10 +96,10 @@ func TestWorkflowContract(t *testing.T) {
 	// and ask for the preview team's token, nothing else, and leaves no
 	// GITHUB_TOKEN in .git/config; only the comment job, which runs none
 	// of its code, writes (comments).
-	if got := preview.Jobs["preview"].Permissions; !maps.Equal(got, map[string]string{"contents": "read", "id-token": "write"}) {
+	if got := preview.Jobs["stacks"].Permissions; !maps.Equal(got, map[string]string{"contents": "read", "id-token": "write"}) {
 		t.Errorf("preview: job preview's permissions %v", got)
 	}
-	for _, s := range preview.Jobs["preview"].Steps {
+	for _, s := range preview.Jobs["stacks"].Steps {
 		if strings.HasPrefix(s.Uses, "actions/checkout@") && s.With["persist-credentials"] != false {
 			t.Errorf("preview: a checkout leaves the GITHUB_TOKEN to the pull request's code (persist-credentials: %v)", s.With["persist-credentials"])
 		}
@@ -113,7 +114,7 @@ func TestWorkflowContract(t *testing.T) {
 		}
 	}
 	run := ""
-	for _, s := range preview.Jobs["preview"].Steps {
+	for _, s := range preview.Jobs["stacks"].Steps {
 		run += s.Run
 		if strings.Contains(s.Run, "|") && strings.Contains(s.Run, "tee") && s.Shell != "bash" {
 			t.Errorf("preview: a step pipes into tee without shell: bash (no pipefail)")
@@ -365,7 +366,7 @@ func TestDeployToHarnessWorkflow(t *testing.T) {
 // twice.
 func TestJobsRunWhereTheStacksReach(t *testing.T) {
 	c := catalogtest.Example(t, "..")
-	for file, job := range map[string]string{"preview.yml": "preview", "up-stack.yml": "up", "plan-stack.yml": "plan", "drift.yml": "drift"} {
+	for file, job := range map[string]string{"preview.yml": "stacks", "up-stack.yml": "up", "plan-stack.yml": "plan", "drift.yml": "drift"} {
 		w, _ := load(t, file)
 		for _, env := range c.Chain {
 			labels, _ := w.Jobs[job].RunsOn.([]any)
@@ -438,7 +439,7 @@ func TestPolicyConfigAllowsTheRunners(t *testing.T) {
 // preflight` on the same stack.
 func TestPreflightFirst(t *testing.T) {
 	runsPulumi := regexp.MustCompile(`(platformctl"?|pulumi) (preview|up|refresh) `)
-	for file, job := range map[string]string{"preview.yml": "preview", "up-stack.yml": "up", "plan-stack.yml": "plan", "drift.yml": "drift"} {
+	for file, job := range map[string]string{"preview.yml": "stacks", "up-stack.yml": "up", "plan-stack.yml": "plan", "drift.yml": "drift"} {
 		w, _ := load(t, file)
 		steps := w.Jobs[job].Steps
 		preflight, first, auth, esc := -1, -1, -1, -1
@@ -571,9 +572,21 @@ func TestPullRequestsRunTheTests(t *testing.T) {
 	if !slices.Equal(ran, halves) {
 		t.Errorf("the pull-request jobs run make %v; make test is %v", ran, halves)
 	}
-	needs, _ := w.Jobs["preview"].Needs.([]any)
+	needs, _ := w.Jobs["stacks"].Needs.([]any)
 	if !slices.Contains(needs, any("test-fast")) || !slices.Contains(needs, any("test-engine")) {
-		t.Errorf("the preview needs %v: it must wait for the tests", w.Jobs["preview"].Needs)
+		t.Errorf("the preview needs %v: it must wait for the tests", w.Jobs["stacks"].Needs)
+	}
+	// The required check joins every job and always runs: a job skipped
+	// because the tests failed would satisfy a required check.
+	gate := w.Jobs[plan.PreviewCheck]
+	joined, _ := gate.Needs.([]any)
+	for _, job := range []string{"test-fast", "test-engine", "stacks"} {
+		if !slices.Contains(joined, any(job)) {
+			t.Errorf("the required check %s does not join %s (needs %v)", plan.PreviewCheck, job, gate.Needs)
+		}
+	}
+	if gate.If != "always()" || len(gate.Steps) != 1 || !strings.Contains(gate.Steps[0].Run, `!= success`) {
+		t.Errorf("the required check %s: if %q, steps %+v: want it always to run and to fail unless every job succeeded", plan.PreviewCheck, gate.If, gate.Steps)
 	}
 }
 

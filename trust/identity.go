@@ -102,7 +102,7 @@ func Identities(chain []string) []Identity {
 	}
 	preview := Project + "-preview"
 	ids := []Identity{
-		{Run: "pull-request preview", Where: ".github/workflows/preview.yml, job preview", PullRequest: true, Team: preview,
+		{Run: "pull-request preview", Where: ".github/workflows/preview.yml, job stacks", PullRequest: true, Team: preview,
 			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":pull_request", "ref": "refs/pull/1/merge", "event_name": "pull_request"},
 			Opens:  previews(), Harness: HarnessViewer},
 		{Run: "Harness CI preview (pull requests)", Where: ".harness/pipeline.yaml, stage preview", PullRequest: true, Team: preview,
