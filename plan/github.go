@@ -179,6 +179,15 @@ const (
 	MainBranch   = "main"
 )
 
+// GitHubActionsAppID is the GitHub App that sets GitHub Actions jobs'
+// statuses. A required check is declared with it (context:app_id): one
+// declared without it is bound to the app that first sets its status,
+// and the provider reads it back as preview:15368, which the drift check
+// would report every night (terraform-provider-github,
+// resource_github_branch_protection_v3; docs.github.com, "Update branch
+// protection": checks[].app_id).
+const GitHubActionsAppID = "15368"
+
 func buildGitHub(p *Plan, c *catalog.Catalog, st *catalog.Stack) {
 	g := &GitHub{WebhookAPIKeyConfig: catalog.WebhookAPIKeyKey}
 	byOwner := map[string]int{}
@@ -205,7 +214,7 @@ func buildGitHub(p *Plan, c *catalog.Catalog, st *catalog.Stack) {
 	if f := st.Foundation; f != nil && p.IsPlatform() {
 		if f.Repository != "" {
 			owner, name, _ := strings.Cut(f.Repository, "/")
-			r := &RepositorySettings{Owner: owner, Name: name, Branch: MainBranch, RequiredCheck: PreviewCheck, Approvals: 1}
+			r := &RepositorySettings{Owner: owner, Name: name, Branch: MainBranch, RequiredCheck: PreviewCheck + ":" + GitHubActionsAppID, Approvals: 1}
 			// The stacks after the root apply what dev proved; each waits
 			// for the platform team's review.
 			for _, name := range c.Chain[1:] {

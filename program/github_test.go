@@ -79,7 +79,7 @@ func TestGitHubRepositorySettings(t *testing.T) {
 	}
 	b := rec.OfType(tGHBranch)
 	if len(b) != 1 || str(b[0], "branch") != "main" || !value(b[0], "enforceAdmins").BoolValue() ||
-		!slices.Equal(propertyStrings(value(b[0], "requiredStatusChecks.checks")), []string{"preview"}) || !value(b[0], "requiredStatusChecks.strict").BoolValue() ||
+		!slices.Equal(propertyStrings(value(b[0], "requiredStatusChecks.checks")), []string{plan.PreviewCheck + ":" + plan.GitHubActionsAppID}) || !value(b[0], "requiredStatusChecks.strict").BoolValue() ||
 		value(b[0], "requiredPullRequestReviews.requiredApprovingReviewCount").NumberValue() != 1 {
 		t.Errorf("main's protection: %v", b)
 	}

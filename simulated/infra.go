@@ -284,6 +284,9 @@ func (b infra) Computed(typ, id string, news resource.PropertyMap) resource.Prop
 // turns a Secret's stringData into base64 data (and the real provider's
 // state holds the live object, its Diff comparing the inputs with it).
 func (b infra) Live(typ string, out resource.PropertyMap) resource.PropertyMap {
+	if typ == "github:index/branchProtectionV3:BranchProtectionV3" {
+		return checksWithApp(out)
+	}
 	if typ != "kubernetes:core/v1:Secret" {
 		return out
 	}
@@ -439,4 +442,37 @@ func team(args resource.PropertyMap) (resource.PropertyMap, error) {
 func TeamID(slug string) int {
 	h := sha256.Sum256([]byte(slug))
 	return 1000000 + int(h[0])<<16 | int(h[1])<<8 | int(h[2])
+}
+
+// GitHubActionsAppID is the GitHub App that sets the statuses of GitHub
+// Actions jobs.
+const GitHubActionsAppID = "15368"
+
+// checksWithApp is a branch protection's required checks as GitHub
+// reads them back: a check declared without an app is bound to the app
+// that sets its status, and the provider reads it as context:app_id
+// (terraform-provider-github, resource_github_branch_protection_v3
+// flattenChecks), so a check declared as "preview" drifts to
+// "preview:15368".
+func checksWithApp(out resource.PropertyMap) resource.PropertyMap {
+	rsc, ok := out["requiredStatusChecks"]
+	if !ok || !rsc.IsObject() {
+		return out
+	}
+	obj := rsc.ObjectValue().Copy()
+	checks, ok := obj["checks"]
+	if !ok || !checks.IsArray() {
+		return out
+	}
+	var read []resource.PropertyValue
+	for _, c := range checks.ArrayValue() {
+		if c.IsString() && !strings.Contains(c.StringValue(), ":") {
+			c = resource.NewStringProperty(c.StringValue() + ":" + GitHubActionsAppID)
+		}
+		read = append(read, c)
+	}
+	obj["checks"] = resource.NewArrayProperty(read)
+	out = out.Copy()
+	out["requiredStatusChecks"] = resource.NewObjectProperty(obj)
+	return out
 }
