@@ -189,7 +189,7 @@ func planCalls(file string) (apibudget.Calls, error) {
 // read-only run's token must not open (package trust: every one holding
 // a writing credential), and how long their AWS logins last.
 func (s *Session) requireEnvironments(ctx context.Context, env string, req *preflight.Requirements) error {
-	m, err := trust.Load()
+	m, err := trust.Default()
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,13 @@ func env(key, fallback string) string {
 
 // get does a GET and returns the status and (the first 64 KiB of) the body.
 func (l Live) get(ctx context.Context, u string, header http.Header) (int, []byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	return l.do(ctx, http.MethodGet, u, header)
+}
+
+// do sends a request without a body and returns the status and (the
+// first 64 KiB of) the body.
+func (l Live) do(ctx context.Context, method, u string, header http.Header) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, method, u, nil)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -170,20 +176,12 @@ func (l Live) OpenEnvironment(ctx context.Context, name string) error {
 		return errors.New("PULUMI_ACCESS_TOKEN is not set: the CLI cannot open the stacks' ESC environments")
 	}
 	u := fmt.Sprintf("%s/api/esc/environments/%s/%s/open", strings.TrimSuffix(env("PULUMI_API", "https://api.pulumi.com"), "/"), env("PULUMI_ORG", "company"), name)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, nil)
+	status, body, err := l.do(ctx, http.MethodPost, u, http.Header{"Authorization": {"token " + token}, "Accept": {"application/json"}})
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Authorization", "token "+token)
-	req.Header.Set("Accept", "application/json")
-	resp, err := l.client().Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("[%d] %s", resp.StatusCode, strings.TrimSpace(string(body)))
+	if status/100 != 2 {
+		return fmt.Errorf("[%d] %s", status, strings.TrimSpace(string(body)))
 	}
 	return nil
 }

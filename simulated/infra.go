@@ -14,6 +14,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/company/harness-platform/harness/importid"
+	"github.com/company/harness-platform/plan"
 )
 
 // infra simulates the AWS, Kubernetes and GitHub providers for the types
@@ -444,16 +445,12 @@ func TeamID(slug string) int {
 	return 1000000 + int(h[0])<<16 | int(h[1])<<8 | int(h[2])
 }
 
-// GitHubActionsAppID is the GitHub App that sets the statuses of GitHub
-// Actions jobs.
-const GitHubActionsAppID = "15368"
-
 // checksWithApp is a branch protection's required checks as GitHub
 // reads them back: a check declared without an app is bound to the app
 // that sets its status, and the provider reads it as context:app_id
 // (terraform-provider-github, resource_github_branch_protection_v3
 // flattenChecks), so a check declared as "preview" drifts to
-// "preview:15368".
+// "preview:15368" (plan.GitHubActionsAppID: the app of GitHub Actions).
 func checksWithApp(out resource.PropertyMap) resource.PropertyMap {
 	rsc, ok := out["requiredStatusChecks"]
 	if !ok || !rsc.IsObject() {
@@ -467,7 +464,7 @@ func checksWithApp(out resource.PropertyMap) resource.PropertyMap {
 	var read []resource.PropertyValue
 	for _, c := range checks.ArrayValue() {
 		if c.IsString() && !strings.Contains(c.StringValue(), ":") {
-			c = resource.NewStringProperty(c.StringValue() + ":" + GitHubActionsAppID)
+			c = resource.NewStringProperty(c.StringValue() + ":" + plan.GitHubActionsAppID)
 		}
 		read = append(read, c)
 	}

@@ -9,7 +9,6 @@ import (
 	"net/netip"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -495,9 +494,6 @@ func (s *Servers) GitHubOrg(_ context.Context, owner string) (preflight.GitHubOr
 	return preflight.GitHubOrg{Variables: r.GitHub.Variables != "none", Secrets: r.GitHub.Secrets != "none"}, nil
 }
 
-// trustModel is the identity files of esc/, read once.
-var trustModel = sync.OnceValues(trust.Load)
-
 // OpenEnvironment: ESC opens env for the Reach's Pulumi team as the
 // CLI opens a stack's imports, refusing as ESC, AWS and GitHub refuse.
 func (s *Servers) OpenEnvironment(ctx context.Context, env string) error {
@@ -510,7 +506,7 @@ func (s *Servers) OpenEnvironmentAs(ctx context.Context, team, env string) error
 	if team == "" {
 		return nil
 	}
-	m, err := trustModel()
+	m, err := trust.Default()
 	if err != nil {
 		return err
 	}

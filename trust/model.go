@@ -11,14 +11,14 @@
 package trust
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"maps"
 	"path"
 	"slices"
 	"strings"
-
-	"encoding/json"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -49,8 +49,13 @@ func (a *App) Writes() bool {
 	return slices.Contains(slices.Collect(maps.Values(a.Permissions)), "write")
 }
 
-// Load reads the project's files (esc.Files).
+// Load reads the project's files (esc.Files) into a Model of the
+// caller's own, which it may change.
 func Load() (*Model, error) { return LoadFS(esc.Files) }
+
+// Default is the project's files read once, shared: preflight and the
+// simulation ask it and never change it.
+var Default = sync.OnceValues(Load)
 
 // LoadFS reads the identity files of fsys, laid out as esc/ is.
 func LoadFS(fsys fs.FS) (*Model, error) {
