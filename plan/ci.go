@@ -154,10 +154,9 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 	fmt.Fprintf(&previews, "    --override-env %q \\\n", name+"/$env="+name+"/$env-preview")
 	previews.WriteString("    --policy-pack \"$pack\" --policy-pack-config " + PolicyConfigFile + " --parallel 8 --diff\ndone\n")
 	preview := run("preview", "Preflight and preview", previews.String(), "2h", PreviewTokenSecret)
-	preview.Step.Spec = func(s document.RunSpec) document.RunSpec {
-		s.ConnectorRef, s.Image = CIImageConnector, CIImage
-		return s
-	}(preview.Step.Spec.(document.RunSpec))
+	spec := preview.Step.Spec.(document.RunSpec)
+	spec.ConnectorRef, spec.Image = CIImageConnector, CIImage
+	preview.Step.Spec = spec
 	stages := []document.StageElement{ciStage("preview", "Preview", "Preflight, then preview every stack with the policy pack, on pull requests and on runs of any build but main's, on the preview runners in a container", onOther,
 		previewSelectors, preview)}
 	for i, envName := range c.Chain {
