@@ -3,7 +3,7 @@
 #   make test   every test layer, engine tests through the real Pulumi CLI
 GO ?= go
 
-.PHONY: demo test test-fast test-engine check cli policy bench bench-engine golden clean-state
+.PHONY: demo test test-fast test-engine check cli policy bench bench-engine golden bindings clean-state
 
 # cli builds the pinned Pulumi CLI once and caches it outside the clone.
 cli:
@@ -51,6 +51,12 @@ bench-engine: cli
 golden:
 	$(GO) test ./plan -update
 	$(GO) test ./catalog -run TestJSONSchemas -update
+
+# bindings: regenerate harness/sdk, the Harness provider's Go bindings, with
+# Pulumi's own Go code generator over ../shared/harness-provider, for the
+# resources harness/bindings.txt lists (harness/sdk's test fails when stale).
+bindings:
+	$(GO) -C tools/harnessgen run . -root ../..
 
 clean-state:
 	rm -rf .state

@@ -12,7 +12,7 @@ import (
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"github.com/company/harness-platform/harness/platform"
+	"github.com/company/harness-platform/harness/sdk/platform"
 	"github.com/company/harness-platform/plan"
 )
 

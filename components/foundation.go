@@ -3,7 +3,7 @@ package components
 import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"github.com/company/harness-platform/harness/platform"
+	"github.com/company/harness-platform/harness/sdk/platform"
 	"github.com/company/harness-platform/plan"
 )
 

@@ -6,7 +6,7 @@ import (
 	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"github.com/company/harness-platform/harness/platform"
+	"github.com/company/harness-platform/harness/sdk/platform"
 	"github.com/company/harness-platform/plan"
 )
 

@@ -23,7 +23,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"github.com/company/harness-platform/harness/platform"
+	"github.com/company/harness-platform/internal/bindings"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/mocktest"
 	"github.com/company/harness-platform/plan"
@@ -153,7 +153,7 @@ type registration struct {
 }
 
 // states are the Go resource types of the non-Harness resources the
-// program registers (the Harness ones come from platform.NewState).
+// program registers (the Harness ones come from bindings.NewState).
 var states = map[string]func() pulumi.Resource{
 	"pulumi:providers:aws":                                                 func() pulumi.Resource { return &aws.Provider{} },
 	"pulumi:providers:kubernetes":                                          func() pulumi.Resource { return &kubernetes.Provider{} },
@@ -187,7 +187,7 @@ var states = map[string]func() pulumi.Resource{
 }
 
 func newState(typ string) (pulumi.Resource, error) {
-	if res := platform.NewState(typ); res != nil {
+	if res := bindings.NewState(typ); res != nil {
 		return res, nil
 	}
 	if f, ok := states[typ]; ok {

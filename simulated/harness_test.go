@@ -11,8 +11,8 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/company/harness-platform/harness/importid"
-	"github.com/company/harness-platform/harness/platform"
 	"github.com/company/harness-platform/harness/provider"
+	"github.com/company/harness-platform/internal/bindings"
 	"github.com/company/harness-platform/policy/rego"
 )
 
@@ -155,7 +155,7 @@ func TestHarnessCreateWritesComputedOnlyProperties(t *testing.T) {
 		t.Fatal(err)
 	}
 	inputs := resource.NewPropertyMapFromMap(map[string]any{"identifier": "x", "name": "x", "parentIdentifier": "Root", "orgId": "o", "projectId": "p"})
-	for token := range platform.Resources {
+	for token := range bindings.Resources {
 		computed := harness{}.Computed(token, "x", inputs)
 		for _, prop := range constraints.ComputedOnly(token) {
 			if !hasPath(resource.NewObjectProperty(computed), strings.Split(prop, ".")) {

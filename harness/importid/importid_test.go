@@ -88,9 +88,9 @@ func TestRefusals(t *testing.T) {
 
 // Every Harness type the bindings register has a known format.
 func TestEveryBoundTypeHasAFormat(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "platform", "*.go"))
+	files, err := filepath.Glob(filepath.Join("..", "sdk", "platform", "*.go"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("the bindings in ../platform: %v", err)
+		t.Fatalf("the generated bindings in ../sdk/platform: %v", err)
 	}
 	token := regexp.MustCompile(`"(harness:platform/[A-Za-z]+:[A-Za-z]+)"`)
 	seen := 0
