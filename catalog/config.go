@@ -11,7 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/company/harness-platform/catalog/internal/yamlstrict"
+	"github.com/company/harness-platform/yamlstrict"
 )
 
 // Config is the settings of the stack a program runs, as Pulumi config

@@ -3,8 +3,8 @@ package catalog
 import (
 	"strings"
 
-	"github.com/company/harness-platform/catalog/internal/yamlstrict"
 	"github.com/company/harness-platform/ident"
+	"github.com/company/harness-platform/yamlstrict"
 )
 
 // The types below are the files as decoded, with their positions, for

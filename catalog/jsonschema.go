@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 
-	"github.com/company/harness-platform/catalog/internal/yamlstrict"
+	"github.com/company/harness-platform/yamlstrict"
 )
 
 // SchemaFiles maps each catalog file to its JSON Schema file, for editors

@@ -8,8 +8,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/company/harness-platform/catalog/internal/yamlstrict"
 	"github.com/company/harness-platform/diag"
+	"github.com/company/harness-platform/yamlstrict"
 )
 
 // The catalog files, relative to the project directory.

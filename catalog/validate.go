@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/company/harness-platform/catalog/internal/yamlstrict"
 	"github.com/company/harness-platform/diag"
 	"github.com/company/harness-platform/ident"
+	"github.com/company/harness-platform/yamlstrict"
 )
 
 // validator checks the decoded documents and reports every problem; it

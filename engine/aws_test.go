@@ -89,7 +89,7 @@ func TestEKSRefusesVersions(t *testing.T) {
 	// A version past extended support: no cluster of it is created.
 	gone := openWith(t, t.TempDir(), example(t), clusterVersion("1.31"))
 	req := preflight.Requirements{EKS: []preflight.EKSCluster{{Name: "int-stable-euw1", Region: "eu-west-1", Version: "1.31", Policy: "STANDARD", File: "Pulumi.dev.yaml"}}}
-	if text := problemsText(preflight.Run(ctx, gone.Servers, req)); !strings.Contains(text, "EKS does not offer Kubernetes 1.31 (DescribeClusterVersions: not listed)") {
+	if text := problemsText(preflight.Run(ctx, gone.servers(), req)); !strings.Contains(text, "EKS does not offer Kubernetes 1.31 (DescribeClusterVersions: not listed)") {
 		t.Errorf("preflight of 1.31: %s", text)
 	}
 	if _, err := gone.Up(ctx, "dev", RunOptions{}); err == nil ||

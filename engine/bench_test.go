@@ -17,6 +17,7 @@ import (
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/plan"
+	"github.com/company/harness-platform/simulated"
 )
 
 // BenchmarkUp runs, through the real CLI offline, `up --stack dev` of a
@@ -55,7 +56,7 @@ func BenchmarkUp(b *testing.B) {
 			ctx := context.Background()
 			for i := 0; i < b.N; i++ {
 				state := b.TempDir()
-				s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, StateDir: state, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
+				s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -72,7 +73,7 @@ func BenchmarkUp(b *testing.B) {
 				}
 				s.Close()
 
-				s, err = Open(ctx, Options{ProjectDir: "..", Offline: true, StateDir: state, Catalog: template, Stdout: io.Discard, Stderr: io.Discard})
+				s, err = Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Catalog: template, Stdout: io.Discard, Stderr: io.Discard})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -179,7 +180,7 @@ func BenchmarkImport(b *testing.B) {
 			}
 			ctx := context.Background()
 			made := b.TempDir()
-			s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, StateDir: made, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
+			s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: made, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -193,7 +194,7 @@ func BenchmarkImport(b *testing.B) {
 			}
 			for i := 0; i < b.N; i++ {
 				state := b.TempDir()
-				s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, StateDir: state, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
+				s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
 				if err != nil {
 					b.Fatal(err)
 				}

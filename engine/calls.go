@@ -17,7 +17,7 @@ type Calls struct {
 	Total     apibudget.Calls
 	ByService map[string]apibudget.Calls
 	// Waited is the simulated time the providers waited out the
-	// simulated budgets (Options.Budgets), summed over concurrent waits;
+	// simulated budgets (simulated.Simulation.Budgets), summed over concurrent waits;
 	// the GitHub provider's pause between writes included.
 	WaitedGitHub, WaitedHarness time.Duration
 }
@@ -27,12 +27,12 @@ type Calls struct {
 // count for themselves).
 func (s *Session) APICalls() (Calls, error) {
 	out := Calls{ByService: map[string]apibudget.Calls{}}
-	if s.Servers == nil {
+	if s.cloud == nil {
 		return out, nil
 	}
-	total, byURN := s.Servers.Calls()
+	total, byURN := s.cloud.Calls()
 	out.Total = total
-	out.WaitedGitHub, out.WaitedHarness = s.Servers.Waited()
+	out.WaitedGitHub, out.WaitedHarness = s.cloud.Waited()
 	owners := map[string]func(string) string{} // by stack
 	for u, c := range byURN {
 		service := ""
@@ -62,8 +62,8 @@ func (s *Session) APICalls() (Calls, error) {
 
 // ResetAPICalls starts counting afresh.
 func (s *Session) ResetAPICalls() {
-	if s.Servers != nil {
-		s.Servers.ResetCalls()
+	if s.cloud != nil {
+		s.cloud.ResetCalls()
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/company/harness-platform/simulated"
 )
 
 // A deployment made once per test binary, by the first test that needs
@@ -36,7 +38,7 @@ func (d *deployment) copyOf(t *testing.T, name string, stacks []string) string {
 			return
 		}
 		out := &syncBuffer{}
-		s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: d.dir, Stdout: out, Stderr: out, Catalog: example(t), Env: testEnv})
+		s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: d.dir, Stdout: out, Stderr: out, Catalog: example(t), Env: testEnv})
 		if err != nil {
 			d.err = err
 			return
@@ -48,7 +50,7 @@ func (d *deployment) copyOf(t *testing.T, name string, stacks []string) string {
 				break
 			}
 			if stack == "dev" {
-				d.afterDev = s.Servers.Cloud("harness").IDs()
+				d.afterDev = s.servers().Cloud("harness").IDs()
 			}
 		}
 		d.out = out.String()

@@ -118,7 +118,7 @@ func openEnv(t *testing.T, state string, c *catalog.Catalog, transform pulumi.Re
 		t.Fatalf("%v (make test installs it)", err)
 	}
 	out := &syncBuffer{}
-	s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: state, Stdout: out, Stderr: out, Catalog: c, Transform: transform, Env: env})
+	s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Stdout: out, Stderr: out, Catalog: c, Transform: transform, Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func TestChainFirstUpIsQuiet(t *testing.T) {
 	// has its environment's Values file; the pipeline rules are evaluated
 	// on save and run.
 	t.Run("production deploys what pre-stable deployed first", func(t *testing.T) {
-		cloud := s.Servers.Cloud("harness")
+		cloud := s.servers().Cloud("harness")
 		pipelines := map[string]string{}
 		for _, r := range cloud.OfType("harness:platform/pipeline:Pipeline") {
 			pipelines[r.Properties["identifier"].(string)] = r.Properties["yaml"].(string)
@@ -752,17 +752,17 @@ func TestProtectionAndDestroyOnTheChain(t *testing.T) {
 	s, ch := onTheChain(t)
 	afterDev := ch.afterDev
 	// Other sessions changed the cloud since s last read it.
-	if err := s.Servers.Cloud("harness").Reload(); err != nil {
+	if err := s.servers().Cloud("harness").Reload(); err != nil {
 		t.Fatal(err)
 	}
-	before := s.Servers.Cloud("harness").IDs()
+	before := s.servers().Cloud("harness").IDs()
 	if err := s.Destroy(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {
 		t.Fatalf("destroy of dev was not refused by protection: %v", err)
 	}
-	if err := s.Servers.Cloud("harness").Reload(); err != nil {
+	if err := s.servers().Cloud("harness").Reload(); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Servers.Cloud("harness").IDs(); len(got) != len(before) {
+	if got := s.servers().Cloud("harness").IDs(); len(got) != len(before) {
 		t.Errorf("refused destroy of dev removed %d objects", len(before)-len(got))
 	}
 	// Production's pipelines and triggers are protected while their
@@ -770,7 +770,7 @@ func TestProtectionAndDestroyOnTheChain(t *testing.T) {
 	if err := s.Destroy(ctx, "production", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {
 		t.Fatalf("destroy of production was not refused by protection: %v", err)
 	}
-	if got := s.Servers.Cloud("harness").IDs(); len(got) != len(before) {
+	if got := s.servers().Cloud("harness").IDs(); len(got) != len(before) {
 		t.Errorf("refused destroy of production removed %d objects", len(before)-len(got))
 	}
 	// Staging's are not: destroying it removes only its objects.
@@ -778,7 +778,7 @@ func TestProtectionAndDestroyOnTheChain(t *testing.T) {
 		t.Fatalf("destroy staging: %v", err)
 	}
 	left := map[string]bool{}
-	for _, id := range s.Servers.Cloud("harness").IDs() {
+	for _, id := range s.servers().Cloud("harness").IDs() {
 		left[id] = true
 	}
 	for _, id := range afterDev {
@@ -875,7 +875,7 @@ func TestInterruptedUpConverges(t *testing.T) {
 func interruptedUpConverges(t *testing.T, c *catalog.Catalog, at int32, harnessResources int) {
 	s := openCheckpointed(t, t.TempDir(), c)
 	var created atomic.Int32
-	s.Servers.AfterCreate(func(provider, id string) {
+	s.servers().AfterCreate(func(provider, id string) {
 		if provider == "harness" && created.Add(1) == at {
 			// The object exists; the runner dies before the CLI hears so
 			// (a cancelled context would let the CLI finish its in-flight
@@ -884,11 +884,11 @@ func interruptedUpConverges(t *testing.T, c *catalog.Catalog, at int32, harnessR
 		}
 	})
 	_, err := s.Up(context.Background(), "dev", RunOptions{Parallel: 2})
-	s.Servers.AfterCreate(nil)
+	s.servers().AfterCreate(nil)
 	if err == nil {
 		t.Fatal("the cancelled up succeeded; the test did not interrupt it")
 	}
-	partial := len(s.Servers.Cloud("harness").IDs())
+	partial := len(s.servers().Cloud("harness").IDs())
 	if _, err := s.Up(context.Background(), "dev", RunOptions{}); err == nil || !strings.Contains(err.Error(), "locked") {
 		t.Fatalf("the killed run's lock must refuse the next up, got %v", err)
 	}
@@ -913,7 +913,7 @@ func interruptedUpConverges(t *testing.T, c *catalog.Catalog, at int32, harnessR
 		t.Fatal(err)
 	}
 	onlyOp(t, "up after convergence", opTypes(*res.Summary.ResourceChanges), apitype.OpSame)
-	if got := len(s.Servers.Cloud("harness").IDs()); got != harnessResources {
+	if got := len(s.servers().Cloud("harness").IDs()); got != harnessResources {
 		t.Errorf("after the interrupted up (%d objects), recover and up the cloud holds %d objects, want %d", partial, got, harnessResources)
 	}
 	if again, err := s.Recover(context.Background(), "dev", RunOptions{}); err != nil || len(again) != 0 {
@@ -991,7 +991,7 @@ func resolvedIn(t *testing.T, recs map[string]simulated.Record, pipelineYAML str
 func TestRealTokenOfflineNeedsPassphrase(t *testing.T) {
 	t.Parallel()
 	state := t.TempDir()
-	_, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: state, GithubToken: "ghp_a_real_token", Catalog: example(t)})
+	_, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, GithubToken: "ghp_a_real_token", Catalog: example(t)})
 	if !errors.Is(err, ErrPassphraseRequired) || !strings.Contains(err.Error(), "set PULUMI_CONFIG_PASSPHRASE") {
 		t.Fatalf("want ErrPassphraseRequired naming PULUMI_CONFIG_PASSPHRASE, got %v", err)
 	}
@@ -999,3 +999,6 @@ func TestRealTokenOfflineNeedsPassphrase(t *testing.T) {
 		t.Errorf("a refused session wrote %d entries under its state directory", len(entries))
 	}
 }
+
+// servers is an offline session's simulated cloud.
+func (s *Session) servers() *simulated.Servers { return s.cloud.(*simulated.Servers) }

@@ -19,7 +19,7 @@ func TestGitHubRefusals(t *testing.T) {
 	ctx := context.Background()
 	c := example(t)
 	s := open(t, t.TempDir(), c)
-	base := DefaultReach(c)
+	base := simulated.DefaultReach(c)
 	for _, tc := range []struct {
 		name      string
 		github    simulated.GitHubAccount
@@ -40,7 +40,7 @@ func TestGitHubRefusals(t *testing.T) {
 	} {
 		refusedAsPreflightSays(t, s, tc.name, tc.github, tc.preflight, tc.up)
 	}
-	s.Servers.SetReach(base)
+	s.servers().SetReach(base)
 	if problems, err := s.Preflight(ctx, "dev"); err != nil || len(problems) > 0 {
 		t.Errorf("preflight with GitHub as it allows: %v %s", err, problemsText(problems))
 	}
@@ -54,9 +54,9 @@ func TestGitHubRefusals(t *testing.T) {
 func refusedAsPreflightSays(t *testing.T, s harnessSession, name string, account simulated.GitHubAccount, want string, up *regexp.Regexp) {
 	t.Helper()
 	ctx := context.Background()
-	reach := DefaultReach(s.Catalog)
+	reach := simulated.DefaultReach(s.Catalog)
 	reach.GitHub = account
-	s.Servers.SetReach(reach)
+	s.servers().SetReach(reach)
 	problems, err := s.Preflight(ctx, "dev")
 	if err != nil || !strings.Contains(problemsText(problems), want) {
 		t.Errorf("%s: preflight %v:\n%s\nwant %q", name, err, problemsText(problems), want)

@@ -474,8 +474,8 @@ func (s *Session) Outputs(ctx context.Context, name string) (auto.OutputMap, err
 // flush writes the simulated cloud when an operation ends, so that what the
 // engine did is on disk for whoever looks next.
 func (s *Session) flush() {
-	if s.Servers != nil {
-		if err := s.Servers.Flush(); err != nil {
+	if s.cloud != nil {
+		if err := s.cloud.Flush(); err != nil {
 			fmt.Fprintf(s.opts.Stderr, "warning: writing the simulated cloud: %v\n", err)
 		}
 	}

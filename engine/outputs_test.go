@@ -19,6 +19,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/simulated"
 )
 
 // A service stack's outputs are read from the backend once per session;
@@ -217,7 +218,7 @@ func TestSessionTempDirIsRemoved(t *testing.T) {
 func TestFailedOpenLeavesNoTempDir(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // where the session makes its own
-	_, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, StateDir: filepath.Join(t.TempDir(), "state"),
+	_, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: filepath.Join(t.TempDir(), "state"),
 		Catalog: example(t), Plugins: map[string]string{"github": filepath.Join(tmp, "missing")}, Stdout: io.Discard, Stderr: io.Discard})
 	if err == nil {
 		t.Fatal("Open accepted a plugin that does not exist")

@@ -15,7 +15,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 
 	"github.com/company/harness-platform/catalog"
-	"github.com/company/harness-platform/simulated"
+	"github.com/company/harness-platform/offline"
 )
 
 // installPlugins installs opts.Plugins in the offline PULUMI_HOME, each at
@@ -27,7 +27,7 @@ func (s *Session) installPlugins(ctx context.Context, env map[string]string) ([]
 		extra = append(extra, k+"="+v)
 	}
 	for name, path := range s.opts.Plugins {
-		version, ok := simulated.Versions[name]
+		version, ok := s.opts.Simulation.PluginVersion(name)
 		if !ok {
 			return nil, fmt.Errorf("plugin %s: no such provider (one of harness, kubernetes, aws, github)", name)
 		}
@@ -102,27 +102,27 @@ func CheckPlugins(ctx context.Context, opts Options, o RunOptions, charts string
 		// loopback instead. The base URL is an input of the program's
 		// GitHub providers, which the SDK takes from GITHUB_BASE_URL in
 		// the program's process: this one, as the program runs inline.
-		api, err := simulated.StartGitHubAPI()
+		url, stop, err := opts.Simulation.ServeGitHubAPI()
 		if err != nil {
 			return nil, err
 		}
-		defer api.Close()
+		defer stop()
 		defer os.Setenv("GITHUB_BASE_URL", os.Getenv("GITHUB_BASE_URL"))
-		os.Setenv("GITHUB_BASE_URL", api.URL())
+		os.Setenv("GITHUB_BASE_URL", url)
 	}
 	if charts != "" {
 		if err := os.MkdirAll(opts.StateDir, 0o700); err != nil {
 			return nil, err
 		}
-		repo, err := startChartRepo(charts, opts.StateDir)
+		repo, err := offline.ServeCharts(charts, opts.StateDir)
 		if err != nil {
 			return nil, err
 		}
 		defer repo.Close()
-		if opts.Catalog, err = withChartRepository(opts.Catalog, repo.url); err != nil {
+		if opts.Catalog, err = offline.WithChartRepository(opts.Catalog, repo.URL()); err != nil {
 			return nil, err
 		}
-		env := map[string]string{"SSL_CERT_FILE": repo.certFile}
+		env := map[string]string{"SSL_CERT_FILE": repo.CertFile()}
 		for k, v := range opts.Env {
 			env[k] = v
 		}

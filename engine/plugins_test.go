@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/company/harness-platform/catalog"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 )
 
@@ -49,24 +47,5 @@ func TestReadPluginEvents(t *testing.T) {
 	}
 	if fresh.Changes[apitype.OpCreate] != 0 {
 		t.Errorf("a fresh stack's creates counted as changes: %v", fresh.Changes)
-	}
-}
-
-// check-plugins --charts points every stack's delegates at the loopback
-// chart repository, keeping the catalog valid and every other setting.
-func TestWithChartRepository(t *testing.T) {
-	t.Parallel()
-	c, err := catalog.Load("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := withChartRepository(c, "https://127.0.0.1:8443/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, env := range got.Chain {
-		if d := got.Stacks[env].Delegate; d.ChartRepository != "https://127.0.0.1:8443/" || d.ChartVersion != c.Stacks[env].Delegate.ChartVersion {
-			t.Errorf("%s: delegate %+v", env, d)
-		}
 	}
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 
 	"github.com/company/harness-platform/apibudget"
+	"github.com/company/harness-platform/offline"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/program"
-	"github.com/company/harness-platform/simulated"
 	"github.com/company/harness-platform/trust"
 )
 
@@ -112,11 +112,11 @@ func (s *Session) PreflightWith(ctx context.Context, env string, o PreflightOpti
 		return nil, err
 	}
 	var svc preflight.Services = preflight.Live{}
-	if s.Servers != nil {
-		svc = s.Servers
-		if s.Servers.Reach().PulumiTeam == "" {
+	if s.cloud != nil {
+		svc = s.cloud
+		if s.cloud.Team() == "" {
 			// Offline, the run has the token its kind of run gets.
-			svc = asTeam{s.Servers, trust.RunTeam(s.opts.ReadOnly, st.Name)}
+			svc = asTeam{s.cloud, trust.RunTeam(s.opts.ReadOnly, st.Name)}
 		}
 	}
 	return append(problems, preflight.Run(ctx, svc, req)...), nil
@@ -124,8 +124,8 @@ func (s *Session) PreflightWith(ctx context.Context, env string, o PreflightOpti
 
 // account is the Harness account the provider is configured with.
 func (s *Session) account() string {
-	if s.opts.Offline {
-		return simulated.Account
+	if s.cloud != nil {
+		return s.cloud.Account()
 	}
 	return os.Getenv("HARNESS_ACCOUNT_ID")
 }
@@ -216,10 +216,10 @@ func (s *Session) requireEnvironments(ctx context.Context, env string, req *pref
 
 // asTeam answers preflight's ESC opens as a token of team.
 type asTeam struct {
-	*simulated.Servers
+	offline.Cloud
 	team string
 }
 
 func (a asTeam) OpenEnvironment(ctx context.Context, env string) error {
-	return a.Servers.OpenEnvironmentAs(ctx, a.team, env)
+	return a.Cloud.OpenEnvironmentAs(ctx, a.team, env)
 }

@@ -31,7 +31,7 @@ func TestPreflight(t *testing.T) {
 	}
 	// From outside the runners' networks, before the clusters exist: the
 	// up would create them and then time out on their API.
-	s.Servers.SetReach(simulated.Reach{Runner: netip.MustParseAddr("192.0.2.10")})
+	s.servers().SetReach(simulated.Reach{Runner: netip.MustParseAddr("192.0.2.10")})
 	problems, err := s.Preflight(ctx, "dev")
 	for _, want := range []string{
 		"the address this run comes from, 192.0.2.10: not in the runners' egressCidrs [198.51.100.0/28]",
@@ -55,7 +55,7 @@ func TestPreflight(t *testing.T) {
 	// Everything refused at once.
 	outside := netip.MustParseAddr("192.0.2.10")
 	stranger := "arn:aws:iam::999999999999:role/harness-platform-deployer"
-	s.Servers.SetReach(simulated.Reach{Runner: outside, NoGitHubCredential: true, InvalidHarnessKey: true, Identities: []string{stranger}})
+	s.servers().SetReach(simulated.Reach{Runner: outside, NoGitHubCredential: true, InvalidHarnessKey: true, Identities: []string{stranger}})
 	lockDir := filepath.Join(state, "backend", ".pulumi", "locks", "organization", "harness-platform", "dev")
 	if err := os.MkdirAll(lockDir, 0o700); err != nil {
 		t.Fatal(err)
@@ -97,15 +97,15 @@ func TestPreflight(t *testing.T) {
 		// preview is what the preview meets, when not want.
 		preview string
 	}{
-		{"no GitHub credential", simulated.Reach{Runner: DefaultReach(c).Runner, NoGitHubCredential: true}, "401 Requires authentication", ""},
+		{"no GitHub credential", simulated.Reach{Runner: simulated.DefaultReach(c).Runner, NoGitHubCredential: true}, "401 Requires authentication", ""},
 		{"runner outside the clusters' networks", simulated.Reach{Runner: outside}, "i/o timeout (the cluster's API does not answer from 192.0.2.10", ""},
-		{"credentials of another account", simulated.Reach{Runner: DefaultReach(c).Runner, Identities: []string{stranger}}, "AWS account ID not allowed: 999999999999", ""},
-		{"an identity with no access entry", simulated.Reach{Runner: DefaultReach(c).Runner, Identities: []string{"arn:aws:iam::111111111111:role/someone-else"}},
+		{"credentials of another account", simulated.Reach{Runner: simulated.DefaultReach(c).Runner, Identities: []string{stranger}}, "AWS account ID not allowed: 999999999999", ""},
+		{"an identity with no access entry", simulated.Reach{Runner: simulated.DefaultReach(c).Runner, Identities: []string{"arn:aws:iam::111111111111:role/someone-else"}},
 			"the run is arn:aws:sts::111111111111:assumed-role/someone-else/harness-platform, neither the deployer",
 			"the server has asked for the client to provide credentials (arn:aws:iam::111111111111:role/someone-else has no access entry on EKS cluster int-stable-euw1)"},
-		{"no credential plugin", simulated.Reach{Runner: DefaultReach(c).Runner, Identities: DefaultReach(c).Identities, NoCredentialPlugin: true}, "exec: executable aws not found", ""},
+		{"no credential plugin", simulated.Reach{Runner: simulated.DefaultReach(c).Runner, Identities: simulated.DefaultReach(c).Identities, NoCredentialPlugin: true}, "exec: executable aws not found", ""},
 	} {
-		s.Servers.SetReach(c.reach)
+		s.servers().SetReach(c.reach)
 		problems, err := s.Preflight(ctx, "dev")
 		if err != nil || !strings.Contains(problemsText(problems), c.want) {
 			t.Errorf("%s: preflight reports %s %v, want %q", c.name, problemsText(problems), err, c.want)

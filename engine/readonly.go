@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/company/harness-platform/yamlstrict"
 )
 
 // PreviewEnvironment is the read-only ESC environment that stands in for
@@ -57,8 +59,8 @@ func overrideEnvironment(data []byte, env string) ([]byte, error) {
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return data, nil
 	}
-	list := mapValue(doc.Content[0], "environment")
-	if imports := mapValue(list, "imports"); imports != nil {
+	list := yamlstrict.Value(doc.Content[0], "environment")
+	if imports := yamlstrict.Value(list, "imports"); imports != nil {
 		list = imports
 	}
 	if list == nil {

@@ -186,8 +186,8 @@ func insertBeforeUsers(resources []any, res map[string]any) []any {
 // importid: the Terraform provider's Create calls d.SetId with them);
 // offline, the simulated providers say.
 func (s *Session) providerID(typ, name string, inputs resource.PropertyMap) (string, bool) {
-	if s.Servers != nil {
-		return s.Servers.ID(typ, name, inputs)
+	if s.cloud != nil {
+		return s.cloud.ID(typ, name, inputs)
 	}
 	if !importid.Known(typ) {
 		return "", false

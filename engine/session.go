@@ -1,10 +1,12 @@
 // Package engine drives the program through the Pulumi Automation API as
 // an inline program (the same program.New that main.go runs). Offline, it
 // uses a local file:// backend, a passphrase secrets provider and the
-// simulated providers, all under one state directory:
+// stand-in cloud the caller composes in (Options.Simulation, package
+// offline: the engine never links the simulation), all under one state
+// directory:
 //
 //	<state>/backend    Pulumi state (file:// backend)
-//	<state>/cloud      the simulated cloud, one JSON file per provider
+//	<state>/cloud      the stand-in cloud's files
 //	<state>/workspace  the workspace's copy of Pulumi.yaml and stack files
 //	<state>/home       PULUMI_HOME
 package engine
@@ -15,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,17 +28,19 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/harness/provider"
+	"github.com/company/harness-platform/offline"
 	"github.com/company/harness-platform/program"
-	"github.com/company/harness-platform/simulated"
 )
 
 // Options configure a Session.
 type Options struct {
 	// ProjectDir holds Pulumi.yaml, the stack files and catalog/.
 	ProjectDir string
-	// Offline runs against the simulated cloud under StateDir.
-	Offline  bool
-	StateDir string
+	// Offline runs against Simulation's stand-in cloud under StateDir
+	// (simulated.Simulation; required offline).
+	Offline    bool
+	StateDir   string
+	Simulation offline.Simulation
 	// Passphrase encrypts offline secrets (PULUMI_CONFIG_PASSPHRASE).
 	Passphrase string
 	// GithubToken is configured, as a secret, on the foundation stack
@@ -55,10 +58,6 @@ type Options struct {
 	// (default DefaultKeepBackups).
 	BackupDir   string
 	KeepBackups int
-	// Reach is who calls the simulated services offline, and from where
-	// (the runner's network given to the simulation); default: the
-	// catalog's runners, with every credential in place (DefaultReach).
-	Reach *simulated.Reach
 	// ReadOnly, online, runs with each stack's read-only ESC environment
 	// (PreviewEnvironment) in place of the one its stack file imports:
 	// what a preview or the drift check needs, no credential that
@@ -66,9 +65,6 @@ type Options struct {
 	// preview`; the Automation API has no such option, so the session
 	// runs in a copy of the project's Pulumi.yaml and stack files.
 	ReadOnly bool
-	// Budgets, offline, are the API limits the simulated Harness and
-	// GitHub enforce (default: none; they count every call, APICalls).
-	Budgets *simulated.Budgets
 	// Env is added to the environment of the CLI and its plugins.
 	Env map[string]string
 	// Plugins, offline, serves the named providers ("kubernetes",
@@ -86,7 +82,7 @@ type Options struct {
 type Session struct {
 	opts      Options
 	Catalog   *catalog.Catalog
-	Servers   *simulated.Servers
+	cloud     offline.Cloud // offline: the started Simulation
 	workspace auto.Workspace
 	cli       auto.PulumiCommand
 	env       []string // the workspace's environment, for commands run directly
@@ -143,6 +139,9 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 		return nil, fmt.Errorf("%w: an offline run given a real GitHub token or registry password (HARNESS_PLATFORM_GITHUB_TOKEN, HARNESS_PLATFORM_REGISTRY_PASSWORD) encrypts it in the offline state; "+
 			"set PULUMI_CONFIG_PASSPHRASE (the fixed demo passphrase is public and protects only the demo's placeholder secrets)", ErrPassphraseRequired)
 	}
+	if opts.Offline && opts.Simulation == nil {
+		return nil, errors.New("an offline session needs Options.Simulation (simulated.Simulation{}): the engine runs no stand-in of its own")
+	}
 	cmd, err := FindCLI()
 	if err != nil {
 		return nil, err
@@ -194,23 +193,15 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 				return nil, err
 			}
 		}
-		if err := s.copyProject(workDir); err != nil {
-			return nil, err
-		}
 		shared, err := provider.SharedDirOf(opts.ProjectDir)
 		if err != nil {
 			return nil, err
 		}
-		if s.Servers, err = simulated.Start(state, shared); err != nil {
+		if s.cloud, err = opts.Simulation.Start(state, shared, c); err != nil {
 			return nil, err
 		}
-		reach := DefaultReach(c)
-		if opts.Reach != nil {
-			reach = *opts.Reach
-		}
-		s.Servers.SetReach(reach)
-		if opts.Budgets != nil {
-			s.Servers.SetBudgets(*opts.Budgets)
+		if err := s.copyProject(workDir); err != nil {
+			return nil, err
 		}
 		passphrase := opts.Passphrase
 		if passphrase == "" {
@@ -229,7 +220,7 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 		if err != nil {
 			return nil, err
 		}
-		env["PULUMI_DEBUG_PROVIDERS"] = s.Servers.DebugProviders(real...)
+		env["PULUMI_DEBUG_PROVIDERS"] = s.cloud.DebugProviders(real...)
 	}
 	wsOpts := []auto.LocalWorkspaceOption{
 		auto.WorkDir(workDir),
@@ -258,26 +249,6 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 	}
 	s.project = string(project.Name)
 	return s, nil
-}
-
-// DefaultReach is an offline run's: from the first address of the first
-// runner network the stack files name (harness-platform:runner), with a
-// GitHub credential, a valid Harness key, and, on AWS, each environment's
-// deployer role (what an up's ESC login is).
-func DefaultReach(c *catalog.Catalog) simulated.Reach {
-	var reach simulated.Reach
-	for _, env := range c.Chain {
-		if r := c.Stacks[env].Runner; r != nil && len(r.EgressCidrs) > 0 && !reach.Runner.IsValid() {
-			if p, err := netip.ParsePrefix(r.EgressCidrs[0]); err == nil {
-				reach.Runner = p.Addr()
-			}
-		}
-		// An up runs as each environment's deployer (its ESC login).
-		if a := c.Stacks[env].AWS; a != nil {
-			reach.Identities = append(reach.Identities, a.RoleArn)
-		}
-	}
-	return reach
 }
 
 // verdict is the guards' verdict on a stack under check, once reached.
@@ -349,11 +320,11 @@ func withTransform(prog pulumi.RunFunc, t pulumi.ResourceTransform) pulumi.RunFu
 	}
 }
 
-// Close stops the simulated providers and removes the session's
+// Close stops the stand-in cloud and removes the session's
 // temporary directories.
 func (s *Session) Close() {
-	if s.Servers != nil {
-		s.Servers.Stop()
+	if s.cloud != nil {
+		s.cloud.Stop()
 	}
 	for _, dir := range []string{s.tempDir, s.cliTemp} {
 		if dir != "" {
@@ -404,7 +375,7 @@ func (s *Session) copyProject(workDir string) error {
 		if config == nil {
 			config = map[string]any{}
 		}
-		config["harness:accountId"] = simulated.Account
+		config["harness:accountId"] = s.cloud.Account()
 		settings["config"] = config
 		var previous map[string]any
 		if old, err := os.ReadFile(filepath.Join(workDir, file)); err == nil && yaml.Unmarshal(old, &previous) == nil {
@@ -597,3 +568,6 @@ func (s *Session) setSecret(ctx context.Context, stack, key, value string) error
 	}
 	return nil
 }
+
+// Cloud is an offline session's started stand-in (nil online).
+func (s *Session) Cloud() offline.Cloud { return s.cloud }

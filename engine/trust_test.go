@@ -19,7 +19,7 @@ func TestDriftCheckIdentity(t *testing.T) {
 	ctx := context.Background()
 	state := deployedDev(t)
 	out := &syncBuffer{}
-	s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, ReadOnly: true, StateDir: state, Stdout: out, Stderr: out, Catalog: example(t), Env: testEnv})
+	s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, ReadOnly: true, StateDir: state, Stdout: out, Stderr: out, Catalog: example(t), Env: testEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,9 +28,9 @@ func TestDriftCheckIdentity(t *testing.T) {
 		t.Fatalf("the drift check with its own identity: %v %v", problems, err)
 	}
 
-	reach := DefaultReach(s.Catalog)
+	reach := simulated.DefaultReach(s.Catalog)
 	reach.GitHub = simulated.GitHubAccount{Variables: "none"}
-	s.Servers.SetReach(reach)
+	s.servers().SetReach(reach)
 	problems, err := s.PreflightWith(ctx, "dev", PreflightOptions{Drift: true})
 	want := "GitHub organisation company: the token may not read its Actions variables"
 	if err != nil || !strings.Contains(problemsText(problems), want) {
@@ -42,9 +42,9 @@ func TestDriftCheckIdentity(t *testing.T) {
 		t.Errorf("the drift check without Variables: read: %v, want GitHub's 403:\n%s", err, out)
 	}
 
-	reach = DefaultReach(s.Catalog)
+	reach = simulated.DefaultReach(s.Catalog)
 	reach.PulumiTeam = "harness-platform-dev" // a deployer's token
-	s.Servers.SetReach(reach)
+	s.servers().SetReach(reach)
 	problems, err = s.PreflightWith(ctx, "dev", PreflightOptions{Drift: true})
 	for _, want := range []string{
 		"ESC environment harness-platform/ci: this read-only run's token can open it, and it holds writing credentials",

@@ -20,20 +20,22 @@ import (
 )
 
 func open(ctx context.Context, c *catalog.Catalog, f options, stdout, stderr io.Writer) (*engine.Session, error) {
-	var reach *simulated.Reach
+	// Offline, the command line composes the engine with the simulated
+	// cloud; the engine itself knows only package offline's interfaces.
+	var sim simulated.Simulation
 	if f.runner != "" {
 		addr, err := netip.ParseAddr(f.runner)
 		if err != nil {
 			return nil, fmt.Errorf("--runner-address %q: %v; write the runner's address, e.g. 198.51.100.1", f.runner, err)
 		}
-		r := engine.DefaultReach(c)
+		r := simulated.DefaultReach(c)
 		r.Runner = addr
-		reach = &r
+		sim.Reach = &r
 	}
 	return engine.Open(ctx, engine.Options{
-		Reach:            reach,
 		ProjectDir:       f.dir,
 		Offline:          f.offline,
+		Simulation:       sim,
 		StateDir:         f.state,
 		Passphrase:       os.Getenv("PULUMI_CONFIG_PASSPHRASE"),
 		GithubToken:      os.Getenv("HARNESS_PLATFORM_GITHUB_TOKEN"),

@@ -12,6 +12,7 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/engine"
+	"github.com/company/harness-platform/simulated"
 )
 
 // runCheckPlugins previews every stack with real provider plugins swapped
@@ -45,6 +46,7 @@ func runCheckPlugins(c *catalog.Catalog, f options, stdout, stderr io.Writer) in
 	start := time.Now()
 	reports, err := engine.CheckPlugins(ctx, engine.Options{
 		ProjectDir: f.dir, StateDir: state, Catalog: c, Plugins: plugins,
+		Simulation: simulated.Simulation{},
 		Passphrase: os.Getenv("PULUMI_CONFIG_PASSPHRASE"),
 		Stdout:     io.Discard, Stderr: io.Discard,
 	}, engine.RunOptions{Parallel: f.parallel}, f.charts)

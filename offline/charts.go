@@ -1,4 +1,4 @@
-package engine
+package offline
 
 import (
 	"crypto/ecdsa"
@@ -19,20 +19,22 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/yamlstrict"
 )
 
-// chartRepo serves a Helm repository directory (index.yaml and the chart
+// Charts serves a Helm repository directory (index.yaml and the chart
 // archives it lists) over HTTPS on loopback, for the real Kubernetes
 // plugin's Helm releases offline: stack files require an https chart
 // repository, so the server's certificate is written to a file that the
 // plugins trust through SSL_CERT_FILE (Go's system roots on Linux).
-type chartRepo struct {
+type Charts struct {
 	srv      *http.Server
 	url      string
 	certFile string
 }
 
-func startChartRepo(dir, tmp string) (*chartRepo, error) {
+// ServeCharts serves dir; its certificate is written in tmp. Close it.
+func ServeCharts(dir, tmp string) (*Charts, error) {
 	if _, err := os.Stat(filepath.Join(dir, "index.yaml")); err != nil {
 		return nil, fmt.Errorf("%s is not a Helm repository (no index.yaml): %w", dir, err)
 	}
@@ -68,16 +70,22 @@ func startChartRepo(dir, tmp string) (*chartRepo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &chartRepo{srv: &http.Server{Handler: http.FileServer(http.Dir(dir))}, url: "https://" + lis.Addr().String() + "/", certFile: certFile}
+	r := &Charts{srv: &http.Server{Handler: http.FileServer(http.Dir(dir))}, url: "https://" + lis.Addr().String() + "/", certFile: certFile}
 	go func() { _ = r.srv.Serve(lis) }()
 	return r, nil
 }
 
-func (r *chartRepo) Close() { _ = r.srv.Close() }
+// URL is the repository's address; CertFile, the certificate a client
+// trusts it by (SSL_CERT_FILE).
+func (r *Charts) URL() string      { return r.url }
+func (r *Charts) CertFile() string { return r.certFile }
 
-// withChartRepository is the catalog with every stack's delegate chart
+// Close stops serving.
+func (r *Charts) Close() { _ = r.srv.Close() }
+
+// WithChartRepository is the catalog with every stack's delegate chart
 // repository set to url (its files rewritten and resolved again).
-func withChartRepository(c *catalog.Catalog, url string) (*catalog.Catalog, error) {
+func WithChartRepository(c *catalog.Catalog, url string) (*catalog.Catalog, error) {
 	files := catalog.Files{}
 	for name, data := range c.Files() {
 		files[name] = data
@@ -110,28 +118,16 @@ func setDelegateChartRepository(doc *yaml.Node, url string) bool {
 	if len(doc.Content) == 0 {
 		return false
 	}
-	config := mapValue(doc.Content[0], "config")
-	delegate := mapValue(config, catalog.Namespace+":delegate")
+	config := yamlstrict.Value(doc.Content[0], "config")
+	delegate := yamlstrict.Value(config, catalog.Namespace+":delegate")
 	if delegate == nil || delegate.Kind != yaml.MappingNode {
 		return false
 	}
-	if v := mapValue(delegate, "chartRepository"); v != nil {
+	if v := yamlstrict.Value(delegate, "chartRepository"); v != nil {
 		v.Value = url
 		return true
 	}
 	delegate.Content = append(delegate.Content,
 		&yaml.Node{Kind: yaml.ScalarNode, Value: "chartRepository"}, &yaml.Node{Kind: yaml.ScalarNode, Value: url})
 	return true
-}
-
-func mapValue(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
 }

@@ -1,0 +1,77 @@
+package simulated
+
+import (
+	"net/netip"
+
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/offline"
+)
+
+// Simulation is the simulated cloud as the engine's offline sessions start
+// it (offline.Simulation): Reach is who the run is and where it runs from
+// (nil: DefaultReach of the catalog), Budgets the API limits the
+// simulated Harness and GitHub enforce (nil: none, calls only counted).
+type Simulation struct {
+	Reach   *Reach
+	Budgets *Budgets
+}
+
+var _ offline.Simulation = Simulation{}
+
+// Start serves the simulated providers from stateDir (Start).
+func (sim Simulation) Start(stateDir, sharedDir string, c *catalog.Catalog) (offline.Cloud, error) {
+	s, err := Start(stateDir, sharedDir)
+	if err != nil {
+		return nil, err
+	}
+	reach := DefaultReach(c)
+	if sim.Reach != nil {
+		reach = *sim.Reach
+	}
+	s.SetReach(reach)
+	if sim.Budgets != nil {
+		s.SetBudgets(*sim.Budgets)
+	}
+	return s, nil
+}
+
+// PluginVersion is the version each simulated provider answers as.
+func (Simulation) PluginVersion(name string) (string, bool) {
+	v, ok := Versions[name]
+	return v, ok
+}
+
+// ServeGitHubAPI serves the simulated GitHub's REST API (StartGitHubAPI).
+func (Simulation) ServeGitHubAPI() (string, func(), error) {
+	api, err := StartGitHubAPI()
+	if err != nil {
+		return "", nil, err
+	}
+	return api.URL(), api.Close, nil
+}
+
+// DefaultReach is an offline run's: from the first address of the first
+// runner network the stack files name (harness-platform:runner), with a
+// GitHub credential, a valid Harness key, and, on AWS, each environment's
+// deployer role (what an up's ESC login is).
+func DefaultReach(c *catalog.Catalog) Reach {
+	var reach Reach
+	for _, env := range c.Chain {
+		if r := c.Stacks[env].Runner; r != nil && len(r.EgressCidrs) > 0 && !reach.Runner.IsValid() {
+			if p, err := netip.ParsePrefix(r.EgressCidrs[0]); err == nil {
+				reach.Runner = p.Addr()
+			}
+		}
+		// An up runs as each environment's deployer (its ESC login).
+		if a := c.Stacks[env].AWS; a != nil {
+			reach.Identities = append(reach.Identities, a.RoleArn)
+		}
+	}
+	return reach
+}
+
+// Account is the simulated Harness account.
+func (s *Servers) Account() string { return Account }
+
+// Team is the Pulumi Cloud team whose token the run holds (Reach).
+func (s *Servers) Team() string { return s.Reach().PulumiTeam }
