@@ -9,12 +9,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
@@ -692,37 +692,33 @@ func isUnknown(v any) bool {
 	return err == nil && bytes.Contains(data, []byte(plugin.UnknownStringValue))
 }
 
-// sameInput says whether the object's value got holds the declared want.
+// sameInput says whether the object's value got holds the declared want
+// (both as JSON decodes them): go-cmp, with what a bridged provider's
+// Diff ignores left out (inputDiff).
 func sameInput(want, got any) bool {
 	want, got = normalJSON(want), normalJSON(got)
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok && !isZero(got) {
-			return false
-		}
-		for k, v := range w {
-			if !sameInput(v, g[k]) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		g, ok := got.([]any)
-		if !ok && !isZero(got) || len(g) != len(w) {
-			return false
-		}
-		for i := range w {
-			if !sameInput(w[i], g[i]) {
-				return false
-			}
-		}
-		return true
-	}
 	if isZero(want) && isZero(got) {
+		// (cmp meets an absent value, nil, only inside a map or slice.)
 		return true
 	}
-	return reflect.DeepEqual(want, got)
+	return cmp.Equal(want, got, inputDiff)
+}
+
+// inputDiff compares a declared input with what the object holds as the
+// bridged provider's Diff does: a map key the program does not declare
+// is the provider's or Harness's to set (and one the object lacks is
+// unset), and an unset value equals its zero value (SDKv2 reads an unset
+// optional attribute back as "", false, 0, [] or {}).
+var inputDiff = cmp.Options{
+	cmp.FilterPath(func(p cmp.Path) bool {
+		mi, ok := p.Last().(cmp.MapIndex)
+		if !ok {
+			return false
+		}
+		want, got := mi.Values()
+		return !want.IsValid() || !got.IsValid() && isZero(want.Interface())
+	}, cmp.Ignore()),
+	cmp.FilterValues(func(want, got any) bool { return isZero(want) && isZero(got) }, cmp.Comparer(func(_, _ any) bool { return true })),
 }
 
 // isZero says whether v is unset or a zero value, as SDKv2 stores an
