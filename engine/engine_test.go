@@ -823,7 +823,7 @@ func TestUpstreamNeverDeployed(t *testing.T) {
 	t.Parallel()
 	s := open(t, t.TempDir(), example(t))
 	_, err := s.Preview(context.Background(), "staging", RunOptions{})
-	if !errors.Is(err, ErrUpstreamNotDeployed) || !strings.Contains(err.Error(), "deploy it first: platformctl up --stack dev --offline") {
+	if !errors.Is(err, ErrUpstreamNotDeployed) || !strings.Contains(err.Error(), "deploy it first: platformctl up --stack dev --yes --offline") {
 		t.Fatalf("want a message naming the stack to deploy first, got %v", err)
 	}
 }

@@ -523,7 +523,7 @@ func (s *Session) requireDeployed(ctx context.Context, upstream, stack, role str
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: stack %q reads %s %q, which has not been deployed; deploy it first: platformctl up --stack %s%s",
+	return fmt.Errorf("%w: stack %q reads %s %q, which has not been deployed; deploy it first: platformctl up --stack %s --yes%s",
 		ErrUpstreamNotDeployed, stack, role, upstream, upstream, map[bool]string{true: " --offline", false: ""}[s.opts.Offline])
 }
 

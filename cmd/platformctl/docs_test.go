@@ -1,7 +1,8 @@
 package main
 
 import (
-	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,8 +11,10 @@ import (
 )
 
 // Every platformctl command the README and docs/ show, in their shell
-// blocks and inline code, exists, with only the flags its own help
-// (platformctl help COMMAND) lists.
+// blocks and inline code, exists and parses with its own flags (those
+// platformctl help COMMAND lists); one in a shell block, which a reader
+// copies, also passes the command's checks (--stack, --yes: refresh
+// without --preview-only writes the state, so it shows --yes).
 func TestDocumentedCommandsExist(t *testing.T) {
 	pages, _ := filepath.Glob("../../docs/*.md")
 	pages = append(pages, "../../README.md")
@@ -23,16 +26,22 @@ func TestDocumentedCommandsExist(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var snippets []string
+		type snippet struct {
+			line  string
+			block bool
+		}
+		var snippets []snippet
 		for _, m := range blocks.FindAllSubmatch(data, -1) {
 			// A command continued over lines is one command.
-			snippets = append(snippets, strings.Split(strings.ReplaceAll(string(m[1]), "\\\n", " "), "\n")...)
+			for _, line := range strings.Split(strings.ReplaceAll(string(m[1]), "\\\n", " "), "\n") {
+				snippets = append(snippets, snippet{line, true})
+			}
 		}
 		for _, m := range inline.FindAllSubmatch(blocks.ReplaceAll(data, nil), -1) {
-			snippets = append(snippets, string(m[1]))
+			snippets = append(snippets, snippet{string(m[1]), false})
 		}
-		for _, line := range snippets {
-			for _, use := range platformctlUses(line) {
+		for _, sn := range snippets {
+			for _, use := range platformctlUses(sn.line) {
 				// A placeholder (COMMAND, ...) names no command;
 				// alternatives (preview|up) name each.
 				if use[0] == "..." || strings.ToUpper(use[0]) == use[0] {
@@ -40,12 +49,9 @@ func TestDocumentedCommandsExist(t *testing.T) {
 				}
 				for _, name := range strings.Split(use[0], "|") {
 					checked++
-					cmd, ok := lookup(name)
-					if !ok {
-						t.Errorf("%s: `platformctl %s`: no such command", filepath.Base(page), strings.Join(use, " "))
-						continue
+					if err := checkUse(name, use[1:], sn.block); err != nil {
+						t.Errorf("%s: `platformctl %s`: %v", filepath.Base(page), strings.Join(use, " "), err)
 					}
-					checkFlags(t, page, name, cmd, use)
 				}
 			}
 		}
@@ -55,21 +61,48 @@ func TestDocumentedCommandsExist(t *testing.T) {
 	}
 }
 
-// checkFlags checks each --flag of use against the help of command name.
-func checkFlags(t *testing.T, page, name string, cmd command, use []string) {
-	t.Helper()
-	var help bytes.Buffer
-	commandUsage(cmd, &help)
-	for _, arg := range use[1:] {
-		flagName, ok := strings.CutPrefix(arg, "--")
-		if !ok {
-			continue
+// checkUse checks the documented arguments args of command name on the
+// command tree run uses: each flag is one of the command's own. With
+// full, a whole command line a reader copies, the arguments parse with
+// the command's flags and pass the checks it makes before it loads
+// anything (inline code may name a flag without its value).
+func checkUse(name string, args []string, full bool) error {
+	root := newRoot(io.Discard, io.Discard)
+	cmd, _, err := root.Find([]string{name})
+	if err != nil || cmd == root {
+		return fmt.Errorf("no such command")
+	}
+	if err := singleDash(cmd, args); err != nil {
+		return err
+	}
+	cmd.InitDefaultHelpFlag()
+	flags := cmd.Flags()
+	for _, arg := range args {
+		if arg == "--" {
+			break
 		}
-		flagName, _, _ = strings.Cut(flagName, "=")
-		if !strings.Contains(help.String(), "  -"+flagName+" ") && !strings.Contains(help.String(), "  -"+flagName+"\n") {
-			t.Errorf("%s: `platformctl %s`: %s has no flag --%s (platformctl help %s)", filepath.Base(page), strings.Join(use, " "), name, flagName, name)
+		arg = strings.Trim(arg, "[]") // an optional flag: [--diff]
+		if long, ok := strings.CutPrefix(arg, "--"); ok {
+			long, _, _ = strings.Cut(long, "=")
+			if flags.Lookup(long) == nil {
+				return fmt.Errorf("%s has no flag --%s (platformctl help %s)", name, long, name)
+			}
+		} else if short, ok := strings.CutPrefix(arg, "-"); ok && short != "" && flags.ShorthandLookup(short[:1]) == nil {
+			return fmt.Errorf("%s has no flag -%s (platformctl help %s)", name, short[:1], name)
 		}
 	}
+	if !full {
+		return nil
+	}
+	if err := flags.Parse(args); err != nil {
+		return fmt.Errorf("%v (platformctl help %s)", err, name)
+	}
+	if cmd.PreRunE != nil {
+		if err := cmd.PreRunE(cmd, nil); err != nil {
+			return fmt.Errorf("refused: %v", err)
+		}
+	}
+	return nil
 }
 
 // platformctlUses are the platformctl invocations in a line of shell: the

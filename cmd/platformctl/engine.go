@@ -36,7 +36,7 @@ func open(ctx context.Context, c *catalog.Catalog, f options, stdout, stderr io.
 		ProjectDir:       f.dir,
 		Offline:          f.offline,
 		Simulation:       sim,
-		StateDir:         f.state,
+		StateDir:         f.stateDir(),
 		Passphrase:       os.Getenv("PULUMI_CONFIG_PASSPHRASE"),
 		GithubToken:      os.Getenv("HARNESS_PLATFORM_GITHUB_TOKEN"),
 		RegistryPassword: os.Getenv("HARNESS_PLATFORM_REGISTRY_PASSWORD"),
@@ -58,29 +58,27 @@ func interruptible() (context.Context, context.CancelFunc) {
 
 // withSession opens the command's session, runs fn in it and closes it;
 // Ctrl-C cancels ctx, so the engine stops cleanly.
-func withSession(c *catalog.Catalog, f options, stdout, stderr io.Writer, fn func(ctx context.Context, s *engine.Session) int) int {
+func withSession(c *catalog.Catalog, f options, stdout, stderr io.Writer, fn func(ctx context.Context, s *engine.Session) error) error {
 	ctx, cancel := interruptible()
 	defer cancel()
 	s, err := open(ctx, c, f, stdout, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitFail
+		return err
 	}
 	defer s.Close()
 	return fn(ctx, s)
 }
 
 // runEngine runs an engine command on one stack.
-func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
+func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 	cmd := f.command
-	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) int {
+	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) error {
 		var err error
 		o := engine.RunOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PreviewOnly: f.previewOnly, Parallel: f.parallel, StackParallel: f.stackParallel,
 			PlanDir: f.planDir}
 		if cmd == "preview" || cmd == "up" {
 			if o.PolicyPacks, o.PolicyPackConfigs, err = policyPacks(f); err != nil {
-				fmt.Fprintln(stderr, err)
-				return 1
+				return err
 			}
 		}
 		switch cmd {
@@ -103,14 +101,12 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		}
 		reportCalls(s, cmd+" of "+f.stack, stdout)
 		if cmd == "refresh" && engine.OnlyDrift(err) {
-			fmt.Fprintf(stderr, "drift in %s: %v\n", f.stack, err)
-			return exitDrift
+			return &exitError{code: exitDrift, err: fmt.Errorf("drift in %s: %w", f.stack, err)}
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "%s of %s failed: %v\n", cmd, f.stack, err)
-			return exitFail
+			return fmt.Errorf("%s failed: %w", f.stack, err)
 		}
-		return exitOK
+		return nil
 	})
 }
 
@@ -171,46 +167,49 @@ func printOutputs(ctx context.Context, s *engine.Session, f options, stdout io.W
 
 // runDemo is the main job offline: deploy the chain, show that a second
 // run has nothing to do, and run the drift check.
-func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
+func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 	ctx, cancel := interruptible()
 	defer cancel()
 	f.offline = true
 	s, err := open(ctx, c, f, stdout, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return err
 	}
 	defer s.Close()
 	start := time.Now()
-	step := func(title string, fn func(env string) error) bool {
+	step := func(title string, fn func(env string) error) error {
 		for _, env := range c.Chain {
 			fmt.Fprintf(stdout, "\n=== %s: %v\n", title, c.StacksOf(env))
 			err := fn(env)
 			reportCalls(s, title+" of "+env, stdout)
 			if err != nil {
-				fmt.Fprintf(stderr, "demo: %s of %s failed: %v\n", title, env, err)
-				return false
+				return fmt.Errorf("%s of %s failed: %w", title, env, err)
 			}
 		}
-		return true
+		return nil
 	}
 	packs, configs, err := policyPacks(f)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return err
 	}
 	o := engine.RunOptions{Parallel: f.parallel, StackParallel: f.stackParallel, PolicyPacks: packs, PolicyPackConfigs: configs}
 	check := o
 	check.ExpectNoChanges, check.PreviewOnly = true, true
-	ok := step("up", func(env string) error { _, err := s.Up(ctx, env, o); return err }) &&
-		step("preview (expect no changes)", func(env string) error { _, err := s.Preview(ctx, env, check); return err }) &&
-		step("drift check (refresh --preview-only --expect-no-changes)", func(env string) error { return s.Refresh(ctx, env, check) })
-	if !ok {
-		return 1
+	for _, st := range []struct {
+		title string
+		fn    func(env string) error
+	}{
+		{"up", func(env string) error { _, err := s.Up(ctx, env, o); return err }},
+		{"preview (expect no changes)", func(env string) error { _, err := s.Preview(ctx, env, check); return err }},
+		{"drift check (refresh --preview-only --expect-no-changes)", func(env string) error { return s.Refresh(ctx, env, check) }},
+	} {
+		if err := step(st.title, st.fn); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stdout, "\ndemo: %v deployed to the simulated cloud in %s, no changes on a second run, no drift.\nState: %s (delete it to start over).\n",
-		c.AllStacks(), time.Since(start).Round(time.Second), f.state)
-	return 0
+		c.AllStacks(), time.Since(start).Round(time.Second), f.stateDir())
+	return nil
 }
 
 // recoverStack settles what an interrupted up left: the lock (with
@@ -229,33 +228,31 @@ func recoverStack(ctx context.Context, s *engine.Session, f options, stdout io.W
 		fmt.Fprintf(stdout, "%s has no pending creates: nothing to recover\n", f.stack)
 		return nil
 	}
-	fmt.Fprintf(stdout, "%s: settled %d pending create(s); run `platformctl up --stack %s` to create what is missing\n", f.stack, len(settled), f.stack)
+	fmt.Fprintf(stdout, "%s: settled %d pending create(s); run `platformctl up --stack %s --yes` to create what is missing\n", f.stack, len(settled), f.stack)
 	return nil
 }
 
 // runMove moves, in the environment's stacks, the objects of every service
 // to the stack the catalog puts it in. Without --yes it only reports.
-func runMove(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
-	ctx, cancel := interruptible()
-	defer cancel()
-	if _, shard := catalog.SplitStack(f.stack); shard != "" {
-		fmt.Fprintf(stderr, "move works on an environment: --stack %s\n", strings.SplitN(f.stack, catalog.StackSeparator, 2)[0])
-		return exitUsage
+func runMove(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
+	if env, shard := catalog.SplitStack(f.stack); shard != "" {
+		return usageErrorf("move works on an environment, not one stack: --stack %s", env)
 	}
-	s, err := open(ctx, c, f, stdout, stderr)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
-	defer s.Close()
+	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) error {
+		return moveStacks(ctx, s, f, stdout)
+	})
+}
+
+// moveStacks plans the moves of the environment's stacks, reports them
+// and, unless it is a dry run, applies them.
+func moveStacks(ctx context.Context, s *engine.Session, f options, stdout io.Writer) error {
 	moves, err := s.PlanMoves(ctx, f.stack)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return err
 	}
 	if len(moves) == 0 {
 		fmt.Fprintf(stdout, "%s: every object is in the stack the catalog puts it in; nothing to move\n", f.stack)
-		return 0
+		return nil
 	}
 	total := 0
 	for _, m := range moves {
@@ -264,16 +261,15 @@ func runMove(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 	}
 	if f.dryRun {
 		fmt.Fprintf(stdout, "%d service(s) to move; run again with --yes to move them (a state move: nothing is deleted or created)\n", total)
-		return 0
+		return nil
 	}
 	for _, m := range moves {
 		if err := s.ApplyMove(ctx, m); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+			return err
 		}
 	}
-	fmt.Fprintf(stdout, "moved %d service(s); now run `platformctl up --stack %s`: its preview shows no create or delete\n", total, f.stack)
-	return 0
+	fmt.Fprintf(stdout, "moved %d service(s); now run `platformctl up --stack %s --yes`: its preview shows no create or delete\n", total, f.stack)
+	return nil
 }
 
 // backupStacks backs up the stack, or every stack of an environment.
@@ -309,15 +305,15 @@ func restoreStack(ctx context.Context, s *engine.Session, f options, stdout io.W
 		return err
 	}
 	fmt.Fprintf(stdout, "%s restored from %s (the state it replaced was backed up first).\nThe refresh preview above shows what differs in the cloud: %v\n"+
-		"Next: `platformctl refresh --stack %s` to accept the cloud as it is, then `platformctl up --stack %s` to apply the catalog.\n",
+		"Next: `platformctl refresh --stack %s --yes` to accept the cloud as it is, then `platformctl up --stack %s --yes` to apply the catalog.\n",
 		f.stack, f.from, r.ChangeSummary, f.stack, f.stack)
 	return nil
 }
 
 // runImport reports, and with --yes adopts, the Harness objects of the
 // stack (every stack of an environment) that already exist.
-func runImport(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
-	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) int {
+func runImport(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
+	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) error {
 		start := time.Now()
 		report, err := s.Import(ctx, f.stack, engine.ImportOptions{Yes: !f.dryRun})
 		totals := map[engine.AdoptStatus]int{}
@@ -336,8 +332,7 @@ func runImport(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 			"%d existing and not declared by the catalog (left alone; declare them in the catalog to manage them); %d provider calls in %s\n",
 			f.stack, totals[engine.Adopted], totals[engine.Different], totals[engine.ToCreate], totals[engine.NotDeclared], report.Calls, time.Since(start).Round(time.Second))
 		if err != nil {
-			fmt.Fprintf(stderr, "import of %s failed: %v\n", f.stack, err)
-			return 1
+			return fmt.Errorf("%s failed: %w", f.stack, err)
 		}
 		switch {
 		case f.dryRun && totals[engine.Adopted]+totals[engine.Different] > 0:
@@ -345,32 +340,30 @@ func runImport(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
 		case !f.dryRun:
 			fmt.Fprintf(stdout, "the account was not changed; now `platformctl preview --stack %s` shows the differences as in-place updates\n", f.stack)
 		}
-		return 0
+		return nil
 	})
 }
 
 // runPreflight checks every credential and endpoint the stack's
 // operations use, and prints every problem with its fix.
-func runPreflight(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
-	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) int {
+func runPreflight(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
+	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) error {
 		problems, err := s.PreflightWith(ctx, f.stack, engine.PreflightOptions{Drift: f.drift, PlanDir: f.planDir})
 		if err != nil {
-			fmt.Fprintf(stderr, "preflight of %s failed: %v\n", f.stack, err)
-			return exitFail
+			return fmt.Errorf("%s failed: %w", f.stack, err)
 		}
 		for _, p := range problems {
 			fmt.Fprintf(stderr, "preflight: %v\n", p)
 		}
 		if len(problems) > 0 {
-			fmt.Fprintf(stderr, "preflight of %s: %d problem(s); nothing was run\n", f.stack, len(problems))
-			return exitFail
+			return fmt.Errorf("%s: %d problem(s); nothing was run", f.stack, len(problems))
 		}
 		also := ""
 		if f.readOnly {
 			also = "; the run's token opens no environment that holds a writing credential"
 		}
 		fmt.Fprintf(stdout, "preflight of %s: the backend, the ESC environments and their logins, the Harness key, the GitHub credential, the AWS roles and the deployed clusters' API answer%s\n", f.stack, also)
-		return exitOK
+		return nil
 	})
 }
 

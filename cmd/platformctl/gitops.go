@@ -89,23 +89,20 @@ func readPlatformStacks(dir string, c *catalog.Catalog) (map[string]map[string]a
 	return out, nil
 }
 
-// runGitops writes the service stacks' manifests (--write), or checks that
+// runGitops writes the service stacks' manifests (--yes), or checks that
 // the files on disk are what the catalog gives: a stale or missing file,
 // or one of a service stack the catalog no longer has, is an error naming
 // the fix.
-func runGitops(c *catalog.Catalog, o options, stdout, stderr io.Writer) int {
+func runGitops(c *catalog.Catalog, o options, stdout, _ io.Writer) error {
 	platform, err := readPlatformStacks(o.dir, c)
-	if err == nil {
-		var want map[string][]byte
-		if want, err = serviceStackManifests(c, platform); err == nil {
-			err = syncFiles(o.dir, want, o.yes, stdout)
-		}
-	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitFail
+		return err
 	}
-	return exitOK
+	want, err := serviceStackManifests(c, platform)
+	if err != nil {
+		return err
+	}
+	return syncFiles(o.dir, want, o.yes, stdout)
 }
 
 // syncFiles compares (or, with write, makes) the generated files under dir

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -111,8 +112,8 @@ func TestCommandLine(t *testing.T) {
 	}{
 		{args: []string{"render", "--stack", "production", "extra", "--service", "payment-service", "--dir", dir}, code: 2, stderr: `unexpected argument "extra"`, noStdout: true},
 		{args: []string{"validate", "--dir", dir, "stray"}, code: 2, stderr: `unexpected argument "stray"`},
-		{args: []string{"validate", "--bogus"}, code: 2, stderr: "flag provided but not defined: -bogus"},
-		{args: []string{"validate", "--service", "x", "--dir", dir}, code: 2, stderr: "flag provided but not defined: -service"},
+		{args: []string{"validate", "--bogus"}, code: 2, stderr: "platformctl validate: unknown flag: --bogus"},
+		{args: []string{"validate", "--service", "x", "--dir", dir}, code: 2, stderr: "platformctl validate: unknown flag: --service"},
 		{args: []string{"render", "--dir", dir}, code: 2, stderr: "--stack is required"},
 		{args: []string{"up", "--stack", "dev", "--dir", dir}, code: 2, stderr: "then pass --yes"},
 		{args: []string{"frobnicate"}, code: 2, stderr: `unknown command "frobnicate"`},
@@ -130,6 +131,148 @@ func TestCommandLine(t *testing.T) {
 		}
 		if tc.noStdout && out.Len() > 0 {
 			t.Errorf("platformctl %s printed %d bytes although the command line is wrong", strings.Join(tc.args, " "), out.Len())
+		}
+	}
+}
+
+// Pulumi's short flags: -s for --stack, -y for --yes, -j for --json, -p
+// for --parallel.
+func TestShortFlags(t *testing.T) {
+	dir := project(t, nil)
+	var long, short, errOut bytes.Buffer
+	if code := run([]string{"render", "--stack", "production", "--dir", dir}, &long, &errOut); code != exitOK {
+		t.Fatalf("render --stack: exit %d: %s", code, errOut.String())
+	}
+	if code := run([]string{"render", "-s", "production", "--dir", dir}, &short, &errOut); code != exitOK || short.String() != long.String() {
+		t.Fatalf("render -s: exit %d, %d bytes (--stack: %d): %s", code, short.Len(), long.Len(), errOut.String())
+	}
+
+	// gitops writes the operator's Stacks with -y as with --yes.
+	gitops := project(t, func(f map[string][]byte) {
+		stacks, _ := filepath.Glob("../../" + gitopsDir + "/*/stack.yaml")
+		for _, path := range stacks {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel("../..", path)
+			f[rel] = data
+		}
+	})
+	for _, step := range []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"gitops", "--dir", gitops}, exitFail, ""},
+		{[]string{"gitops", "-y", "--dir", gitops}, exitOK, "written or removed"},
+		{[]string{"gitops", "--dir", gitops}, exitOK, "follow the catalog"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(step.args, &out, &errOut); code != step.code || !strings.Contains(out.String(), step.out) {
+			t.Fatalf("platformctl %s: exit %d, %s%s; want exit %d, %q", strings.Join(step.args, " "), code, out.String(), errOut.String(), step.code, step.out)
+		}
+	}
+
+	// -y passes the consent check of up, -j and -p parse: each goes on
+	// to load the catalog (here: none, exit 1), none is a usage error.
+	none := filepath.Join(t.TempDir(), "none")
+	for _, args := range [][]string{
+		{"up", "-s", "dev", "-y", "--dir", none},
+		{"destroy", "-s", "dev", "-y", "--dir", none},
+		{"refresh", "-s", "dev", "-y", "--dir", none},
+		{"outputs", "-s", "dev", "-j", "--dir", none},
+		{"preview", "-s", "dev", "-p", "4", "--dir", none},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(args, &out, &errOut); code != exitFail || !strings.Contains(errOut.String(), "nothing was declared") {
+			t.Errorf("platformctl %s: exit %d, %s; want the catalog load's failure (exit 1)", strings.Join(args, " "), code, errOut.String())
+		}
+	}
+}
+
+// A refresh writes the state: without --yes it is refused, as up and
+// destroy are, with the fix, and runs nothing; --preview-only (the drift
+// check) writes nothing and needs no --yes.
+func TestRefreshNeedsYes(t *testing.T) {
+	dir := project(t, nil)
+	state := filepath.Join(t.TempDir(), "state")
+	var out, errOut bytes.Buffer
+	code := run([]string{"refresh", "--stack", "dev", "--offline", "--state", state, "--dir", dir}, &out, &errOut)
+	want := "platformctl refresh: --yes is required to write what the cloud holds into the state of \"dev\": " +
+		"run `platformctl refresh --stack dev --preview-only` to see what it would write, then pass --yes\n"
+	if code != exitUsage || errOut.String() != want || out.Len() > 0 {
+		t.Fatalf("refresh without --yes: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out.String(), errOut.String(), want)
+	}
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Fatalf("refresh without --yes made its state %s: %v", state, err)
+	}
+	// up's refusal reads the same way.
+	errOut.Reset()
+	if code := run([]string{"up", "-s", "dev", "--dir", dir}, &out, &errOut); code != exitUsage ||
+		!strings.HasPrefix(errOut.String(), "platformctl up: --yes is required to change the stack \"dev\"") {
+		t.Fatalf("up without --yes: exit %d, %q", code, errOut.String())
+	}
+	// The drift check and a refresh with --yes pass the check: they go
+	// on to load the catalog (here: none, exit 1).
+	none := filepath.Join(t.TempDir(), "none")
+	for _, args := range [][]string{
+		{"refresh", "--stack", "dev", "--preview-only", "--expect-no-changes", "--dir", none},
+		{"refresh", "--stack", "dev", "--yes", "--dir", none},
+	} {
+		errOut.Reset()
+		if code := run(args, &out, &errOut); code != exitFail || !strings.Contains(errOut.String(), "nothing was declared") {
+			t.Errorf("platformctl %s: exit %d, %s; want the catalog load's failure (exit 1)", strings.Join(args, " "), code, errOut.String())
+		}
+	}
+}
+
+// Each command's help lists its own flags only, in Pulumi's spelling.
+func TestHelpListsOwnFlags(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"up", "-h"}, &out, &errOut); code != exitOK {
+		t.Fatalf("up -h: exit %d: %s", code, errOut.String())
+	}
+	help := out.String()
+	for _, want := range []string{"-s, --stack STACK", "-y, --yes", "-p, --parallel N", "--plan DIR", "--policy-pack PATH", "--policy-pack-config FILE", "--diff", "--expect-no-changes"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("up -h does not list %q:\n%s", want, help)
+		}
+	}
+	for _, other := range []string{"from", "charts", "plugin", "events", "preview-only", "save-plan", "json", "unlock"} {
+		if regexp.MustCompile(`(?m)^ +(-., )?--` + other + `\b`).MatchString(help) {
+			t.Errorf("up -h lists --%s, a flag of another command:\n%s", other, help)
+		}
+	}
+	out.Reset()
+	if code := run([]string{"outputs", "--help"}, &out, &errOut); code != exitOK || !strings.Contains(out.String(), "-j, --json") {
+		t.Errorf("outputs --help: exit %d, no -j, --json:\n%s", code, out.String())
+	}
+}
+
+// A flag the command does not take is a usage error (exit 2) naming the
+// flag, printed once as `platformctl COMMAND: ...` with the command's
+// usage line; a Go-style single-dash long flag (-stack) too.
+func TestUnknownFlag(t *testing.T) {
+	dir := project(t, nil)
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"up", "--stack", "dev", "--bogus", "--dir", dir}, "platformctl up: unknown flag: --bogus\n"},
+		{[]string{"up", "--stack", "dev", "--from", "x", "--dir", dir}, "platformctl up: unknown flag: --from\n"},
+		{[]string{"render", "-stack", "production", "--dir", dir}, "platformctl render: -stack: a long flag takes two dashes: --stack\n"},
+		{[]string{"render", "--stack=production", "-x", "--dir", dir}, "platformctl render: unknown shorthand flag: 'x' in -x\n"},
+	} {
+		var out, errOut bytes.Buffer
+		code := run(tc.args, &out, &errOut)
+		use := regexp.MustCompile(`(?m)^usage: platformctl ` + tc.args[0] + ` .*\(platformctl ` + tc.args[0] + ` -h: its flags\)\n$`)
+		if code != exitUsage || !strings.HasPrefix(errOut.String(), tc.err) || !use.MatchString(errOut.String()) || out.Len() > 0 {
+			t.Errorf("platformctl %s: exit %d, stdout %q, stderr %q; want exit 2, %q and the usage line", strings.Join(tc.args, " "), code, out.String(), errOut.String(), tc.err)
+		}
+		_, msg, _ := strings.Cut(strings.TrimSuffix(tc.err, "\n"), ": ")
+		if n := strings.Count(errOut.String(), msg); n != 1 {
+			t.Errorf("platformctl %s: the error printed %d times:\n%s", strings.Join(tc.args, " "), n, errOut.String())
 		}
 	}
 }

@@ -18,26 +18,18 @@ import (
 // runCheckPlugins previews every stack with real provider plugins swapped
 // in for the simulated ones (engine.CheckPlugins) and reports, per stack,
 // what the plugins said. It fails unless every figure is zero.
-func runCheckPlugins(c *catalog.Catalog, f options, stdout, stderr io.Writer) int {
+// The command line's --plugin values are NAME=PATH (spec.check).
+func runCheckPlugins(c *catalog.Catalog, f options, stdout, _ io.Writer) error {
 	plugins := map[string]string{}
 	for _, p := range f.plugins {
-		name, path, ok := strings.Cut(p, "=")
-		if !ok || name == "" || path == "" {
-			fmt.Fprintf(stderr, "--plugin %q: write NAME=PATH, e.g. github=bin/pulumi-resource-github\n", p)
-			return exitUsage
-		}
+		name, path, _ := strings.Cut(p, "=")
 		plugins[name] = path
-	}
-	if len(plugins) == 0 {
-		fmt.Fprintln(stderr, "check-plugins: name at least one --plugin NAME=PATH")
-		return exitUsage
 	}
 	state := f.state
 	if state == "" {
 		dir, err := os.MkdirTemp("", "check-plugins-")
 		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return exitFail
+			return err
 		}
 		state = filepath.Join(dir, "state")
 	}
@@ -52,14 +44,13 @@ func runCheckPlugins(c *catalog.Catalog, f options, stdout, stderr io.Writer) in
 	}, engine.RunOptions{Parallel: f.parallel}, f.charts)
 	clean := printPluginReports(stdout, reports)
 	if err != nil {
-		fmt.Fprintf(stderr, "check-plugins: %v\n", err)
-		return exitFail
+		return err
 	}
 	fmt.Fprintf(stdout, "\n%d previews in %s; state: %s\n", len(reports), time.Since(start).Round(time.Second), state)
 	if !clean {
-		return exitFail
+		return fmt.Errorf("the plugins reported errors, warnings or changes (above)")
 	}
-	return exitOK
+	return nil
 }
 
 // printPluginReports writes a table of the reports, then every message;

@@ -64,18 +64,18 @@ func sameSettings(c, base *catalog.Catalog) bool {
 	return slices.Equal(c.Chain, base.Chain)
 }
 
-func runStacks(c *catalog.Catalog, o options, stdout, stderr io.Writer) int {
+func runStacks(c *catalog.Catalog, o options, stdout, stderr io.Writer) error {
 	var base *catalog.Catalog
 	if o.base != "" {
 		var err error
 		if base, err = catalog.Load(o.base); err != nil {
 			fmt.Fprintf(stderr, "the base catalog in %s:\n", o.base)
 			printLoadError(stderr, err)
-			return exitFail
+			return printed
 		}
 	}
 	for _, name := range affectedStacks(c, base) {
 		fmt.Fprintln(stdout, name)
 	}
-	return exitOK
+	return nil
 }

@@ -15,28 +15,22 @@ import (
 
 // runSummary prints the Markdown summary of a preview's event log; the
 // plan of the stack names the service each changed resource belongs to.
-func runSummary(c *catalog.Catalog, o options, stdout, stderr io.Writer) int {
-	if o.events == "" {
-		fmt.Fprintln(stderr, "platformctl summary: --events is required")
-		return exitUsage
-	}
+func runSummary(c *catalog.Catalog, o options, stdout, _ io.Writer) error {
 	p, err := plan.Build(c, o.stack)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitFail
+		return err
 	}
 	f, err := os.Open(o.events)
 	if err != nil {
 		// A preview that failed before it started wrote no log: say so.
 		fmt.Fprintf(stdout, "### ❌ `%s`: the preview wrote no event log (%v); see the job log\n", o.stack, err)
-		return exitOK
+		return nil
 	}
 	defer f.Close()
 	owner := p.ServiceOf()
 	pre, err := summary.Read(o.stack, f, func(urn resource.URN) string { return owner(urn.Name()) })
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitFail
+		return err
 	}
 	if p.GitHub != nil {
 		pre.Lookups = apibudget.Calls{GitHubReads: p.GitHub.Lookups()}
@@ -48,8 +42,7 @@ func runSummary(c *catalog.Catalog, o options, stdout, stderr io.Writer) int {
 		for _, stack := range c.StacksOf(p.Platform)[1:] {
 			sp, err := plan.Build(c, stack)
 			if err != nil {
-				fmt.Fprintln(stderr, err)
-				return exitFail
+				return err
 			}
 			for _, d := range sp.Deployments {
 				pre.Reach[d.Pipeline.Template]++
@@ -57,5 +50,5 @@ func runSummary(c *catalog.Catalog, o options, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprint(stdout, pre.Markdown(o.details, o.max))
-	return exitOK
+	return nil
 }
