@@ -19,6 +19,7 @@ require (
 require (
 	github.com/aws/aws-sdk-go-v2/service/eks v1.105.6
 	github.com/distribution/reference v0.5.0
+	github.com/goccy/go-yaml v1.19.2
 	github.com/google/go-cmp v0.7.0
 	github.com/itchyny/gojq v0.12.17
 	github.com/prometheus/prometheus v0.305.0

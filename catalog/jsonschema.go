@@ -54,6 +54,11 @@ func schemaOf(t reflect.Type) map[string]any {
 			if f.Enum != nil {
 				p["enum"] = f.Enum
 			}
+			if f.Required && p["type"] == "string" && f.Enum == nil {
+				// Blank is refused as a missing key is (yamlstrict).
+				p["minLength"] = 1
+				p["pattern"] = `\S`
+			}
 			props[f.Key] = p
 			if f.Required {
 				required = append(required, f.Key)

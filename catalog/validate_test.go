@@ -51,7 +51,17 @@ func TestValidationErrors(t *testing.T) {
 		want  []string // every diagnostic, exactly
 	}{
 		{"yaml syntax", []edit{{ServicesFile, "    team: checkout\n    archetype: api\n    repo: company/checkout\n", "    team: checkout\n    archetype: [api\n    repo: company/checkout\n"}},
-			[]string{`catalog/services.yaml:33:1: YAML syntax error: did not find expected ',' or ']'; fix the YAML syntax`}},
+			[]string{`catalog/services.yaml:34:5: YAML syntax error: ',' or ']' must be specified; fix the YAML syntax`}},
+		// yaml.v3 reported this tab on line 32, the line before it.
+		{"a tab in the indentation", []edit{{ServicesFile, "    team: checkout\n    archetype: api\n", "    team: checkout\n\tarchetype: api\n"}},
+			[]string{"catalog/services.yaml:33:1: YAML syntax error: found character '\t' that cannot start any token; fix the YAML syntax"}},
+		{"a required value given blank", []edit{{ServicesFile, "    repo: company/checkout\n", "    repo: \"\"\n"}, {ServicesFile, "    team: checkout\n", "    team: \" \"\n"}},
+			[]string{
+				`catalog/services.yaml:32:11: "team" is empty; write a value: Owning team, a name from catalog/teams.yaml`,
+				`catalog/services.yaml:34:11: "repo" is empty; write a value: Source repository, owner/name`,
+			}},
+		{"a key given twice", []edit{{ServicesFile, "    team: checkout\n    archetype: api\n", "    team: checkout\n    archetype: api\n    team: payments\n"}},
+			[]string{`catalog/services.yaml:34:5: key "team" is given twice; keep one of them`}},
 		{"bad network", []edit{{"Pulumi.production.yaml", "networkCidr: 10.3.0.0/17", "networkCidr: 10.3.0.0/33"}},
 			[]string{`Pulumi.production.yaml:12:20: networkCidr "10.3.0.0/33" is not an IPv4 CIDR; write an IPv4 network such as 10.3.0.0/17`}},
 		{"overlapping networks", []edit{{"Pulumi.production.yaml", "networkCidr: 10.3.128.0/17", "networkCidr: 10.2.0.0/16"}},

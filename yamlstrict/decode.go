@@ -16,6 +16,8 @@ import (
 	"reflect"
 	"strings"
 
+	goyaml "github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/parser"
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/diag"
@@ -104,7 +106,22 @@ func Value(m *yaml.Node, key string) *yaml.Node {
 }
 
 // ParseFile parses one YAML document. Syntax errors become diagnostics.
+//
+// goccy/go-yaml's parser checks the syntax first: it reports where a
+// problem is as data (the offending token's line and column; yaml.v3
+// only writes a line into its message, a line early for some). Keys given
+// twice are left to the decoder, which names both. yaml.v3 then builds
+// the node tree.
 func ParseFile(file string, data []byte, diags *diag.List) *yaml.Node {
+	if _, err := parser.ParseBytes(data, 0, parser.AllowDuplicateMapKey()); err != nil {
+		var syntax *goyaml.SyntaxError
+		if errors.As(err, &syntax) && syntax.Token != nil {
+			diags.Add(file, syntax.Token.Position.Line, syntax.Token.Position.Column, "fix the YAML syntax", "YAML syntax error: %s", syntax.Message)
+		} else {
+			diags.Add(file, 0, 0, "fix the YAML syntax", "YAML syntax error: %v", err)
+		}
+		return nil
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
@@ -112,20 +129,9 @@ func ParseFile(file string, data []byte, diags *diag.List) *yaml.Node {
 			diags.Add(file, 0, 0, "add the expected top-level keys", "file is empty")
 			return nil
 		}
-		// yaml.v3 reports "yaml: line N: message".
-		line := 0
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		if n, rest, ok := strings.Cut(strings.TrimPrefix(msg, "line "), ":"); ok && strings.HasPrefix(msg, "line ") {
-			if _, scanErr := fmt.Sscan(n, &line); scanErr == nil {
-				msg = strings.TrimSpace(rest)
-			}
-			// Parser errors ("did not find expected ...") carry a 0-based
-			// line, scanner errors a 1-based one.
-			if strings.HasPrefix(msg, "did not find expected") {
-				line++
-			}
-		}
-		diags.Add(file, line, 1, "fix the YAML syntax", "YAML syntax error: %s", msg)
+		// What goccy/go-yaml accepts and yaml.v3 does not: yaml.v3's
+		// message, which names the line.
+		diags.Add(file, 0, 0, "fix the YAML syntax", "YAML syntax error: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 		return nil
 	}
 	if len(doc.Content) == 0 {
@@ -260,6 +266,17 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 		seen[k.Value] = true
 		fv := v.Field(f.Index)
 		d.decode(val, fv, k.Value)
+		// A required string given blank parses but means nothing: refused
+		// as a missing key is.
+		if f.Required && fv.Kind() == reflect.String && val.Kind == yaml.ScalarNode && strings.TrimSpace(fv.String()) == "" {
+			fix := "write a value"
+			if f.Description != "" {
+				fix += ": " + strings.TrimSuffix(f.Description, ".")
+			}
+			d.add(val, fix, "%q is empty", k.Value)
+			fv.SetString("") // later checks skip what is not given
+			continue
+		}
 		if f.Enum != nil && fv.Kind() == reflect.String && val.Kind == yaml.ScalarNode && !contains(f.Enum, fv.String()) {
 			fix := "use one of: " + strings.Join(f.Enum, ", ")
 			if s := suggest(fv.String(), f.Enum); s != "" {
