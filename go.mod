@@ -18,9 +18,11 @@ require (
 
 require (
 	github.com/aws/aws-sdk-go-v2/service/eks v1.105.6
+	github.com/bradleyfalzon/ghinstallation/v2 v2.11.0
 	github.com/distribution/reference v0.5.0
 	github.com/goccy/go-yaml v1.19.2
 	github.com/google/go-cmp v0.7.0
+	github.com/google/go-github/v62 v62.0.0
 	github.com/itchyny/gojq v0.12.17
 	github.com/prometheus/prometheus v0.305.0
 	k8s.io/apimachinery v0.32.3
@@ -30,6 +32,8 @@ require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/dennwc/varint v1.0.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.7.0 // indirect
+	github.com/golang-jwt/jwt/v4 v4.5.2 // indirect
+	github.com/google/go-querystring v1.1.0 // indirect
 	github.com/grafana/regexp v0.0.0-20240518133315-a468a5bfb3bc // indirect
 	github.com/itchyny/timefmt-go v0.1.6 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect

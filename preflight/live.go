@@ -30,7 +30,7 @@ import (
 
 // Live asks the real services, with the credentials the providers read
 // from the environment: HARNESS_PLATFORM_API_KEY (and HARNESS_ENDPOINT),
-// GITHUB_TOKEN (and GITHUB_API_URL), the AWS SDK's default chain (what
+// GITHUB_TOKEN or the GitHub App's (github.go), the AWS SDK's default chain (what
 // ESC's OIDC login exports).
 type Live struct {
 	Client *http.Client
@@ -94,78 +94,6 @@ func (l Live) Harness(ctx context.Context, account, org string) error {
 	return nil
 }
 
-// github is the GitHub API's base URL and the token's headers.
-func githubAPI() (string, http.Header, error) {
-	token := os.Getenv("GITHUB_TOKEN")
-	if token == "" {
-		return "", nil, errors.New("GITHUB_TOKEN is not set: the provider would call GitHub anonymously, which GitHub answers 401 Requires authentication")
-	}
-	base := strings.TrimSuffix(env("GITHUB_API_URL", "https://api.github.com"), "/")
-	return base, http.Header{"Authorization": {"Bearer " + token}, "Accept": {"application/vnd.github+json"}}, nil
-}
-
-// GitHub checks the credential on the owner's first repository: 401 is
-// a bad credential (GitHubRepo checks each repository).
-func (l Live) GitHub(ctx context.Context, owner string, repos []string) error {
-	base, h, err := githubAPI()
-	if err != nil {
-		return err
-	}
-	u := fmt.Sprintf("%s/repos/%s/%s", base, url.PathEscape(owner), url.PathEscape(repos[0]))
-	status, _, err := l.get(ctx, u, h)
-	if err != nil {
-		return err
-	}
-	if status == http.StatusUnauthorized {
-		return fmt.Errorf("GET %s: 401 Bad credentials", u)
-	}
-	return nil
-}
-
-// GitHubPlan reads the organisation's plan (GET /orgs/{org}: the plan is
-// shown to its owners only; "" otherwise, and for a user).
-func (l Live) GitHubPlan(ctx context.Context, owner string) (string, error) {
-	base, h, err := githubAPI()
-	if err != nil {
-		return "", err
-	}
-	var org struct {
-		Plan *struct{ Name string } `json:"plan"`
-	}
-	status, body, err := l.get(ctx, fmt.Sprintf("%s/orgs/%s", base, url.PathEscape(owner)), h)
-	if err != nil || status != http.StatusOK || json.Unmarshal(body, &org) != nil || org.Plan == nil {
-		return "", err
-	}
-	return org.Plan.Name, nil
-}
-
-// GitHubOrg asks for one of the organisation's Actions variables: 403 (or
-// 404) is a token that may not use them.
-func (l Live) GitHubOrg(ctx context.Context, owner string) (GitHubOrg, error) {
-	base, h, err := githubAPI()
-	if err != nil {
-		return GitHubOrg{}, err
-	}
-	var g GitHubOrg
-	for _, what := range []struct {
-		path string
-		ok   *bool
-	}{{"variables", &g.Variables}, {"secrets", &g.Secrets}} {
-		u := fmt.Sprintf("%s/orgs/%s/actions/%s?per_page=1", base, url.PathEscape(owner), what.path)
-		status, _, err := l.get(ctx, u, h)
-		switch {
-		case err != nil:
-			return GitHubOrg{}, err
-		case status == http.StatusOK:
-			*what.ok = true
-		case status == http.StatusForbidden || status == http.StatusNotFound:
-		default:
-			return GitHubOrg{}, fmt.Errorf("GET %s: %d", u, status)
-		}
-	}
-	return g, nil
-}
-
 // OpenEnvironment opens the environment with the run's Pulumi token, as
 // the CLI does for a stack importing it (Pulumi Cloud REST API: POST
 // /api/esc/environments/{org}/{project}/{env}/open); the open session
@@ -184,56 +112,6 @@ func (l Live) OpenEnvironment(ctx context.Context, name string) error {
 		return fmt.Errorf("[%d] %s", status, strings.TrimSpace(string(body)))
 	}
 	return nil
-}
-
-// GitHubRepo reads the repository (visibility, the token's permissions,
-// its default branch) and whether the default branch takes only pull
-// requests (its branch protection's required_pull_request_reviews, or a
-// ruleset's pull_request rule).
-func (l Live) GitHubRepo(ctx context.Context, owner, repo string) (GitHubRepo, error) {
-	base, h, err := githubAPI()
-	if err != nil {
-		return GitHubRepo{}, err
-	}
-	getJSON := func(u string, into any) (int, error) {
-		status, body, err := l.get(ctx, u, h)
-		if err != nil || status != http.StatusOK {
-			return status, err
-		}
-		return status, json.Unmarshal(body, into)
-	}
-	u := fmt.Sprintf("%s/repos/%s/%s", base, url.PathEscape(owner), url.PathEscape(repo))
-	var r struct {
-		Private       bool   `json:"private"`
-		DefaultBranch string `json:"default_branch"`
-		Permissions   struct {
-			Admin, Push bool
-		} `json:"permissions"`
-	}
-	if status, err := getJSON(u, &r); err != nil || status != http.StatusOK {
-		return GitHubRepo{}, errors.Join(err, fmt.Errorf("GET %s: %d", u, status))
-	}
-	g := GitHubRepo{Private: r.Private, Admin: r.Permissions.Admin, Push: r.Permissions.Push}
-	if r.Private {
-		var access struct {
-			Level string `json:"access_level"`
-		}
-		if status, err := getJSON(u+"/actions/permissions/access", &access); err == nil && status == http.StatusOK {
-			g.ActionsAccess = access.Level
-		}
-	}
-	branch := url.PathEscape(r.DefaultBranch)
-	var protection struct {
-		Reviews *struct{} `json:"required_pull_request_reviews"`
-	}
-	if status, err := getJSON(u+"/branches/"+branch+"/protection", &protection); err == nil && status == http.StatusOK && protection.Reviews != nil {
-		g.PullRequestsOnly = true
-	}
-	var rules []struct{ Type string }
-	if status, err := getJSON(u+"/rules/branches/"+branch, &rules); err == nil && status == http.StatusOK {
-		g.PullRequestsOnly = g.PullRequestsOnly || slices.ContainsFunc(rules, func(r struct{ Type string }) bool { return r.Type == "pull_request" })
-	}
-	return g, nil
 }
 
 // CallerIdentity asks STS who the default credential chain is (what
@@ -441,33 +319,4 @@ func token(ctx context.Context, kubeconfig string) (string, error) {
 		return "", fmt.Errorf("getting credentials: %s returned no token", e.Command)
 	}
 	return cred.Status.Token, nil
-}
-
-// GitHubRateLimit reads the credential's primary budget: GET /rate_limit
-// (which does not count against it), resources.core.
-func (l Live) GitHubRateLimit(ctx context.Context, _ string) (RateLimit, error) {
-	base, h, err := githubAPI()
-	if err != nil {
-		return RateLimit{}, err
-	}
-	var rl struct {
-		Resources struct {
-			Core struct {
-				Limit, Remaining int
-				Reset            int64 // epoch seconds
-			} `json:"core"`
-		} `json:"resources"`
-	}
-	status, body, err := l.get(ctx, base+"/rate_limit", h)
-	if err != nil {
-		return RateLimit{}, err
-	}
-	if status != http.StatusOK {
-		return RateLimit{}, fmt.Errorf("GET /rate_limit: %d", status)
-	}
-	if err := json.Unmarshal(body, &rl); err != nil {
-		return RateLimit{}, err
-	}
-	core := rl.Resources.Core
-	return RateLimit{Limit: core.Limit, Remaining: core.Remaining, Reset: max(0, time.Until(time.Unix(core.Reset, 0)))}, nil
 }
