@@ -20,5 +20,5 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	pulumi.Run(program.New(files))
+	pulumi.Run(program.New(files, program.Delivery(catalog.RunDelivery())))
 }

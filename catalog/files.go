@@ -133,6 +133,7 @@ type stackDoc struct {
 	Kubeconfigs      *secretDoc       `yaml:"harness-platform:kubeconfigs" desc:"Kubeconfigs of kind existing regions, a JSON object by region name (a secret)."`
 	WebhookAPIKey    *secretDoc       `yaml:"harness-platform:webhookApiKey" desc:"A Harness API key services' builds send with webhooks, for accounts that require authorised webhooks (a secret)."`
 	Runner           *runnerDoc       `yaml:"harness-platform:runner" desc:"Where this stack's CI jobs run: the self-hosted runners' labels and the addresses they reach the clusters' API from; needed where a region is kind eks."`
+	Delivery         string           `yaml:"harness-platform:delivery" enum:"github-actions|harness-ci|operator" desc:"The one delivery path that applies this environment's stacks (default github-actions): the merge workflow (.github/workflows/up.yml), the Harness CI pipeline (.harness/pipeline.yaml) or the Pulumi Kubernetes Operator (deploy/argocd). The others refuse to change them: each names itself in HARNESS_PLATFORM_DELIVERY."`
 	Workloads        *workloadsDoc    `yaml:"harness-platform:workloads" desc:"Factors on the catalog's replicas and resources in this environment, e.g. {replicas: 0.5, resources: 0.5} for a smaller development environment (default 1 each)."`
 
 	name    string   // from the file name

@@ -171,6 +171,9 @@ type Stack struct {
 	// Approval is set on Production stacks (defaults filled in).
 	Approval     *Approval
 	ChangeWindow *ChangeWindow
+	// Delivery is the one path that applies the stack's changes
+	// (DeliveryGitHubActions, DeliveryHarnessCI or DeliveryOperator).
+	Delivery string
 	// Verification is set where services that verify are deployed.
 	Verification *Verification
 	// AWS is the environment's account; set where a region is kind eks.

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/company/harness-platform/calendar"
@@ -106,6 +107,7 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 		Origins:   map[string]diag.Pos{},
 		Approval:  d.approval(),
 		Workloads: d.factors(),
+		Delivery:  cmp.Or(d.Delivery, DeliveryGitHubActions),
 	}
 	for _, key := range SettingKeys() {
 		if d.At.Has(key) {

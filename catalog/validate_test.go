@@ -60,6 +60,8 @@ func TestValidationErrors(t *testing.T) {
 				`catalog/services.yaml:32:11: "team" is empty; write a value: Owning team, a name from catalog/teams.yaml`,
 				`catalog/services.yaml:34:11: "repo" is empty; write a value: Source repository, owner/name`,
 			}},
+		{"an unknown delivery path", []edit{{"Pulumi.dev.yaml", "  harness-platform:runner:\n", "  harness-platform:delivery: argocd\n  harness-platform:runner:\n"}},
+			[]string{`Pulumi.dev.yaml:68:30: "argocd" is not a valid harness-platform:delivery; use one of: github-actions, harness-ci, operator`}},
 		{"a key given twice", []edit{{ServicesFile, "    team: checkout\n    archetype: api\n", "    team: checkout\n    archetype: api\n    team: payments\n"}},
 			[]string{`catalog/services.yaml:34:5: key "team" is given twice; keep one of them`}},
 		{"bad network", []edit{{"Pulumi.production.yaml", "networkCidr: 10.3.0.0/17", "networkCidr: 10.3.0.0/33"}},

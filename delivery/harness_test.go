@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/conformance"
 	"github.com/company/harness-platform/plan"
@@ -19,7 +20,9 @@ var update = flag.Bool("update", false, "rewrite .harness/pipeline.yaml from the
 // foundation stack declares, byte for byte.
 const pipelineHeader = `# The Harness CI pipeline that runs this program (seed 000), as the
 # foundation stack declares it in Harness (plan/ci.go), with its triggers
-# (pull requests to main, pushes to main) and its codebase's connector.
+# (pull requests to main, pushes to main) and its codebase's connector:
+# previews, and the ups of the environments whose delivery path it is
+# (harness-platform:delivery; the example's are the merge workflow's).
 # Generated: go test ./delivery -run TestHarnessPipeline -update
 `
 
@@ -53,6 +56,25 @@ func TestHarnessPipeline(t *testing.T) {
 		t.Fatal(".harness/pipeline.yaml is not the pipeline the foundation declares: go test ./delivery -run TestHarnessPipeline -update")
 	}
 	if err := conformance.ValidatePipeline([]byte(ci.Pipeline.YAML)); err != nil {
+		t.Fatalf("against ../shared/harness-schema/pipeline.json: %v", err)
+	}
+	// The example's environments are delivered by the merge workflow
+	// (harness-platform:delivery's default): this pipeline only previews,
+	// and never races it to an up.
+	if n := strings.Count(ci.Pipeline.YAML, "- stage:"); n != 1 || !strings.Contains(ci.Pipeline.YAML, "identifier: preview\n") {
+		t.Errorf("the example's pipeline has %d stages; want the preview alone (no environment names harness-ci)", n)
+	}
+	// Every environment delivered by this pipeline: per environment, an
+	// approval and the up, each naming its path.
+	for _, env := range c.Chain {
+		c.Stacks[env].Delivery = catalog.DeliveryHarnessCI
+	}
+	if p, err = plan.Build(c, c.Chain[0]); err != nil {
+		t.Fatal(err)
+	}
+	ci = p.Foundation.CI
+	data = []byte(ci.Pipeline.YAML)
+	if err := conformance.ValidatePipeline(data); err != nil {
 		t.Fatalf("against ../shared/harness-schema/pipeline.json: %v", err)
 	}
 	var doc struct {
@@ -152,6 +174,9 @@ func TestHarnessPipeline(t *testing.T) {
 			operation := strings.Index(cmd, "pulumi preview --stack")
 			if i := strings.Index(cmd, "platformctl up --stack"); i >= 0 {
 				operation = i
+			}
+			if env, _ := step.Step.Spec["envVariables"].(map[string]any); strings.HasPrefix(st.Identifier, "up_") && env[catalog.DeliveryEnv] != catalog.DeliveryHarnessCI {
+				t.Errorf("stage %s: the up does not name its delivery path (%s: %v)", st.Identifier, catalog.DeliveryEnv, env[catalog.DeliveryEnv])
 			}
 			if preflight < 0 || operation < 0 || preflight > operation {
 				t.Errorf("stage %s: preflight does not run before the Pulumi operation:\n%s", st.Identifier, cmd)

@@ -137,12 +137,15 @@ func TestWorkflowContract(t *testing.T) {
 		t.Error("preview creates stacks: a pull request's token may not")
 	}
 
-	up, _ := load(t, "up.yml")
+	up, upText := load(t, "up.yml")
 	if _, ok := up.On["push"]; !ok {
 		t.Errorf("up: triggers %v", up.On)
 	}
 	// Production applies the plans of a preview made after staging's up,
 	// which its reviewers saw before approving.
+	// Each runs only where its environment's delivery path is this
+	// workflow (harness-platform:delivery; job paths reads them), and a
+	// skipped one does not hold the next back, a failed one does.
 	chain := []struct{ job, needs, uses, stack string }{
 		{"dev", "", "up-stack.yml", "dev"}, {"staging", "dev", "up-stack.yml", "staging"},
 		{"plan-production", "staging", "plan-stack.yml", "production"}, {"production", "plan-production", "up-stack.yml", "production"},
@@ -152,9 +155,28 @@ func TestWorkflowContract(t *testing.T) {
 		if !ok || j.Uses != "./.github/workflows/"+c.uses || j.With["stack"] != c.stack {
 			t.Errorf("up: job %s: %+v", c.job, j)
 		}
-		if got, _ := j.Needs.(string); got != c.needs {
-			t.Errorf("up: %s needs %q, want %q", c.job, got, c.needs)
+		var needs []string
+		switch n := j.Needs.(type) {
+		case string:
+			needs = []string{n}
+		case []any:
+			for _, x := range n {
+				needs = append(needs, fmt.Sprint(x))
+			}
 		}
+		want := []string{"paths"}
+		if c.needs != "" {
+			want = append(want, c.needs)
+		}
+		if !slices.Equal(needs, want) {
+			t.Errorf("up: %s needs %q, want %q", c.job, needs, want)
+		}
+		if !strings.Contains(j.If, "needs.paths.outputs."+c.stack+" == 'github-actions'") || c.needs != "" && !strings.Contains(j.If, "!failure() && !cancelled()") {
+			t.Errorf("up: %s runs if %q: want only where %s's delivery path is github-actions, after a skipped but not a failed %s", c.job, j.If, c.stack, c.needs)
+		}
+	}
+	if !strings.Contains(upText, "platformctl delivery --stack") {
+		t.Error("up: the delivery paths are not read from the catalog (platformctl delivery)")
 	}
 	if up.Jobs["production"].With["plan"] != true {
 		t.Error("up: production does not apply the saved plans")
@@ -167,6 +189,9 @@ func TestWorkflowContract(t *testing.T) {
 	job := stackJob.Jobs["up"]
 	if job.Environment != "${{ inputs.stack }}" || job.Concurrency["group"] != "stack-${{ inputs.stack }}" || job.Concurrency["cancel-in-progress"] != false {
 		t.Errorf("up-stack: environment %v concurrency %v", job.Environment, job.Concurrency)
+	}
+	if job.Env["HARNESS_PLATFORM_DELIVERY"] != "github-actions" {
+		t.Errorf("up-stack: the run does not name its delivery path (HARNESS_PLATFORM_DELIVERY: %q)", job.Env["HARNESS_PLATFORM_DELIVERY"])
 	}
 	pulumiAction, upRun, backups := false, "", false
 	for _, s := range job.Steps {

@@ -94,6 +94,11 @@ type ImportOptions struct {
 // declares (NotDeclared). A single service stack declares only its share
 // of its projects' objects, so its import does not list them.
 func (s *Session) Import(ctx context.Context, name string, o ImportOptions) (ImportReport, error) {
+	if o.Yes {
+		if err := s.checkDelivery(name); err != nil {
+			return ImportReport{}, err
+		}
+	}
 	waves, err := Waves(s.Catalog, name)
 	if err != nil {
 		return ImportReport{}, err
@@ -514,7 +519,7 @@ func (s *Session) adopt(ctx context.Context, stack auto.Stack, plan []declared, 
 		return err
 	}
 	env := append(slices.Clone(s.env), "PATH="+filepath.Dir(host)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	stdout, stderr := RunOptions{Stdout: o.Stdout, Stderr: o.Stderr}.streams(s)
+	stdout, stderr := runOptions{Stdout: o.Stdout, Stderr: o.Stderr}.streams(s)
 	outText, errText, _, err := s.cli.Run(ctx, dir, nil, []io.Writer{stdout}, []io.Writer{stderr}, env,
 		"import", "--stack", name, "--file", file, "--yes", "--skip-preview", "--non-interactive",
 		"--generate-code=false", "--protect=false")

@@ -124,7 +124,7 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 				}
 			}
 
-			if _, err := s.Up(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(err.Error(), "platformctl import --stack") {
+			if _, err := s.Up(ctx, "dev", UpOptions{}); err == nil || !strings.Contains(err.Error(), "platformctl import --stack") {
 				t.Fatalf("a plain up over existing objects: %v, want a refusal naming platformctl import", err)
 			}
 			unchanged("after the refused up")
@@ -238,7 +238,7 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 			}
 
 			var log bytes.Buffer
-			if _, err := s.Preview(ctx, "dev", RunOptions{EventLog: &log}); err != nil {
+			if _, err := s.Preview(ctx, "dev", PreviewOptions{EventLog: &log}); err != nil {
 				t.Fatalf("preview after import: %v\n%s", err, s.out)
 			}
 			var updated []string
@@ -277,10 +277,10 @@ func TestImportAdoptsExistingObjects(t *testing.T) {
 				t.Errorf("preview after import updates %v, want exactly the two hand-edited objects %v", updated, want)
 			}
 
-			if _, err := s.Up(ctx, "dev", RunOptions{}); err != nil {
+			if _, err := s.Up(ctx, "dev", UpOptions{}); err != nil {
 				t.Fatalf("up after import: %v\n%s", err, s.out)
 			}
-			pre, err := s.Preview(ctx, "dev", RunOptions{})
+			pre, err := s.Preview(ctx, "dev", PreviewOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

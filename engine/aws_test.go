@@ -61,7 +61,7 @@ func TestEKSRefusesVersions(t *testing.T) {
 	// dev deployed at 1.33: in extended support, on purpose.
 	deployed := devAt(t, "1.33", "EXTENDED")
 	s := open(t, state, deployed)
-	if _, err := s.Up(ctx, "dev", RunOptions{}); err != nil {
+	if _, err := s.Up(ctx, "dev", UpOptions{}); err != nil {
 		t.Fatalf("up at 1.33: %v\n%s", err, s.out)
 	}
 	s.Close()
@@ -72,14 +72,14 @@ func TestEKSRefusesVersions(t *testing.T) {
 	if want := "EKS cluster int-stable-euw1 in eu-west-1: it runs Kubernetes 1.33 (DescribeCluster), and EKS refuses the update to 1.35"; err != nil || !strings.Contains(problemsText(problems), want) {
 		t.Errorf("preflight: %v %s, want %q", err, problemsText(problems), want)
 	}
-	if _, err := next.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(err.Error()+next.out.String(), "upgrade check failed: cluster int-stable-euw1 runs Kubernetes 1.33") {
+	if _, err := next.Preview(ctx, "dev", PreviewOptions{}); err == nil || !strings.Contains(err.Error()+next.out.String(), "upgrade check failed: cluster int-stable-euw1 runs Kubernetes 1.33") {
 		t.Errorf("the preview of a two-version upgrade: %v\n%s", err, next.out)
 	}
 	next.Close()
 
 	// Past the program's check, EKS itself refuses.
 	forced := openWith(t, state, deployed, clusterVersion("1.35"))
-	if _, err := forced.Up(ctx, "dev", RunOptions{}); err == nil ||
+	if _, err := forced.Up(ctx, "dev", UpOptions{}); err == nil ||
 		!strings.Contains(forced.out.String(), "UpdateClusterVersion, https response error StatusCode: 400") ||
 		!strings.Contains(forced.out.String(), "InvalidParameterException: Unsupported Kubernetes minor version update from 1.33 to 1.35") {
 		t.Errorf("an update EKS refuses: %v\n%s", err, forced.out)
@@ -92,7 +92,7 @@ func TestEKSRefusesVersions(t *testing.T) {
 	if text := problemsText(preflight.Run(ctx, gone.servers(), req)); !strings.Contains(text, "EKS does not offer Kubernetes 1.31 (DescribeClusterVersions: not listed)") {
 		t.Errorf("preflight of 1.31: %s", text)
 	}
-	if _, err := gone.Up(ctx, "dev", RunOptions{}); err == nil ||
+	if _, err := gone.Up(ctx, "dev", UpOptions{}); err == nil ||
 		!strings.Contains(gone.out.String(), "InvalidParameterException: unsupported Kubernetes version 1.31") {
 		t.Errorf("a cluster of 1.31: %v\n%s", err, gone.out)
 	}
@@ -111,7 +111,7 @@ func TestSelfAssumeRefused(t *testing.T) {
 		args.Props["assumeRole"] = pulumi.Map{"roleArn": pulumi.String(deployer)}
 		return &pulumi.ResourceTransformResult{Props: args.Props, Opts: args.Opts}
 	})
-	_, err := s.Preview(context.Background(), "dev", RunOptions{})
+	_, err := s.Preview(context.Background(), "dev", PreviewOptions{})
 	want := "User: arn:aws:sts::111111111111:assumed-role/harness-platform-deployer/harness-platform is not authorized to perform: sts:AssumeRole on resource: " + deployer
 	if err == nil || !strings.Contains(s.out.String(), want) {
 		t.Errorf("a provider assuming the run's own role: %v, want %q\n%s", err, want, s.out)

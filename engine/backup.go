@@ -174,8 +174,11 @@ func (s *Session) backupBefore(ctx context.Context, stack auto.Stack, op string)
 // changes made since the backup) is shown as drift, and the next up
 // applies the catalog again. A file holding another stack's or project's
 // state, or no resources, is refused.
-func (s *Session) Restore(ctx context.Context, name, file string, o RunOptions) (auto.PreviewResult, error) {
-	o = s.paced(o)
+func (s *Session) Restore(ctx context.Context, name, file string, opts RepairOptions) (auto.PreviewResult, error) {
+	if err := s.checkDelivery(name); err != nil {
+		return auto.PreviewResult{}, err
+	}
+	o := s.paced(opts.run())
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return auto.PreviewResult{}, err

@@ -45,7 +45,7 @@ func TestBackupAndRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	s = open(t, state, changed)
-	res, err := s.Up(ctx, "dev", RunOptions{})
+	res, err := s.Up(ctx, "dev", UpOptions{})
 	if err != nil {
 		t.Fatalf("up dev after the change: %v\n%s", err, s.out)
 	}
@@ -62,10 +62,10 @@ func TestBackupAndRestore(t *testing.T) {
 		backups[stack] = b[0]
 	}
 
-	if _, err := s.Restore(ctx, "dev", backups[shard], RunOptions{}); err == nil || !strings.Contains(err.Error(), "holds the state of stack "+shard) {
+	if _, err := s.Restore(ctx, "dev", backups[shard], RepairOptions{}); err == nil || !strings.Contains(err.Error(), "holds the state of stack "+shard) {
 		t.Fatalf("restoring %s's backup to dev: %v, want a refusal naming %s", shard, err, shard)
 	}
-	r, err := s.Restore(ctx, shard, backups[shard], RunOptions{})
+	r, err := s.Restore(ctx, shard, backups[shard], RepairOptions{})
 	if err != nil {
 		t.Fatalf("restore %s: %v\n%s", shard, err, s.out)
 	}

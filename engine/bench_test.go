@@ -61,7 +61,7 @@ func BenchmarkUp(b *testing.B) {
 					b.Fatal(err)
 				}
 				start := time.Now()
-				res, err := s.Up(ctx, "dev", RunOptions{})
+				res, err := s.Up(ctx, "dev", UpOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -78,7 +78,7 @@ func BenchmarkUp(b *testing.B) {
 					b.Fatal(err)
 				}
 				start = time.Now()
-				res, err = s.Up(ctx, "dev", RunOptions{})
+				res, err = s.Up(ctx, "dev", UpOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -98,7 +98,7 @@ func BenchmarkUp(b *testing.B) {
 				if tp, err := plan.Build(template, "dev"); err != nil || written != 2*len(tp.Templates) {
 					b.Fatalf("the archetype change wrote %d objects (%v), want a new version of each of dev's templates and the old one deleted (%v)", written, *res.Summary.ResourceChanges, err)
 				}
-				pre, err := s.Preview(ctx, "dev", RunOptions{})
+				pre, err := s.Preview(ctx, "dev", PreviewOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -184,7 +184,7 @@ func BenchmarkImport(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := s.Up(ctx, "dev", RunOptions{}); err != nil {
+			if _, err := s.Up(ctx, "dev", UpOptions{}); err != nil {
 				b.Fatal(err)
 			}
 			s.Close()

@@ -52,7 +52,7 @@ func TestDriftCheckUnderATightBudgetWaitsAndSucceeds(t *testing.T) {
 		t.Fatalf("preflight refused a drift check that fits a day: %v %v", problems, err)
 	}
 	start := time.Now()
-	if err := s.Refresh(context.Background(), "dev", RunOptions{PreviewOnly: true, ExpectNoChanges: true}); err != nil {
+	if err := s.Refresh(context.Background(), "dev", RefreshOptions{PreviewOnly: true, ExpectNoChanges: true}); err != nil {
 		t.Fatalf("the drift check under a tight budget failed: %v\n%s", err, out)
 	}
 	took := time.Since(start)
@@ -93,7 +93,7 @@ func TestDriftCheckUnderATightBudgetWaitsAndSucceeds(t *testing.T) {
 	// than two hours of this GitHub budget: refused with the numbers;
 	// within a day, let run.
 	plans := t.TempDir()
-	if _, err := s.Preview(context.Background(), "dev", RunOptions{PlanDir: plans}); err != nil {
+	if _, err := s.Preview(context.Background(), "dev", PreviewOptions{PlanDir: plans}); err != nil {
 		t.Fatalf("preview saving plans: %v\n%s", err, out)
 	}
 	req, err := preflight.Require(s.Catalog, simulated.Account, "dev", nil)
@@ -126,14 +126,14 @@ func TestRunsArePacedWithinTheHarnessBudget(t *testing.T) {
 		}
 	}
 	online := &Session{opts: Options{}}
-	if got := online.paced(RunOptions{StackParallel: 2}).Parallel; got != 2 {
+	if got := online.paced(runOptions{StackParallel: 2}).Parallel; got != 2 {
 		t.Errorf("online: --parallel %d, want 2", got)
 	}
-	if got := online.paced(RunOptions{Parallel: 6}).Parallel; got != 6 {
+	if got := online.paced(runOptions{Parallel: 6}).Parallel; got != 6 {
 		t.Errorf("online with --parallel 6: %d", got)
 	}
 	offline := &Session{opts: Options{Offline: true}}
-	if got := offline.paced(RunOptions{}).parallel(); got != DefaultParallel {
+	if got := offline.paced(runOptions{}).parallel(); got != DefaultParallel {
 		t.Errorf("offline: --parallel %d, want %d", got, DefaultParallel)
 	}
 }

@@ -45,7 +45,7 @@ func (d *deployment) copyOf(t *testing.T, name string, stacks []string) string {
 		}
 		defer s.Close()
 		for _, stack := range stacks {
-			if _, err := s.Up(context.Background(), stack, RunOptions{}); err != nil {
+			if _, err := s.Up(context.Background(), stack, UpOptions{}); err != nil {
 				d.err = fmt.Errorf("up %s: %w", stack, err)
 				break
 			}

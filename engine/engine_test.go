@@ -80,8 +80,14 @@ func (r recordingCLI) Run(ctx context.Context, workdir string, stdin io.Reader, 
 	return r.PulumiCommand.Run(ctx, workdir, stdin, out, errOut, env, args...)
 }
 
-func init() {
-	observeCLI = func(c auto.PulumiCommand) auto.PulumiCommand { return recordingCLI{c} }
+// recordedCLI is the pinned CLI, its command lines recorded.
+func recordedCLI(t *testing.T) auto.PulumiCommand {
+	t.Helper()
+	cmd, err := FindCLI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recordingCLI{cmd}
 }
 
 func open(t *testing.T, state string, c *catalog.Catalog) harnessSession {
@@ -118,7 +124,8 @@ func openEnv(t *testing.T, state string, c *catalog.Catalog, transform pulumi.Re
 		t.Fatalf("%v (make test installs it)", err)
 	}
 	out := &syncBuffer{}
-	s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Stdout: out, Stderr: out, Catalog: c, Transform: transform, Env: env})
+	s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Stdout: out, Stderr: out, Catalog: c, Transform: transform, Env: env,
+		CLI: recordedCLI(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +283,7 @@ func TestFirstPreviewCreatesWhatTheProgramDeclares(t *testing.T) {
 	ctx := context.Background()
 	c := example(t)
 	s := open(t, t.TempDir(), c)
-	pre, err := s.Preview(ctx, "dev", RunOptions{})
+	pre, err := s.Preview(ctx, "dev", PreviewOptions{})
 	if err != nil {
 		t.Fatalf("preview dev: %v\n%s", err, s.out)
 	}
@@ -304,12 +311,12 @@ func TestChainFirstUpIsQuiet(t *testing.T) {
 	// The drift check is quiet right after a first up: nothing the program
 	// declares changes by being read back.
 	for _, stack := range c.Chain {
-		if err := s.Refresh(ctx, stack, RunOptions{PreviewOnly: true, ExpectNoChanges: true}); err != nil {
+		if err := s.Refresh(ctx, stack, RefreshOptions{PreviewOnly: true, ExpectNoChanges: true}); err != nil {
 			t.Fatalf("drift check right after the first up of %s: %v", stack, err)
 		}
 	}
 	for _, stack := range c.Chain {
-		res, err := s.Up(ctx, stack, RunOptions{})
+		res, err := s.Up(ctx, stack, UpOptions{})
 		if err != nil {
 			t.Fatalf("second up %s: %v", stack, err)
 		}
@@ -425,7 +432,7 @@ func TestDriftIsReportedWithoutTouchingStateOnTheChain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := onTheChain(t)
-	check := RunOptions{PreviewOnly: true, ExpectNoChanges: true}
+	check := RefreshOptions{PreviewOnly: true, ExpectNoChanges: true}
 	if err := s.Refresh(ctx, "production", check); err != nil {
 		t.Fatalf("drift check on a clean deployment: %v", err)
 	}
@@ -480,7 +487,7 @@ func TestDelegateImageChangedOutOfBandIsDriftOnTheChain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s, _ := onTheChain(t)
-	check := RunOptions{PreviewOnly: true, ExpectNoChanges: true}
+	check := RefreshOptions{PreviewOnly: true, ExpectNoChanges: true}
 	recs := providerRecords(t, s.state, "kubernetes")
 	var id string
 	for k, r := range recs {
@@ -585,7 +592,7 @@ func TestRemovingAnUnretiredProductionServiceIsRefusedOnTheChain(t *testing.T) {
 	r := open(t, state, removed)
 	// The guard warns on preview; the engine refuses to delete the
 	// protected pipeline and trigger even in a preview.
-	_, err := r.Preview(ctx, "production", RunOptions{})
+	_, err := r.Preview(ctx, "production", PreviewOptions{})
 	if err == nil || !strings.Contains(r.out.String(), "cannot be deleted") {
 		t.Fatalf("preview must be refused by protection: %v", err)
 	}
@@ -598,7 +605,7 @@ func TestRemovingAnUnretiredProductionServiceIsRefusedOnTheChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	urnsBefore := stateURNs(t, state, "production")
-	if _, err := r.Up(ctx, "production", RunOptions{}); err == nil || !strings.Contains(err.Error()+r.out.String(), want) {
+	if _, err := r.Up(ctx, "production", UpOptions{}); err == nil || !strings.Contains(err.Error()+r.out.String(), want) {
 		t.Fatalf("up must refuse: %v", err)
 	}
 	r.Close()
@@ -660,10 +667,10 @@ func TestRemovingAServiceAtOnceIsRefusedOnTheChain(t *testing.T) {
 	r := open(t, state, decommissionStep(t, basketRemoved))
 	defer r.Close()
 	cloudBefore, _ := os.ReadFile(filepath.Join(state, "cloud", "harness.json"))
-	if _, err := r.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(r.out.String(), `service "basket-service" leaves the catalog, but stack "staging.services" still deploys it`) {
+	if _, err := r.Preview(ctx, "dev", PreviewOptions{}); err == nil || !strings.Contains(r.out.String(), `service "basket-service" leaves the catalog, but stack "staging.services" still deploys it`) {
 		t.Fatalf("removing the entry at once must be refused: %v\n%s", err, r.out)
 	}
-	if _, err := r.Up(ctx, "dev", RunOptions{}); err == nil {
+	if _, err := r.Up(ctx, "dev", UpOptions{}); err == nil {
 		t.Fatal("up removing the entry at once must be refused")
 	}
 	if after, _ := os.ReadFile(filepath.Join(state, "cloud", "harness.json")); !bytes.Equal(cloudBefore, after) {
@@ -690,7 +697,7 @@ func TestDecommissionSequenceOnTheChain(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, previews[i] = r.Preview(ctx, stack, RunOptions{})
+				_, previews[i] = r.Preview(ctx, stack, PreviewOptions{})
 			}()
 		}
 		wg.Wait()
@@ -700,7 +707,7 @@ func TestDecommissionSequenceOnTheChain(t *testing.T) {
 			}
 		}
 		for _, stack := range c.Chain {
-			if _, err := r.Up(ctx, stack, RunOptions{}); err != nil {
+			if _, err := r.Up(ctx, stack, UpOptions{}); err != nil {
 				t.Fatalf("up %s: %v\n%s", stack, err, r.out)
 			}
 		}
@@ -756,7 +763,7 @@ func TestProtectionAndDestroyOnTheChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := s.servers().Cloud("harness").IDs()
-	if err := s.Destroy(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {
+	if err := s.Destroy(ctx, "dev", DestroyOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {
 		t.Fatalf("destroy of dev was not refused by protection: %v", err)
 	}
 	if err := s.servers().Cloud("harness").Reload(); err != nil {
@@ -767,14 +774,14 @@ func TestProtectionAndDestroyOnTheChain(t *testing.T) {
 	}
 	// Production's pipelines and triggers are protected while their
 	// services are not retired.
-	if err := s.Destroy(ctx, "production", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {
+	if err := s.Destroy(ctx, "production", DestroyOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "protect") {
 		t.Fatalf("destroy of production was not refused by protection: %v", err)
 	}
 	if got := s.servers().Cloud("harness").IDs(); len(got) != len(before) {
 		t.Errorf("refused destroy of production removed %d objects", len(before)-len(got))
 	}
 	// Staging's are not: destroying it removes only its objects.
-	if err := s.Destroy(ctx, "staging", RunOptions{}); err != nil {
+	if err := s.Destroy(ctx, "staging", DestroyOptions{}); err != nil {
 		t.Fatalf("destroy staging: %v", err)
 	}
 	left := map[string]bool{}
@@ -798,7 +805,7 @@ func TestPromotionAgainstDeployedUpstream(t *testing.T) {
 	ctx := context.Background()
 	state := deployedDev(t)
 	s := open(t, state, example(t))
-	if _, err := s.Up(ctx, "staging", RunOptions{}); err != nil {
+	if _, err := s.Up(ctx, "staging", UpOptions{}); err != nil {
 		t.Fatalf("up staging: %v", err)
 	}
 	s.Close()
@@ -806,14 +813,14 @@ func TestPromotionAgainstDeployedUpstream(t *testing.T) {
 	// The onboarding change: promo-importer, so far dev only, everywhere.
 	onboarded := exampleEdited(t, catalog.ServicesFile, "    environments: [dev]\n", "")
 	s = open(t, state, onboarded)
-	if _, err := s.Preview(ctx, "production", RunOptions{}); err != nil {
+	if _, err := s.Preview(ctx, "production", PreviewOptions{}); err != nil {
 		t.Fatalf("preview must only warn: %v", err)
 	}
 	want := `service "promo-importer" is not deployed in upstream stack "staging.services" yet`
 	if !strings.Contains(s.out.String(), want) {
 		t.Errorf("preview does not warn %q:\n%s", want, s.out)
 	}
-	_, err := s.Up(ctx, "production", RunOptions{})
+	_, err := s.Up(ctx, "production", UpOptions{})
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("up must fail with the promotion error, got %v", err)
 	}
@@ -822,7 +829,7 @@ func TestPromotionAgainstDeployedUpstream(t *testing.T) {
 func TestUpstreamNeverDeployed(t *testing.T) {
 	t.Parallel()
 	s := open(t, t.TempDir(), example(t))
-	_, err := s.Preview(context.Background(), "staging", RunOptions{})
+	_, err := s.Preview(context.Background(), "staging", PreviewOptions{})
 	if !errors.Is(err, ErrUpstreamNotDeployed) || !strings.Contains(err.Error(), "deploy it first: platformctl up --stack dev --yes --offline") {
 		t.Fatalf("want a message naming the stack to deploy first, got %v", err)
 	}
@@ -842,7 +849,7 @@ func TestProviderRejectsBadInput(t *testing.T) {
 		args.Props["identifier"] = pulumi.String("int-stable")
 		return &pulumi.ResourceTransformResult{Props: args.Props, Opts: args.Opts}
 	})
-	_, err := s.Preview(context.Background(), "dev", RunOptions{})
+	_, err := s.Preview(context.Background(), "dev", PreviewOptions{})
 	if err == nil {
 		t.Fatal("preview accepted an identifier Harness refuses")
 	}
@@ -883,32 +890,32 @@ func interruptedUpConverges(t *testing.T, c *catalog.Catalog, at int32, harnessR
 			killCLI(t, s.state)
 		}
 	})
-	_, err := s.Up(context.Background(), "dev", RunOptions{Parallel: 2})
+	_, err := s.Up(context.Background(), "dev", UpOptions{Parallel: 2})
 	s.servers().AfterCreate(nil)
 	if err == nil {
 		t.Fatal("the cancelled up succeeded; the test did not interrupt it")
 	}
 	partial := len(s.servers().Cloud("harness").IDs())
-	if _, err := s.Up(context.Background(), "dev", RunOptions{}); err == nil || !strings.Contains(err.Error(), "locked") {
+	if _, err := s.Up(context.Background(), "dev", UpOptions{}); err == nil || !strings.Contains(err.Error(), "locked") {
 		t.Fatalf("the killed run's lock must refuse the next up, got %v", err)
 	}
 	if err := s.Unlock(context.Background(), "dev"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Up(context.Background(), "dev", RunOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "DUPLICATE_FIELD") {
+	if _, err := s.Up(context.Background(), "dev", UpOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "DUPLICATE_FIELD") {
 		t.Fatalf("rerunning up over an object the interrupted up created must be refused as Harness refuses a duplicate identifier, got %v", err)
 	}
-	imported, err := s.Recover(context.Background(), "dev", RunOptions{})
+	imported, err := s.Recover(context.Background(), "dev", RepairOptions{})
 	if err != nil {
 		t.Fatalf("recover: %v\n%s", err, s.out)
 	}
 	if len(imported) == 0 {
 		t.Fatal("recover found no pending create after an interrupted up")
 	}
-	if _, err := s.Up(context.Background(), "dev", RunOptions{}); err != nil {
+	if _, err := s.Up(context.Background(), "dev", UpOptions{}); err != nil {
 		t.Fatalf("up after recover: %v\n%s", err, s.out)
 	}
-	res, err := s.Up(context.Background(), "dev", RunOptions{})
+	res, err := s.Up(context.Background(), "dev", UpOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -916,7 +923,7 @@ func interruptedUpConverges(t *testing.T, c *catalog.Catalog, at int32, harnessR
 	if got := len(s.servers().Cloud("harness").IDs()); got != harnessResources {
 		t.Errorf("after the interrupted up (%d objects), recover and up the cloud holds %d objects, want %d", partial, got, harnessResources)
 	}
-	if again, err := s.Recover(context.Background(), "dev", RunOptions{}); err != nil || len(again) != 0 {
+	if again, err := s.Recover(context.Background(), "dev", RepairOptions{}); err != nil || len(again) != 0 {
 		t.Errorf("recover on a settled stack: %v, %d pending creates", err, len(again))
 	}
 }
@@ -928,7 +935,7 @@ func TestRegionWithDash(t *testing.T) {
 	t.Parallel()
 	c := catalogtest.ExampleWithRegionRenamed(t, "..", "euw2", "eu-w2")
 	s := open(t, t.TempDir(), c)
-	if _, err := s.Up(context.Background(), "dev", RunOptions{}); err != nil {
+	if _, err := s.Up(context.Background(), "dev", UpOptions{}); err != nil {
 		t.Fatalf("up: %v\n%s", err, s.out)
 	}
 	recs := cloudRecords(t, s.state)

@@ -44,7 +44,7 @@ func TestGitHubRefusals(t *testing.T) {
 	if problems, err := s.Preflight(ctx, "dev"); err != nil || len(problems) > 0 {
 		t.Errorf("preflight with GitHub as it allows: %v %s", err, problemsText(problems))
 	}
-	if _, err := s.Up(ctx, "dev", RunOptions{}); err != nil {
+	if _, err := s.Up(ctx, "dev", UpOptions{}); err != nil {
 		t.Errorf("up with GitHub as it allows: %v\n%s", err, s.out)
 	}
 }
@@ -62,7 +62,7 @@ func refusedAsPreflightSays(t *testing.T, s harnessSession, name string, account
 		t.Errorf("%s: preflight %v:\n%s\nwant %q", name, err, problemsText(problems), want)
 	}
 	s.out.Reset()
-	if _, err := s.Up(ctx, "dev", RunOptions{}); err == nil || !up.MatchString(s.out.String()) {
+	if _, err := s.Up(ctx, "dev", UpOptions{}); err == nil || !up.MatchString(s.out.String()) {
 		t.Errorf("%s: up %v, want %q:\n%s", name, err, up, s.out)
 	}
 }

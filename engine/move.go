@@ -95,6 +95,9 @@ func (s *Session) PlanMoves(ctx context.Context, env string) ([]Move, error) {
 // resources keep their ids, inputs and outputs, and nothing in the cloud
 // is deleted or created. The destination stack is created if needed.
 func (s *Session) ApplyMove(ctx context.Context, m Move) error {
+	if err := s.checkDelivery(m.From); err != nil {
+		return err
+	}
 	if _, err := s.upsert(ctx, m.To); err != nil {
 		return err
 	}

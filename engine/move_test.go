@@ -26,7 +26,7 @@ import (
 func noRecreation(t *testing.T, s harnessSession, name string) {
 	t.Helper()
 	var log bytes.Buffer
-	if _, err := s.Preview(context.Background(), name, RunOptions{EventLog: &log}); err != nil {
+	if _, err := s.Preview(context.Background(), name, PreviewOptions{EventLog: &log}); err != nil {
 		t.Fatalf("preview %s: %v\n%s", name, err, s.out)
 	}
 	for _, line := range bytes.Split(log.Bytes(), []byte("\n")) {
@@ -73,7 +73,7 @@ func TestMoveBetweenStacks(t *testing.T) {
 	state := deployedDev(t)
 	c := example(t)
 	s := open(t, state, c)
-	if _, err := s.Up(ctx, "staging", RunOptions{}); err != nil {
+	if _, err := s.Up(ctx, "staging", UpOptions{}); err != nil {
 		t.Fatalf("up staging: %v\n%s", err, s.out)
 	}
 	services := catalogtest.OnlyServiceStack(t, c, "dev")
@@ -109,7 +109,7 @@ func TestMoveBetweenStacks(t *testing.T) {
 			t.Fatal(err)
 		}
 		noRecreation(t, s, "dev")
-		if _, err := s.Up(ctx, "dev", RunOptions{}); err != nil {
+		if _, err := s.Up(ctx, "dev", UpOptions{}); err != nil {
 			t.Fatalf("up after the migration: %v\n%s", err, s.out)
 		}
 		if !bytes.Equal(before, harnessObjects(t, state)) {
@@ -127,7 +127,7 @@ func TestMoveBetweenStacks(t *testing.T) {
 		before := harnessObjects(t, state)
 		// Before the move, the new stack would create what the old one
 		// deletes: refused, nothing changed.
-		if _, err := m.Up(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(err.Error()+m.out.String(), "platformctl move") {
+		if _, err := m.Up(ctx, "dev", UpOptions{}); err == nil || !strings.Contains(err.Error()+m.out.String(), "platformctl move") {
 			t.Fatalf("up before the move: want a refusal naming platformctl move, got %v", err)
 		}
 		if !bytes.Equal(before, harnessObjects(t, state)) {
@@ -148,7 +148,7 @@ func TestMoveBetweenStacks(t *testing.T) {
 			// Promotion reads the whole upstream environment: staging's
 			// refunds stack promotes what dev holds in another stack.
 			noRecreation(t, m, env)
-			if _, err := m.Up(ctx, env, RunOptions{}); err != nil {
+			if _, err := m.Up(ctx, env, UpOptions{}); err != nil {
 				t.Fatalf("up %s after the move: %v\n%s", env, err, m.out)
 			}
 		}

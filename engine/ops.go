@@ -62,15 +62,17 @@ func PacedParallel(stackParallel int) int {
 // paced is o with, for a run against the real services, the paced
 // --parallel unless one is given; offline the simulated services answer
 // at once and DefaultParallel keeps the cores busy.
-func (s *Session) paced(o RunOptions) RunOptions {
+func (s *Session) paced(o runOptions) runOptions {
 	if o.Parallel == 0 && !s.opts.Offline {
 		o.Parallel = PacedParallel(o.StackParallel)
 	}
 	return o
 }
 
-// RunOptions are the flags users expect from the Pulumi CLI.
-type RunOptions struct {
+// runOptions are every operation's options, as the operations share
+// them; callers give each operation its own (PreviewOptions, UpOptions,
+// ...), as auto's optpreview and optup do.
+type runOptions struct {
 	Diff            bool
 	ExpectNoChanges bool
 	PreviewOnly     bool // refresh: report drift without writing state
@@ -98,7 +100,7 @@ type RunOptions struct {
 	target    string // preview only this resource (Up's guard check)
 }
 
-func (o RunOptions) streams(s *Session) (stdout, stderr io.Writer) {
+func (o runOptions) streams(s *Session) (stdout, stderr io.Writer) {
 	stdout, stderr = s.opts.Stdout, s.opts.Stderr
 	if o.Stdout != nil {
 		stdout = o.Stdout
@@ -109,7 +111,7 @@ func (o RunOptions) streams(s *Session) (stdout, stderr io.Writer) {
 	return stdout, stderr
 }
 
-func (o RunOptions) parallel() int {
+func (o runOptions) parallel() int {
 	if o.Parallel > 0 {
 		return o.Parallel
 	}
@@ -118,15 +120,15 @@ func (o RunOptions) parallel() int {
 
 // Preview shows what up would change: of one stack, or of every stack of
 // an environment (Waves), the changes summed.
-func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.PreviewResult, error) {
-	o = s.paced(o)
+func (s *Session) Preview(ctx context.Context, name string, opts PreviewOptions) (auto.PreviewResult, error) {
+	o := s.paced(opts.run())
 	var out auto.PreviewResult
 	var mu sync.Mutex
 	if o.EventLog != nil {
 		// Stacks previewed at once share the log: one event, one line.
 		o.EventLog = &lockedWriter{w: o.EventLog}
 	}
-	err := s.each(ctx, name, o, func(ctx context.Context, stack string, o RunOptions) error {
+	err := s.each(ctx, name, o, func(ctx context.Context, stack string, o runOptions) error {
 		r, err := s.previewStack(ctx, stack, o)
 		mu.Lock()
 		defer mu.Unlock()
@@ -145,7 +147,7 @@ func (s *Session) Preview(ctx context.Context, name string, o RunOptions) (auto.
 
 // each runs op on the stacks name stands for (Waves), in dependency order,
 // o.StackParallel at once, each with its own progress streams.
-func (s *Session) each(ctx context.Context, name string, o RunOptions, op stackOp) error {
+func (s *Session) each(ctx context.Context, name string, o runOptions, op stackOp) error {
 	waves, err := Waves(s.Catalog, name)
 	if err != nil {
 		return err
@@ -154,10 +156,10 @@ func (s *Session) each(ctx context.Context, name string, o RunOptions, op stackO
 }
 
 // stackOp is one stack's operation, o its options with its own streams.
-type stackOp func(ctx context.Context, stack string, o RunOptions) error
+type stackOp func(ctx context.Context, stack string, o runOptions) error
 
 // eachOf runs op on the stacks of waves, as each does.
-func (s *Session) eachOf(ctx context.Context, waves [][]string, o RunOptions, op stackOp) error {
+func (s *Session) eachOf(ctx context.Context, waves [][]string, o runOptions, op stackOp) error {
 	stdout, stderr := o.streams(s)
 	return RunStacks(ctx, waves, o.StackParallel, stdout, stderr, func(ctx context.Context, stack string, out, errOut io.Writer) error {
 		o := o
@@ -166,7 +168,7 @@ func (s *Session) eachOf(ctx context.Context, waves [][]string, o RunOptions, op
 	})
 }
 
-func (s *Session) previewStack(ctx context.Context, name string, o RunOptions) (auto.PreviewResult, error) {
+func (s *Session) previewStack(ctx context.Context, name string, o runOptions) (auto.PreviewResult, error) {
 	defer s.flush()
 	stdout, stderr := o.streams(s)
 	stack, err := s.stack(ctx, name, true)
@@ -212,17 +214,20 @@ func (s *Session) previewStack(ctx context.Context, name string, o RunOptions) (
 // a policy) stops the update before the platform stack changes. The
 // platform stack needs no such preview: its own update refuses before
 // registering anything (and previews for the policy packs).
-func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpResult, error) {
-	o = s.paced(o)
+func (s *Session) Up(ctx context.Context, name string, opts UpOptions) (auto.UpResult, error) {
+	if err := s.checkDelivery(name); err != nil {
+		return auto.UpResult{}, err
+	}
+	o := s.paced(opts.run())
 	var out auto.UpResult
 	waves, err := Waves(s.Catalog, name)
 	if err != nil {
 		return out, err
 	}
 	if len(waves) > 1 {
-		check := RunOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel,
+		check := runOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel,
 			StackParallel: o.StackParallel, Stdout: o.Stdout, Stderr: o.Stderr}
-		err := s.eachOf(ctx, waves[1:], check, func(ctx context.Context, stack string, check RunOptions) error {
+		err := s.eachOf(ctx, waves[1:], check, func(ctx context.Context, stack string, check runOptions) error {
 			s.checks.Store(stack, verdict{})
 			defer s.checks.Delete(stack)
 			if len(check.PolicyPacks) > 0 {
@@ -250,7 +255,7 @@ func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpRes
 	}
 	changes := map[string]int{}
 	var mu sync.Mutex
-	err = s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o RunOptions) error {
+	err = s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o runOptions) error {
 		if len(waves) > 1 && !slices.Contains(waves[0], stack) {
 			o.previewed = true
 		}
@@ -273,7 +278,7 @@ func (s *Session) Up(ctx context.Context, name string, o RunOptions) (auto.UpRes
 	return out, err
 }
 
-func (s *Session) upStack(ctx context.Context, name string, o RunOptions) (auto.UpResult, error) {
+func (s *Session) upStack(ctx context.Context, name string, o runOptions) (auto.UpResult, error) {
 	defer s.flush()
 	stdout, stderr := o.streams(s)
 	stack, err := s.Stack(ctx, name)
@@ -285,7 +290,7 @@ func (s *Session) upStack(ctx context.Context, name string, o RunOptions) (auto.
 		// mandatory policy violation refuses the update before any step
 		// runs (an update alone stops only when it reaches the violating
 		// resource, after creating what came before it).
-		if _, err := s.previewStack(ctx, name, RunOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel, Stdout: o.Stdout, Stderr: o.Stderr}); err != nil {
+		if _, err := s.previewStack(ctx, name, runOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel, Stdout: o.Stdout, Stderr: o.Stderr}); err != nil {
 			return auto.UpResult{}, fmt.Errorf("nothing was changed: the preview before the update failed: %w", err)
 		}
 	}
@@ -338,12 +343,17 @@ func exists(err error) bool {
 // Refresh reads the cloud back. With PreviewOnly it is the drift check: it
 // reports differences and leaves the state as it was, so the next check
 // still sees the drift (a plain refresh would accept it into the state).
-func (s *Session) Refresh(ctx context.Context, name string, o RunOptions) error {
-	o = s.paced(o)
+func (s *Session) Refresh(ctx context.Context, name string, opts RefreshOptions) error {
+	if !opts.PreviewOnly {
+		if err := s.checkDelivery(name); err != nil {
+			return err
+		}
+	}
+	o := s.paced(opts.run())
 	return s.each(ctx, name, o, s.refreshStack)
 }
 
-func (s *Session) refreshStack(ctx context.Context, name string, o RunOptions) error {
+func (s *Session) refreshStack(ctx context.Context, name string, o runOptions) error {
 	defer s.flush()
 	stdout, stderr := o.streams(s)
 	stack, err := s.Stack(ctx, name)
@@ -421,26 +431,29 @@ func changes(summary map[apitype.OpType]int) []string {
 // once the destroy of every one of them previews: a protected resource in
 // the platform stack refuses the whole environment before its service
 // stacks lose anything.
-func (s *Session) Destroy(ctx context.Context, name string, o RunOptions) error {
-	o = s.paced(o)
+func (s *Session) Destroy(ctx context.Context, name string, opts DestroyOptions) error {
+	if err := s.checkDelivery(name); err != nil {
+		return err
+	}
+	o := s.paced(opts.run())
 	waves, err := Waves(s.Catalog, name)
 	if err != nil {
 		return err
 	}
 	waves = Reverse(waves)
-	err = s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o RunOptions) error {
+	err = s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o runOptions) error {
 		return s.destroyStack(ctx, stack, o, true)
 	})
 	if err != nil {
 		return fmt.Errorf("destroy of %s refused, nothing was deleted: %w", name, err)
 	}
-	return s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o RunOptions) error {
+	return s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o runOptions) error {
 		return s.destroyStack(ctx, stack, o, false)
 	})
 }
 
 // destroyStack previews the destroy of one stack, or destroys it.
-func (s *Session) destroyStack(ctx context.Context, name string, o RunOptions, preview bool) error {
+func (s *Session) destroyStack(ctx context.Context, name string, o runOptions, preview bool) error {
 	defer s.flush()
 	stdout, stderr := o.streams(s)
 	stack, err := s.selected(ctx, name)

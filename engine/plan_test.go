@@ -22,7 +22,7 @@ func TestUpdatePlans(t *testing.T) {
 	state := t.TempDir()
 	s := open(t, state, c)
 	plans := t.TempDir()
-	if _, err := s.Preview(ctx, "dev", RunOptions{PlanDir: plans}); err != nil {
+	if _, err := s.Preview(ctx, "dev", PreviewOptions{PlanDir: plans}); err != nil {
 		t.Fatalf("preview --save-plan: %v\n%s", err, s.out)
 	}
 	for _, stack := range c.StacksOf("dev") {
@@ -30,12 +30,12 @@ func TestUpdatePlans(t *testing.T) {
 			t.Errorf("no update plan for %s: %v", stack, err)
 		}
 	}
-	if _, err := s.Up(ctx, "dev", RunOptions{PlanDir: plans}); err != nil {
+	if _, err := s.Up(ctx, "dev", UpOptions{PlanDir: plans}); err != nil {
 		t.Fatalf("up --plan: %v\n%s", err, s.out)
 	}
 
 	approved := t.TempDir()
-	if _, err := s.Preview(ctx, "dev", RunOptions{PlanDir: approved, ExpectNoChanges: true}); err != nil {
+	if _, err := s.Preview(ctx, "dev", PreviewOptions{PlanDir: approved, ExpectNoChanges: true}); err != nil {
 		t.Fatalf("the approved preview: %v\n%s", err, s.out)
 	}
 	s.Close()
@@ -43,7 +43,7 @@ func TestUpdatePlans(t *testing.T) {
 	// Merged after the approval: a service's description.
 	changed := exampleEdited(t, catalog.ServicesFile, "description: Card and wallet payments.", "description: changed after the approval")
 	s = open(t, state, changed)
-	_, err := s.Up(ctx, "dev", RunOptions{PlanDir: approved})
+	_, err := s.Up(ctx, "dev", UpOptions{PlanDir: approved})
 	if err == nil {
 		t.Fatal("up --plan applied a change the approved plan does not hold")
 	}
@@ -53,7 +53,7 @@ func TestUpdatePlans(t *testing.T) {
 	if after := cloudRecords(t, state); !reflect.DeepEqual(before, after) {
 		t.Error("the refused up changed the cloud")
 	}
-	if _, err := s.Up(ctx, "dev", RunOptions{PlanDir: filepath.Join(t.TempDir(), "none")}); err == nil || !strings.Contains(err.Error(), "--save-plan") {
+	if _, err := s.Up(ctx, "dev", UpOptions{PlanDir: filepath.Join(t.TempDir(), "none")}); err == nil || !strings.Contains(err.Error(), "--save-plan") {
 		t.Errorf("up --plan without plans: %v, want a refusal naming preview --save-plan", err)
 	}
 }

@@ -81,7 +81,8 @@ type PluginReport struct {
 // chart archives) served on loopback as every delegate's chart
 // repository: the real Kubernetes plugin's Helm release reads its chart
 // in Check, which offline cannot reach Harness's repository.
-func CheckPlugins(ctx context.Context, opts Options, o RunOptions, charts string) ([]PluginReport, error) {
+func CheckPlugins(ctx context.Context, opts Options, parallel int, charts string) ([]PluginReport, error) {
+	o := runOptions{Parallel: parallel}
 	if len(opts.Plugins) == 0 {
 		return nil, fmt.Errorf("no plugins to check")
 	}

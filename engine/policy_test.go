@@ -47,7 +47,7 @@ func TestPolicyPack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	withPack := RunOptions{PolicyPacks: []string{pack}, PolicyPackConfigs: []string{config}}
+	withPack := UpOptions{PolicyPacks: []string{pack}, PolicyPackConfigs: []string{config}}
 	for _, stack := range []string{"dev", "staging"} {
 		if _, err := s.Up(ctx, stack, withPack); err != nil {
 			t.Fatalf("up %s with the policy pack: %v\n%s", stack, err, s.out)
@@ -57,7 +57,7 @@ func TestPolicyPack(t *testing.T) {
 		t.Fatalf("the example stacks violate the pack:\n%s", s.out)
 	}
 
-	refused := func(t *testing.T, s harnessSession, o RunOptions, policy, message string) {
+	refused := func(t *testing.T, s harnessSession, o PreviewOptions, policy, message string) {
 		t.Helper()
 		before := cloudFiles(t, state)
 		resources := stateURNs(t, state, "staging")
@@ -70,7 +70,7 @@ func TestPolicyPack(t *testing.T) {
 				t.Errorf("preview output does not say %q:\n%s", want, s.out)
 			}
 		}
-		if _, err := s.Up(ctx, "production", o); err == nil {
+		if _, err := s.Up(ctx, "production", UpOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs}); err == nil {
 			t.Fatal("up passed")
 		}
 		for p, data := range cloudFiles(t, state) {
@@ -100,7 +100,7 @@ func TestPolicyPack(t *testing.T) {
 		if err := os.WriteFile(cfg, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		o := RunOptions{PolicyPacks: []string{pack}, PolicyPackConfigs: []string{cfg}}
+		o := PreviewOptions{PolicyPacks: []string{pack}, PolicyPackConfigs: []string{cfg}}
 		refused(t, s, o, "production-pipeline-gates", "approvers.minimumCount is 1; require at least 2")
 	})
 
@@ -122,7 +122,7 @@ func TestPolicyPack(t *testing.T) {
 			args.Props["templateYaml"] = pulumi.String(edited)
 			return &pulumi.ResourceTransformResult{Props: args.Props, Opts: args.Opts}
 		})
-		refused(t, transformed, withPack, "no-script-steps", "step rollback_canary_delete is a ShellScript step")
+		refused(t, transformed, PreviewOptions{PolicyPacks: withPack.PolicyPacks, PolicyPackConfigs: withPack.PolicyPackConfigs}, "no-script-steps", "step rollback_canary_delete is a ShellScript step")
 	})
 
 	if _, err := s.Up(ctx, "production", withPack); err != nil {

@@ -38,7 +38,7 @@ type PreflightOptions struct {
 	// within MaxRunTime (default preflight.DefaultMaxRunTime).
 	Drift bool
 	// PlanDir: the run is the up applying the update plans a preview
-	// saved there (<stack>.plan.json, RunOptions.PlanDir): preflight
+	// saved there (<stack>.plan.json, PreviewOptions.PlanDir): preflight
 	// checks that the calls of their steps, and the program's lookups,
 	// fit the same budgets.
 	PlanDir    string

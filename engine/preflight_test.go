@@ -48,7 +48,7 @@ func TestPreflight(t *testing.T) {
 	if problems, err := s.Preflight(ctx, "dev"); err != nil || len(problems) > 0 {
 		t.Fatalf("preflight with everything in place: %v %v", problems, err)
 	}
-	if _, err := s.Preview(ctx, "dev", RunOptions{ExpectNoChanges: true}); err != nil {
+	if _, err := s.Preview(ctx, "dev", PreviewOptions{ExpectNoChanges: true}); err != nil {
 		t.Fatalf("preview after a passing preflight: %v\n%s", err, s.out)
 	}
 
@@ -114,7 +114,7 @@ func TestPreflight(t *testing.T) {
 		if c.preview == "" {
 			c.preview = c.want
 		}
-		if _, err := s.Preview(ctx, "dev", RunOptions{}); err == nil || !strings.Contains(s.out.String(), c.preview) {
+		if _, err := s.Preview(ctx, "dev", PreviewOptions{}); err == nil || !strings.Contains(s.out.String(), c.preview) {
 			t.Errorf("%s: the preview passed or failed otherwise (%v), want %q:\n%s", c.name, err, c.preview, s.out)
 		}
 	}

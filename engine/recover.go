@@ -31,8 +31,11 @@ import (
 // `pulumi stack export` / `import` would.
 //
 // It returns the pending creates it settled (none: nothing to recover).
-func (s *Session) Recover(ctx context.Context, name string, o RunOptions) ([]optrefresh.PendingCreate, error) {
-	o = s.paced(o)
+func (s *Session) Recover(ctx context.Context, name string, opts RepairOptions) ([]optrefresh.PendingCreate, error) {
+	if err := s.checkDelivery(name); err != nil {
+		return nil, err
+	}
+	o := s.paced(opts.run())
 	defer s.flush()
 	stacks, err := s.stacksOf(ctx, name)
 	if err != nil {
@@ -85,7 +88,7 @@ func (s *Session) stacksOf(ctx context.Context, name string) ([]string, error) {
 //   - an update or a delete: the resource is in the state already;
 //     the refresh reads what the cloud holds (an object a delete removed
 //     leaves the state), and the record is dropped.
-func (s *Session) recoverStack(ctx context.Context, name string, o RunOptions) ([]optrefresh.PendingCreate, error) {
+func (s *Session) recoverStack(ctx context.Context, name string, o runOptions) ([]optrefresh.PendingCreate, error) {
 	stack, err := s.stack(ctx, name, true) // a refresh runs no program: its upstream need not be deployed
 	if err != nil {
 		return nil, err

@@ -65,6 +65,9 @@ type Options struct {
 	// preview`; the Automation API has no such option, so the session
 	// runs in a copy of the project's Pulumi.yaml and stack files.
 	ReadOnly bool
+	// CLI is the Pulumi CLI the session runs (default: FindCLI, the
+	// pinned one), as auto.Pulumi sets a workspace's.
+	CLI auto.PulumiCommand
 	// Env is added to the environment of the CLI and its plugins.
 	Env map[string]string
 	// Plugins, offline, serves the named providers ("kubernetes",
@@ -109,9 +112,6 @@ type Session struct {
 	cliTemp    string // the CLI's and its plugins' TMPDIR, removed by Close
 }
 
-// observeCLI wraps the CLI the session runs (tests: see every command line).
-var observeCLI = func(c auto.PulumiCommand) auto.PulumiCommand { return c }
-
 // ErrPassphraseRequired refuses to encrypt a real secret offline with the
 // demo's published passphrase.
 var ErrPassphraseRequired = errors.New("PULUMI_CONFIG_PASSPHRASE required")
@@ -142,11 +142,13 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 	if opts.Offline && opts.Simulation == nil {
 		return nil, errors.New("an offline session needs Options.Simulation (simulated.Simulation{}): the engine runs no stand-in of its own")
 	}
-	cmd, err := FindCLI()
-	if err != nil {
-		return nil, err
+	cmd := opts.CLI
+	if cmd == nil {
+		var err error
+		if cmd, err = FindCLI(); err != nil {
+			return nil, err
+		}
 	}
-	cmd = observeCLI(cmd)
 	s := &Session{opts: opts, Catalog: c, cli: cmd}
 	env := map[string]string{"PULUMI_SKIP_UPDATE_CHECK": "true"}
 	// The CLI and its plugins write their temporary files in a directory
@@ -224,7 +226,7 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 	}
 	wsOpts := []auto.LocalWorkspaceOption{
 		auto.WorkDir(workDir),
-		auto.Program(withTransform(withProbes(program.New(c.Files(), program.StrictPreview(s.isStrict), program.Guarded(s.guarded),
+		auto.Program(withTransform(withProbes(program.New(c.Files(), program.Delivery(s.delivery()), program.StrictPreview(s.isStrict), program.Guarded(s.guarded),
 			program.ReadOutputs(s.readOutputs)), &s.probes), opts.Transform)),
 		auto.Pulumi(cmd),
 		auto.EnvVars(env),
@@ -571,3 +573,19 @@ func (s *Session) setSecret(ctx context.Context, stack, key, value string) error
 
 // Cloud is an offline session's started stand-in (nil online).
 func (s *Session) Cloud() offline.Cloud { return s.cloud }
+
+// delivery is the delivery path the session's runs are
+// (catalog.DeliveryEnv, from Options.Env or the process; "" for none).
+func (s *Session) delivery() string {
+	return cmp.Or(s.opts.Env[catalog.DeliveryEnv], catalog.RunDelivery())
+}
+
+// checkDelivery refuses to change name's environment from another path
+// than the one it names, before anything runs.
+func (s *Session) checkDelivery(name string) error {
+	st, ok := s.Catalog.Stacks[stackEnv(name)]
+	if !ok {
+		return nil // an unknown stack is refused where it is looked up
+	}
+	return st.CheckDelivery(s.delivery())
+}

@@ -36,7 +36,7 @@ func TestPreviewSummaryAtScale(t *testing.T) {
 	stack := stacks[1]
 	s := open(t, t.TempDir(), c)
 	var log bytes.Buffer
-	res, err := s.Preview(context.Background(), stack, RunOptions{PolicyPacks: []string{pack}, PolicyPackConfigs: []string{config}, EventLog: &log})
+	res, err := s.Preview(context.Background(), stack, PreviewOptions{PolicyPacks: []string{pack}, PolicyPackConfigs: []string{config}, EventLog: &log})
 	if err != nil {
 		t.Fatalf("preview: %v\n%s", err, s.out)
 	}

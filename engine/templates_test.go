@@ -59,7 +59,7 @@ func TestTemplates(t *testing.T) {
 		args.Props["yaml"] = pulumi.String(y)
 		return &pulumi.ResourceTransformResult{Props: args.Props, Opts: args.Opts}
 	})
-	if _, err := before.Up(ctx, env, RunOptions{}); err != nil {
+	if _, err := before.Up(ctx, env, UpOptions{}); err != nil {
 		t.Fatalf("up with full pipelines: %v\n%s", err, before.out)
 	}
 	before.Close()
@@ -70,7 +70,7 @@ func TestTemplates(t *testing.T) {
 	}
 
 	s := open(t, state, c)
-	res, err := s.Up(ctx, env, RunOptions{})
+	res, err := s.Up(ctx, env, UpOptions{})
 	if err != nil {
 		t.Fatalf("migration: %v\n%s", err, s.out)
 	}
@@ -97,7 +97,7 @@ func TestTemplates(t *testing.T) {
 	// An archetype change: cron's step timeout.
 	changed := exampleEdited(t, catalog.ArchetypesFile, "    stepTimeout: 15m\n", "    stepTimeout: 20m\n")
 	s = open(t, state, changed)
-	res, err = s.Up(ctx, env, RunOptions{})
+	res, err = s.Up(ctx, env, UpOptions{})
 	if err != nil {
 		t.Fatalf("up after the archetype change: %v\n%s", err, s.out)
 	}
@@ -134,7 +134,7 @@ func TestTemplates(t *testing.T) {
 	cloud := cloudRecords(t, state)
 	var refused bool
 	for _, stack := range stacks[1:] {
-		if _, err := pinned.Up(ctx, stack, RunOptions{}); err != nil {
+		if _, err := pinned.Up(ctx, stack, UpOptions{}); err != nil {
 			refused = true
 		}
 	}
@@ -161,7 +161,7 @@ func TestTemplateInputChangeWritesOnlyItsPipeline(t *testing.T) {
 	state := deployedDev(t)
 	s := open(t, state, c)
 	for _, env := range []string{"staging", "production"} {
-		if _, err := s.Up(ctx, env, RunOptions{}); err != nil {
+		if _, err := s.Up(ctx, env, UpOptions{}); err != nil {
 			t.Fatalf("up %s: %v\n%s", env, err, s.out)
 		}
 	}
@@ -170,7 +170,7 @@ func TestTemplateInputChangeWritesOnlyItsPipeline(t *testing.T) {
 
 	moved := exampleEdited(t, catalog.ServicesFile, "  - name: payment-service\n    team: payments\n", "  - name: payment-service\n    team: checkout\n")
 	s = open(t, state, moved)
-	if _, err := s.Up(ctx, "production", RunOptions{}); err != nil {
+	if _, err := s.Up(ctx, "production", UpOptions{}); err != nil {
 		t.Fatalf("up production after the team change: %v\n%s", err, s.out)
 	}
 	after := cloudRecords(t, state)

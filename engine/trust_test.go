@@ -37,7 +37,7 @@ func TestDriftCheckIdentity(t *testing.T) {
 		t.Errorf("preflight without Variables: read: %v\n%s\nwant %q", err, problemsText(problems), want)
 	}
 	out.Reset()
-	if err := s.Refresh(ctx, "dev", RunOptions{PreviewOnly: true, ExpectNoChanges: true}); err == nil ||
+	if err := s.Refresh(ctx, "dev", RefreshOptions{PreviewOnly: true, ExpectNoChanges: true}); err == nil ||
 		!strings.Contains(out.String(), "GET https://api.github.com/orgs/company/actions/variables/") || !strings.Contains(out.String(), "403 Resource not accessible by integration") {
 		t.Errorf("the drift check without Variables: read: %v, want GitHub's 403:\n%s", err, out)
 	}

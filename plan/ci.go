@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -124,9 +125,11 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 		"# The pinned CLI; credentials from Pulumi ESC (OIDC inside ESC, no key here).\n" +
 		"curl -fsSL https://get.pulumi.com | sh -s -- --version 3.256.0\n" +
 		"export PATH=\"$HOME/.pulumi/bin:$PATH\"\n"
-	run := func(stepID, stepName, command, timeout, token string) document.StepElement {
+	run := func(stepID, stepName, command, timeout, token string, env map[string]string) document.StepElement {
+		vars := map[string]string{"PULUMI_ACCESS_TOKEN": secretValue(token)}
+		maps.Copy(vars, env)
 		return document.StepElement{Step: document.Step{Type: "Run", Name: stepName, Identifier: stepID, Timeout: timeout,
-			Spec: document.RunSpec{Shell: "Bash", Command: prelude + command, EnvVariables: map[string]string{"PULUMI_ACCESS_TOKEN": secretValue(token)}}}}
+			Spec: document.RunSpec{Shell: "Bash", Command: prelude + command, EnvVariables: vars}}}
 	}
 	ciStage := func(stageID, stageName, description, condition string, selectors []string, steps ...document.StepElement) document.StageElement {
 		return document.StageElement{Stage: document.Stage{Name: stageName, Identifier: stageID, Description: description, Type: "CI",
@@ -153,16 +156,24 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 	fmt.Fprintf(&previews, "  pulumi env run %q -- pulumi preview --stack \"$stack\" \\\n", esc("$env-preview"))
 	fmt.Fprintf(&previews, "    --override-env %q \\\n", name+"/$env="+name+"/$env-preview")
 	previews.WriteString("    --policy-pack \"$pack\" --policy-pack-config " + PolicyConfigFile + " --parallel 8 --diff\ndone\n")
-	preview := run("preview", "Preflight and preview", previews.String(), "2h", PreviewTokenSecret)
+	preview := run("preview", "Preflight and preview", previews.String(), "2h", PreviewTokenSecret, nil)
 	spec := preview.Step.Spec.(document.RunSpec)
 	spec.ConnectorRef, spec.Image = CIImageConnector, CIImage
 	preview.Step.Spec = spec
 	stages := []document.StageElement{ciStage("preview", "Preview", "Preflight, then preview every stack with the policy pack, on pull requests and on runs of any build but main's, on the preview runners in a container", onOther,
 		previewSelectors, preview)}
-	for i, envName := range c.Chain {
+	first := true
+	for _, envName := range c.Chain {
+		// One delivery path per environment (harness-platform:delivery):
+		// this pipeline approves and applies only those that name it, so
+		// it never races the merge workflow or the operator.
+		if c.Stacks[envName].Delivery != catalog.DeliveryHarnessCI {
+			continue
+		}
 		production := c.Stacks[envName].Environment.Type == "Production"
 		var steps []document.StepElement
-		if i == 0 {
+		if first {
+			first = false
 			// One up of the chain at a time: a run of main holds the
 			// queue's key from its first approval until it ends
 			// (succeeded, failed or aborted), so a second merge, or a
@@ -189,11 +200,12 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 		up := fmt.Sprintf("pulumi env run %q -- go run ./cmd/platformctl preflight --stack %s\n", esc(envName), envName) +
 			fmt.Sprintf("pulumi env run %q -- go run ./cmd/platformctl up --stack %s --yes --parallel 2 --stack-parallel 2 --diff\n", esc(envName), envName)
 		stages = append(stages, ciStage(ident.Join("up", envName), "Up "+envName, "Preflight, then up every stack of "+envName+" with the policy pack", onMain,
-			selectors(envName), run(ident.Join("up", envName), "Preflight and up "+envName, up, ciUpTimeout, DeployerTokenSecret(envName))))
+			selectors(envName), run(ident.Join("up", envName), "Preflight and up "+envName, up, ciUpTimeout, DeployerTokenSecret(envName),
+				map[string]string{catalog.DeliveryEnv: catalog.DeliveryHarnessCI})))
 	}
 	doc := document.Document{Pipeline: document.Pipeline{
 		Name: name, Identifier: id, ProjectIdentifier: scope.ProjectID, OrgIdentifier: scope.OrgID,
-		Description: "Runs " + f.Repository + ": preview on pull requests, up on merge, in chain order " + strings.Join(c.Chain, ", "),
+		Description: "Runs " + f.Repository + ": preview on pull requests; " + upsDescription(c),
 		Tags:        tags,
 		Properties:  &document.CIProperties{CI: document.CIProperty{Codebase: document.Codebase{ConnectorRef: connector.Identifier, Build: "<+input>"}}},
 		Stages:      stages,
@@ -238,4 +250,19 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 			Needs: []Ref{{KindPipeline, id}}})
 	}
 	return ci, nil
+}
+
+// upsDescription says which environments the pipeline applies on merge:
+// those whose delivery path it is.
+func upsDescription(c *catalog.Catalog) string {
+	var ours []string
+	for _, env := range c.Chain {
+		if c.Stacks[env].Delivery == catalog.DeliveryHarnessCI {
+			ours = append(ours, env)
+		}
+	}
+	if len(ours) == 0 {
+		return "no up (no environment names harness-ci in harness-platform:delivery)"
+	}
+	return "up on merge, in chain order " + strings.Join(ours, ", ")
 }

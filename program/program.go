@@ -42,6 +42,13 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 		if err != nil {
 			return err
 		}
+		// One delivery path per stack: an update from another refuses
+		// before it reads or declares anything.
+		if !ctx.DryRun() {
+			if err := c.Stacks[p.Platform].CheckDelivery(cfg.delivery); err != nil {
+				return err
+			}
+		}
 		if p.IsPlatform() {
 			// What validation warns of in the stack's own file (a version
 			// leaving support), on every preview and up of it.
@@ -152,9 +159,10 @@ var warn = func(ctx *pulumi.Context, msg string) error { return ctx.Log.Warn(msg
 type Option func(*options)
 
 type options struct {
-	strict  func(stack string) bool
-	guarded func(stack string, err error)
-	outputs OutputsReader
+	delivery string
+	strict   func(stack string) bool
+	guarded  func(stack string, err error)
+	outputs  OutputsReader
 }
 
 // An OutputsReader reads the outputs of another service stack of the
@@ -177,6 +185,13 @@ func readDirectly(_ string, read func() (map[string]any, error)) (map[string]any
 // in the same session.
 func ReadOutputs(r OutputsReader) Option {
 	return func(o *options) { o.outputs = r }
+}
+
+// Delivery names the delivery path the run is (catalog.DeliveryEnv; ""
+// for none): an update of a stack another path delivers is refused
+// (catalog.Stack.CheckDelivery).
+func Delivery(path string) Option {
+	return func(o *options) { o.delivery = path }
 }
 
 // Guarded reports, for every run, the guards' verdict on the stack (nil:

@@ -251,6 +251,23 @@ func commands() []*cobra.Command {
 				return nil
 			},
 			run: runSummary},
+		{use: "delivery --stack STACK", group: groupCatalog,
+			short: "print the delivery path that applies a stack",
+			long: "Print the one delivery path that applies the stack (harness-platform:delivery: github-actions,\n" +
+				"harness-ci or operator); the others skip it, and refuse to change it (HARNESS_PLATFORM_DELIVERY).",
+			flags: func(fs *pflag.FlagSet, o *options) {
+				dirFlag(fs, o)
+				stackFlag(fs, o)
+			},
+			run: func(c *catalog.Catalog, o options, stdout, _ io.Writer) error {
+				env, _ := catalog.SplitStack(o.stack)
+				st, ok := c.Stacks[env]
+				if !ok {
+					return usageErrorf("unknown stack %q; use one of %v", o.stack, c.AllStacks())
+				}
+				fmt.Fprintln(stdout, st.Delivery)
+				return nil
+			}},
 		{use: "stacks", group: groupCatalog,
 			short: "list the stacks in chain order",
 			long: "List the stacks, one a line in chain order (platform stack, then its service stacks); with --base,\n" +

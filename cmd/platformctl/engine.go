@@ -73,23 +73,25 @@ func withSession(c *catalog.Catalog, f options, stdout, stderr io.Writer, fn fun
 func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 	cmd := f.command
 	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) error {
+		var packs, configs []string
 		var err error
-		o := engine.RunOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PreviewOnly: f.previewOnly, Parallel: f.parallel, StackParallel: f.stackParallel,
-			PlanDir: f.planDir}
 		if cmd == "preview" || cmd == "up" {
-			if o.PolicyPacks, o.PolicyPackConfigs, err = policyPacks(f); err != nil {
+			if packs, configs, err = policyPacks(f); err != nil {
 				return err
 			}
 		}
 		switch cmd {
 		case "preview":
-			_, err = s.Preview(ctx, f.stack, o)
+			_, err = s.Preview(ctx, f.stack, engine.PreviewOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PolicyPacks: packs, PolicyPackConfigs: configs,
+				PlanDir: f.planDir, Parallel: f.parallel, StackParallel: f.stackParallel})
 		case "up":
-			_, err = s.Up(ctx, f.stack, o)
+			_, err = s.Up(ctx, f.stack, engine.UpOptions{Diff: f.diff, PolicyPacks: packs, PolicyPackConfigs: configs,
+				PlanDir: f.planDir, Parallel: f.parallel, StackParallel: f.stackParallel})
 		case "refresh":
-			err = s.Refresh(ctx, f.stack, o)
+			err = s.Refresh(ctx, f.stack, engine.RefreshOptions{Diff: f.diff, PreviewOnly: f.previewOnly, ExpectNoChanges: f.expectNoChanges,
+				Parallel: f.parallel, StackParallel: f.stackParallel})
 		case "destroy":
-			err = s.Destroy(ctx, f.stack, o)
+			err = s.Destroy(ctx, f.stack, engine.DestroyOptions{Parallel: f.parallel, StackParallel: f.stackParallel})
 		case "outputs":
 			err = printOutputs(ctx, s, f, stdout)
 		case "recover":
@@ -192,16 +194,16 @@ func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o := engine.RunOptions{Parallel: f.parallel, StackParallel: f.stackParallel, PolicyPacks: packs, PolicyPackConfigs: configs}
-	check := o
-	check.ExpectNoChanges, check.PreviewOnly = true, true
+	up := engine.UpOptions{Parallel: f.parallel, StackParallel: f.stackParallel, PolicyPacks: packs, PolicyPackConfigs: configs}
+	again := engine.PreviewOptions{Parallel: f.parallel, StackParallel: f.stackParallel, PolicyPacks: packs, PolicyPackConfigs: configs, ExpectNoChanges: true}
+	drift := engine.RefreshOptions{Parallel: f.parallel, StackParallel: f.stackParallel, PreviewOnly: true, ExpectNoChanges: true}
 	for _, st := range []struct {
 		title string
 		fn    func(env string) error
 	}{
-		{"up", func(env string) error { _, err := s.Up(ctx, env, o); return err }},
-		{"preview (expect no changes)", func(env string) error { _, err := s.Preview(ctx, env, check); return err }},
-		{"drift check (refresh --preview-only --expect-no-changes)", func(env string) error { return s.Refresh(ctx, env, check) }},
+		{"up", func(env string) error { _, err := s.Up(ctx, env, up); return err }},
+		{"preview (expect no changes)", func(env string) error { _, err := s.Preview(ctx, env, again); return err }},
+		{"drift check (refresh --preview-only --expect-no-changes)", func(env string) error { return s.Refresh(ctx, env, drift) }},
 	} {
 		if err := step(st.title, st.fn); err != nil {
 			return err
@@ -220,7 +222,7 @@ func recoverStack(ctx context.Context, s *engine.Session, f options, stdout io.W
 			return err
 		}
 	}
-	settled, err := s.Recover(ctx, f.stack, engine.RunOptions{Parallel: f.parallel})
+	settled, err := s.Recover(ctx, f.stack, engine.RepairOptions{Parallel: f.parallel})
 	if err != nil {
 		return err
 	}
@@ -300,7 +302,7 @@ func restoreStack(ctx context.Context, s *engine.Session, f options, stdout io.W
 	if f.from == "" {
 		return fmt.Errorf("--from FILE is required: a backup of %s (see %s)", f.stack, filepath.Join(s.BackupDir(), f.stack))
 	}
-	r, err := s.Restore(ctx, f.stack, f.from, engine.RunOptions{Parallel: f.parallel})
+	r, err := s.Restore(ctx, f.stack, f.from, engine.RepairOptions{Parallel: f.parallel})
 	if err != nil {
 		return err
 	}

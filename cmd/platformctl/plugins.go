@@ -41,7 +41,7 @@ func runCheckPlugins(c *catalog.Catalog, f options, stdout, _ io.Writer) error {
 		Simulation: simulated.Simulation{},
 		Passphrase: os.Getenv("PULUMI_CONFIG_PASSPHRASE"),
 		Stdout:     io.Discard, Stderr: io.Discard,
-	}, engine.RunOptions{Parallel: f.parallel}, f.charts)
+	}, f.parallel, f.charts)
 	clean := printPluginReports(stdout, reports)
 	if err != nil {
 		return err
