@@ -882,16 +882,16 @@ func TestInterruptedUpConverges(t *testing.T) {
 func interruptedUpConverges(t *testing.T, c *catalog.Catalog, at int32, harnessResources int) {
 	s := openCheckpointed(t, t.TempDir(), c)
 	var created atomic.Int32
-	s.servers().AfterCreate(func(provider, id string) {
+	s.servers().Observe(simulated.CreatedFunc(func(provider, id string) {
 		if provider == "harness" && created.Add(1) == at {
 			// The object exists; the runner dies before the CLI hears so
 			// (a cancelled context would let the CLI finish its in-flight
 			// creates and record them).
 			killCLI(t, s.state)
 		}
-	})
+	}))
 	_, err := s.Up(context.Background(), "dev", UpOptions{Parallel: 2})
-	s.servers().AfterCreate(nil)
+	s.servers().Observe(nil)
 	if err == nil {
 		t.Fatal("the cancelled up succeeded; the test did not interrupt it")
 	}

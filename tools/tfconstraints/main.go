@@ -5,9 +5,9 @@
 // and allowed values. It names each property as the Pulumi bridge does
 // (camelCase, lists and sets pluralised), checked against the Pulumi Go
 // SDK's own field tags. The simulated AWS enforces its output
-// (simulated/aws-constraints.json):
+// (simulated/aws/aws-constraints.json):
 //
-//	go run ./tools/tfconstraints -src DIR -commit SHA > simulated/aws-constraints.json
+//	go run ./tools/tfconstraints -src DIR -commit SHA > simulated/aws/aws-constraints.json
 //
 // DIR holds terraform-provider-aws's files at that commit, under their
 // repository paths (internal/service/..., names/attr_consts_gen.go). It

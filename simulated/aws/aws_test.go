@@ -1,0 +1,145 @@
+package aws
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+
+	"github.com/company/harness-platform/simulated/core"
+)
+
+// The simulated AWS provider refuses what the real one refuses for
+// missing inputs, and types it was not taught. (The Kubernetes provider's
+// part: package kubernetes's test of the same name.)
+func TestInfraCheck(t *testing.T) {
+	aws := Behavior{}
+	eks := resource.NewPropertyMapFromMap(map[string]any{
+		"roleArn":          "arn:aws:iam::1:role/x",
+		"vpcConfig":        map[string]any{"endpointPrivateAccess": true},
+		"encryptionConfig": map[string]any{"resources": []any{"secrets"}},
+	})
+	_, failures := aws.Check("aws:eks/cluster:Cluster", "c", eks)
+	var got []string
+	for _, f := range failures {
+		got = append(got, f.Property)
+	}
+	if strings.Join(got, ",") != "vpcConfig.subnetIds,encryptionConfig.provider" {
+		t.Errorf("failures %v, want vpcConfig.subnetIds and encryptionConfig.provider", got)
+	}
+	ok := resource.NewPropertyMapFromMap(map[string]any{
+		"roleArn":          "arn:aws:iam::1:role/x",
+		"vpcConfig":        map[string]any{"subnetIds": []any{"a", "b"}},
+		"encryptionConfig": map[string]any{"resources": []any{"secrets"}, "provider": map[string]any{"keyArn": "k"}},
+	})
+	if _, failures := aws.Check("aws:eks/cluster:Cluster", "c", ok); len(failures) != 0 {
+		t.Errorf("a complete cluster refused: %v", failures)
+	}
+	if _, failures := aws.Check("aws:s3/bucket:Bucket", "b", resource.PropertyMap{}); len(failures) != 1 {
+		t.Error("an unknown type was accepted")
+	}
+	// Auto-naming happens in Check, so the name is known in a preview.
+	checked, _ := aws.Check("aws:iam/role:Role", "nodes", resource.NewPropertyMapFromMap(map[string]any{"assumeRolePolicy": "{}"}))
+	if n := checked["name"]; !n.IsString() || !strings.HasPrefix(n.StringValue(), "nodes-") {
+		t.Errorf("role not auto-named: %v", n)
+	}
+}
+
+// The simulated EKS refuses, with EKS's own words, a version it no
+// longer offers and an update of more than one minor version.
+func TestEKSRefusesVersions(t *testing.T) {
+	defer func(f func() time.Time) { eksNow = f }(eksNow)
+	eksNow = func() time.Time { return time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC) }
+	aws := Behavior{}
+	cluster := func(v string) resource.PropertyMap {
+		return resource.NewPropertyMapFromMap(map[string]any{"name": "prod-euw1", "version": v})
+	}
+	if err := aws.CheckWrite(eksClusterType, "c", nil, cluster("1.31"), core.Reach{}); err == nil ||
+		!strings.Contains(err.Error(), "creating EKS Cluster (prod-euw1): operation error EKS: CreateCluster, https response error StatusCode: 400") ||
+		!strings.HasSuffix(err.Error(), "InvalidParameterException: unsupported Kubernetes version 1.31") {
+		t.Errorf("create 1.31 on 2026-11-26: %v", err)
+	}
+	for _, v := range []string{"1.32", "1.35", "1.36"} {
+		if err := aws.CheckWrite(eksClusterType, "c", nil, cluster(v), core.Reach{}); err != nil {
+			t.Errorf("create %s: %v", v, err)
+		}
+	}
+	if err := aws.CheckWrite(eksClusterType, "c", cluster("1.33"), cluster("1.35"), core.Reach{}); err == nil ||
+		!strings.HasSuffix(err.Error(), "InvalidParameterException: Unsupported Kubernetes minor version update from 1.33 to 1.35") {
+		t.Errorf("update 1.33 -> 1.35: %v", err)
+	}
+	if err := aws.CheckWrite(eksClusterType, "c", cluster("1.34"), cluster("1.35"), core.Reach{}); err != nil {
+		t.Errorf("update 1.34 -> 1.35: %v", err)
+	}
+}
+
+// The simulated AWS enforces the Terraform schema's constraints extracted
+// into aws-constraints.json: the required inputs it lists by hand are the
+// extraction's, and a conflict, a value outside an enum, a broken
+// exactly-one-of and a force-new change are each refused or replace as
+// the real provider would.
+func TestAWSConstraints(t *testing.T) {
+	for typ, req := range required {
+		if !strings.HasPrefix(typ, "aws:") {
+			continue
+		}
+		props, ok := constraints[typ]
+		if !ok {
+			t.Errorf("%s: not in aws-constraints.json", typ)
+			continue
+		}
+		for _, path := range req {
+			if !props[path].Required {
+				t.Errorf("%s: %s is required here but not in the Terraform schema", typ, path)
+			}
+		}
+	}
+	aws := Behavior{}
+	ng := func(extra map[string]any) resource.PropertyMap {
+		m := map[string]any{"clusterName": "c", "nodeRoleArn": "arn:aws:iam::1:role/n", "subnetIds": []any{"a"},
+			"scalingConfig": map[string]any{"desiredSize": 1, "maxSize": 1, "minSize": 1}}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return resource.NewPropertyMapFromMap(m)
+	}
+	reasons := func(m resource.PropertyMap) string {
+		_, failures := aws.Check("aws:eks/nodeGroup:NodeGroup", "n", m)
+		var out []string
+		for _, f := range failures {
+			out = append(out, f.Reason)
+		}
+		return strings.Join(out, "; ")
+	}
+	if r := reasons(ng(nil)); r != "" {
+		t.Errorf("a valid node group refused: %s", r)
+	}
+	for name, c := range map[string]struct {
+		extra map[string]any
+		want  string
+	}{
+		"conflict": {map[string]any{"nodeGroupName": "a", "nodeGroupNamePrefix": "b"}, `"nodeGroupName": conflicts with nodeGroupNamePrefix`},
+		"enum":     {map[string]any{"capacityType": "RESERVED"}, `expected capacityType to be one of`},
+		"exactly one of": {map[string]any{"updateConfig": map[string]any{"maxUnavailable": 1, "maxUnavailablePercentage": 10}},
+			"only one of `updateConfig.maxUnavailable,updateConfig.maxUnavailablePercentage` can be specified"},
+		"list size": {map[string]any{"subnetIds": []any{}}, "subnetIds: attribute requires 1 item minimum"},
+	} {
+		if r := reasons(ng(c.extra)); !strings.Contains(r, c.want) {
+			t.Errorf("%s: got %q, want %q", name, r, c.want)
+		}
+	}
+	_, failures := aws.Check("aws:eks/cluster:Cluster", "c", resource.NewPropertyMapFromMap(map[string]any{
+		"roleArn": "r", "vpcConfig": map[string]any{"subnetIds": []any{"a"}}, "upgradePolicy": map[string]any{"supportType": "FOREVER"}}))
+	if len(failures) != 1 || !strings.Contains(failures[0].Reason, `one of ["STANDARD" "EXTENDED"], got FOREVER`) {
+		t.Errorf("cluster with supportType FOREVER: %v", failures)
+	}
+	olds, news := ng(map[string]any{"amiType": "AL2023_x86_64_STANDARD"}), ng(map[string]any{"amiType": "BOTTLEROCKET_x86_64"})
+	if got := aws.Replaces("aws:eks/nodeGroup:NodeGroup", olds, news, []string{"amiType"}); len(got) != 1 {
+		t.Errorf("amiType change replaces %v, want amiType (force-new)", got)
+	}
+	olds, news = ng(map[string]any{"version": "1.34"}), ng(map[string]any{"version": "1.35"})
+	if got := aws.Replaces("aws:eks/nodeGroup:NodeGroup", olds, news, []string{"version"}); len(got) != 0 {
+		t.Errorf("version change replaces %v, want an update", got)
+	}
+}

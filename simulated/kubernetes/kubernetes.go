@@ -1,0 +1,169 @@
+package kubernetes
+
+import (
+	"encoding/base64"
+	"fmt"
+	"slices"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/company/harness-platform/simulated/core"
+)
+
+// Version is the version of the Kubernetes provider this room stands in
+// for.
+const Version = "4.33.0"
+
+// Behavior simulates the Kubernetes provider for the types the program
+// declares: the required inputs below are the ones the provider's Go SDK
+// requires (pulumi-kubernetes v4.33.0), and a type not listed here is
+// refused: a new type is simulated on purpose, not by accident.
+type Behavior struct {
+	core.KeyIsID
+	// Clusters are where the clusters' API servers are (the simulated
+	// AWS's EKS clusters: aws.Clusters); nil: every API server answers
+	// everyone.
+	Clusters core.Clusters
+}
+
+// New is the simulated Kubernetes of the clusters clusters runs.
+func New(clusters core.Clusters) Behavior { return Behavior{Clusters: clusters} }
+
+var (
+	_ core.Behavior    = Behavior{}
+	_ core.Addressed   = Behavior{}
+	_ core.Configurer  = Behavior{}
+	_ core.InputReader = Behavior{}
+	_ core.Live        = Behavior{}
+	_ core.Invoker     = Behavior{}
+)
+
+const releaseType = "kubernetes:helm.sh/v3:Release"
+
+// required lists each type's required inputs; a dotted path is required
+// whenever its enclosing object is given.
+var required = map[string][]string{
+	"kubernetes:core/v1:Namespace": {},
+	"kubernetes:core/v1:Secret":    {},
+	releaseType:                    {"chart"},
+	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding": {"roleRef", "roleRef.apiGroup", "roleRef.kind", "roleRef.name"},
+}
+
+// Check refuses missing required inputs.
+func (Behavior) Check(typ, _ string, news resource.PropertyMap) (resource.PropertyMap, []*pulumirpc.CheckFailure) {
+	req, ok := required[typ]
+	if !ok {
+		return news, core.UnknownType("kubernetes", typ)
+	}
+	return news, core.MissingRequired(news, req)
+}
+
+// ID is where the store keeps an object, which is also its id: a
+// generated one.
+func (Behavior) ID(typ, name string, _ resource.PropertyMap) string {
+	return core.GeneratedID(typ, name)
+}
+
+// ImportedInputs are an imported object's state without what the
+// provider computes.
+func (b Behavior) ImportedInputs(typ string, state resource.PropertyMap) resource.PropertyMap {
+	return core.WithoutComputed(state, b.Computed(typ, "", state))
+}
+
+// Computed are what the provider records beside an object, and a Helm
+// release's status.
+func (Behavior) Computed(typ, id string, news resource.PropertyMap) resource.PropertyMap {
+	if typ == releaseType {
+		return resource.PropertyMap{"status": resource.NewObjectProperty(resource.PropertyMap{
+			"name":      resource.NewStringProperty(core.Str(news, "name")),
+			"namespace": resource.NewStringProperty(core.Str(news, "namespace")),
+			"chart":     resource.NewStringProperty(core.Str(news, "chart")),
+			"version":   resource.NewStringProperty(core.Str(news, "version")),
+			"status":    resource.NewStringProperty("deployed"),
+			"revision":  resource.NewNumberProperty(1),
+		})}
+	}
+	// The real provider's state of an object is the live object and,
+	// beside it, the inputs it applied (its Diff prunes the live object
+	// to them: without them every field is new, and an immutable one,
+	// such as a RoleBinding's roleRef, replaces the object), the API
+	// version it was created with and its server-side-apply field
+	// manager.
+	return resource.PropertyMap{
+		"__inputs":            resource.NewObjectProperty(news.Copy()),
+		"__initialApiVersion": resource.NewStringProperty(core.Str(news, "apiVersion")),
+		"__fieldManager":      resource.NewStringProperty("pulumi-kubernetes-" + core.ShortHash(id)[:8]),
+	}
+}
+
+// ReadInputs: the real provider reads its inputs back from the ones it
+// recorded beside the live object (which, for a Secret, has data where
+// the inputs had stringData).
+func (Behavior) ReadInputs(_ string, state, oldInputs resource.PropertyMap) (resource.PropertyMap, bool) {
+	if in, ok := state["__inputs"]; ok && in.IsObject() && len(oldInputs) > 0 {
+		return in.ObjectValue().Copy(), true
+	}
+	return nil, false
+}
+
+// Live is an object as the API server stores it: it turns a Secret's
+// stringData into base64 data (and the real provider's state holds the
+// live object, its Diff comparing the inputs with it).
+func (Behavior) Live(typ string, out resource.PropertyMap) resource.PropertyMap {
+	if typ != "kubernetes:core/v1:Secret" {
+		return out
+	}
+	sd, ok := out["stringData"]
+	if !ok {
+		return out
+	}
+	secret := sd.ContainsSecrets()
+	plain := sd
+	for plain.IsSecret() {
+		plain = plain.SecretValue().Element
+	}
+	if !plain.IsObject() {
+		return out
+	}
+	data := resource.PropertyMap{}
+	if d, ok := out["data"]; ok && d.IsObject() {
+		data = d.ObjectValue().Copy()
+	}
+	for k, v := range plain.ObjectValue() {
+		for v.IsSecret() {
+			v = v.SecretValue().Element
+		}
+		if v.IsString() {
+			data[k] = resource.NewStringProperty(base64.StdEncoding.EncodeToString([]byte(v.StringValue())))
+		}
+	}
+	delete(out, "stringData")
+	out["data"] = resource.NewObjectProperty(data)
+	if secret {
+		out["data"] = resource.MakeSecret(out["data"])
+	}
+	return out
+}
+
+// immutable are the inputs whose change replaces the object.
+var immutable = map[string][]string{
+	"kubernetes:core/v1:Namespace": {"metadata"},
+}
+
+// Replaces: a namespace's metadata (its name) is immutable.
+func (Behavior) Replaces(typ string, _, _ resource.PropertyMap, changed []string) []string {
+	var out []string
+	for _, c := range changed {
+		if slices.Contains(immutable[typ], c) {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Invoke: the simulated Kubernetes answers no lookup.
+func (Behavior) Invoke(token string, _ resource.PropertyMap) (resource.PropertyMap, error) {
+	return nil, fmt.Errorf("the simulated kubernetes provider does not answer %s", token)
+}

@@ -1,0 +1,99 @@
+package simulated
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+
+	"github.com/company/harness-platform/preflight"
+	"github.com/company/harness-platform/simulated/aws"
+	"github.com/company/harness-platform/simulated/github"
+	"github.com/company/harness-platform/simulated/harness"
+	"github.com/company/harness-platform/simulated/kubernetes"
+	"github.com/company/harness-platform/trust"
+)
+
+// The Servers answer preflight's checks (preflight.Services) as the
+// simulated services would answer the operation's calls: each room
+// answers for its service, from the Reach the providers refuse by.
+
+// Harness: the key, and the simulated account.
+func (s *Servers) Harness(_ context.Context, account, _ string) error {
+	return harness.CheckKey(s.Reach(), account)
+}
+
+// GitHubRepo: the repository as the Reach's GitHub account holds it.
+func (s *Servers) GitHubRepo(_ context.Context, owner, repo string) (preflight.GitHubRepo, error) {
+	return github.Repo(s.Reach(), owner, repo)
+}
+
+// GitHubOrg: whether the Reach's token may read the organisation's
+// Actions variables.
+func (s *Servers) GitHubOrg(_ context.Context, owner string) (preflight.GitHubOrg, error) {
+	return github.Org(s.Reach(), owner)
+}
+
+// GitHubPlan: the Reach's GitHub account's plan.
+func (s *Servers) GitHubPlan(context.Context, string) (string, error) {
+	return github.Plan(s.Reach()), nil
+}
+
+// GitHub: a credential.
+func (s *Servers) GitHub(_ context.Context, owner string, repos []string) error {
+	return github.CheckCredential(s.Reach(), fmt.Sprintf("GET https://api.github.com/repos/%s/%s", owner, repos[0]))
+}
+
+// GitHubRateLimit: what the simulated GitHub's primary budget (the first
+// of its budgets that counts every call) has left, as GET /rate_limit
+// says it; unlimited when it enforces none.
+func (s *Servers) GitHubRateLimit(context.Context, string) (preflight.RateLimit, error) {
+	return github.RateLimit(s.githubCalls.Load()), nil
+}
+
+// OpenEnvironment: ESC opens env for the Reach's Pulumi team as the
+// CLI opens a stack's imports, refusing as ESC, AWS and GitHub refuse.
+func (s *Servers) OpenEnvironment(ctx context.Context, env string) error {
+	return s.OpenEnvironmentAs(ctx, s.Reach().PulumiTeam, env)
+}
+
+// OpenEnvironmentAs is OpenEnvironment for a token of team ("": every
+// environment opens).
+func (s *Servers) OpenEnvironmentAs(ctx context.Context, team, env string) error {
+	if team == "" {
+		return nil
+	}
+	m, err := trust.Default()
+	if err != nil {
+		return err
+	}
+	_, err = m.Open(ctx, team, env, true)
+	return err
+}
+
+// CallerIdentity: the run's role in account, as an STS session; "" when
+// the Reach models none.
+func (s *Servers) CallerIdentity(_ context.Context, account, _ string) (string, error) {
+	return aws.CallerIdentity(s.Reach(), account), nil
+}
+
+// Cluster: the kubeconfig's credential plugin is installed, the API
+// server answers from the runner, and it knows the run (access entries).
+func (s *Servers) Cluster(_ context.Context, _ string, kubeconfig string) error {
+	return kubernetes.CheckCluster(s.Reach(), s.clusters, kubeconfig)
+}
+
+// Command: the credential plugin is installed unless the Reach says not.
+func (s *Servers) Command(_ context.Context, name string) error {
+	return kubernetes.CheckCommand(s.Reach(), name)
+}
+
+// EKS: the version's status on EKS's calendar today, and the version
+// the simulated cluster of that name runs.
+func (s *Servers) EKS(_ context.Context, _, name, version string) (preflight.EKSAnswer, error) {
+	return aws.EKS(s.clouds["aws"], name, version)
+}
+
+// RunnerAddress: the runner's address.
+func (s *Servers) RunnerAddress(context.Context) (netip.Addr, error) {
+	return s.Reach().Runner, nil
+}
