@@ -85,6 +85,9 @@ func (s *Session) stacksOf(ctx context.Context, name string) ([]string, error) {
 //   - a create of a component resource, which has no cloud object: moved
 //     into the state as created (it holds nothing but its children),
 //     before the first resource that names it;
+//   - a create of a provider resource, which has no cloud object either
+//     and which nothing can use before its create ends: dropped, for the
+//     next up to make;
 //   - an update or a delete: the resource is in the state already;
 //     the refresh reads what the cloud holds (an object a delete removed
 //     leaves the state), and the record is dropped.
@@ -121,6 +124,12 @@ func (s *Session) recoverStack(ctx context.Context, name string, o runOptions) (
 			case inState[string(urn)]:
 				// A later up created it: the record is stale.
 				settled = append(settled, optrefresh.PendingCreate{URN: string(urn), ID: fmt.Sprint(res["id"])})
+				continue
+			case strings.HasPrefix(fmt.Sprint(res["type"]), "pulumi:providers:"):
+				// A provider: nothing in any cloud (its id is the
+				// engine's own), and nothing can have been created with
+				// it before its create finished; the next up makes it.
+				settled = append(settled, optrefresh.PendingCreate{URN: string(urn)})
 				continue
 			case res["custom"] != true:
 				// A component: nothing in any cloud, only its children.
