@@ -316,11 +316,14 @@ func TestDeployToHarnessWorkflow(t *testing.T) {
 	}
 	for _, want := range []string{
 		"{" + plan.PayloadServiceName + ": $s, " + plan.PayloadImageTag + ": $t, " + plan.PayloadTargetRegion + ": $r}",
-		`X-Api-Key: $HARNESS_API_KEY`, "curl -fsS", `"$WEBHOOK_URL"`,
+		`X-Api-Key: $HARNESS_API_KEY`, `"$WEBHOOK_URL"`, ".data.eventCorrelationId", ".data.webhookProcessingDetails.status",
 	} {
 		if !strings.Contains(start.Run, want) {
 			t.Errorf("the step does not %q", want)
 		}
+	}
+	if strings.Contains(start.Run, "--retry") && strings.Index(start.Run, "--retry") < strings.Index(start.Run, "-X POST") {
+		t.Error("the webhook's POST is retried: Harness queues the event it answered, so a second POST may start the pipeline twice")
 	}
 	if start.Env["HARNESS_API_KEY"] != "${{ steps.webhook.outputs.key != '' && secrets[steps.webhook.outputs.key] || '' }}" {
 		t.Errorf("the key comes from %q, want the organisation secret the variable names", start.Env["HARNESS_API_KEY"])

@@ -32,6 +32,12 @@
 //     makes the template's other versions unstable.
 //   - The lookups (get<Type>) and list data sources (get<Type>List,
 //     paged as the provider pages) answered from what it holds.
+//   - Custom webhooks (Webhooks, an http.Handler over what it holds):
+//     a POST to a trigger's URL is accepted at once with its
+//     eventCorrelationId; the event's details answer "does not exist"
+//     until processed, then the final status Harness gives it (the
+//     pipeline started, or the payload conditions or runtime inputs that
+//     refused it).
 //   - Who may call: an API key Harness refuses (core.Reach) is a 401 on
 //     every call; the budgets the run sets (core.Meters) are met as the
 //     provider's client meets a 429: backoff, ten retries, then the step
@@ -39,8 +45,9 @@
 //
 // It does NOT:
 //
-//   - run anything: no pipeline executes, no trigger fires, nothing
-//     listens at a webhook URL, and no delegate connects (a delegate
+//   - run anything: no pipeline executes (a started one is an execution
+//     id), a webhook is served only where a test serves Webhooks, and no
+//     delegate connects (a delegate
 //     token is a value; connectors are stored, never tested against
 //     their targets);
 //   - enforce RBAC: the key is valid or not; user groups, role
