@@ -52,11 +52,13 @@ func templateKey(s *catalog.Service, in catalog.Placement) TemplateKey {
 // key shares it (TestStageTemplates): a platform stack declares it, a
 // service stack's plan describes it.
 func stageTemplate(p *Plan, st *catalog.Stack, d *deploymentInput, doc document.Document) (StageTemplate, error) {
-	t, err := deployTemplate(doc, templateKey(d.svc, d.in), p.Scope, st.Environment.Identifier, st.Environment.Name)
+	key := templateKey(d.svc, d.in)
+	tags := map[string]string{"managed-by": ManagedBy, "environment": st.Environment.Name, "archetype": key.Archetype}
+	t, err := deployTemplate(doc, key, p.Scope, st.Environment.Identifier, st.Environment.Name, tags)
 	if err != nil {
 		return StageTemplate{}, err
 	}
-	t.Tags = managedTags(map[string]string{"environment": st.Environment.Name, "archetype": t.Key.Archetype})
+	t.Tags = TagList(tags)
 	t.Needs = []Ref{{KindProject, p.Scope.ProjectID}, {KindEnvironment, st.Environment.Identifier}}
 	for _, cl := range p.Clusters {
 		t.Needs = append(t.Needs, Ref{KindInfrastructure, cl.Infrastructure.Identifier})

@@ -67,8 +67,13 @@ func deployStage(doc document.Document) (*document.Stage, error) {
 // deployTemplate is the stage template of the deploy stage of a
 // service's full pipeline (doc, as pipelineDocument built it): the stage
 // with what differs per service (liftInputs) left as runtime inputs. The
-// services of one key share it.
-func deployTemplate(doc document.Document, key TemplateKey, scope Scope, envID, envName string) (StageTemplate, error) {
+// services of one key share it. Its tags are in its YAML: the provider
+// declares tags on the template resource but neither sends nor reads them
+// (terraform-provider-harness v0.45.0, resource_template.go), so only the
+// YAML's reach Harness, and a tag edited in Harness is drift the next
+// refresh reads back. The version is the spec's hash: tags do not make a
+// new version.
+func deployTemplate(doc document.Document, key TemplateKey, scope Scope, envID, envName string, tags map[string]string) (StageTemplate, error) {
 	deploy, err := deployStage(doc)
 	if err != nil {
 		return StageTemplate{}, err
@@ -104,6 +109,7 @@ func deployTemplate(doc document.Document, key TemplateKey, scope Scope, envID, 
 		"type":              "Stage",
 		"orgIdentifier":     scope.OrgID,
 		"projectIdentifier": scope.ProjectID,
+		"tags":              tags,
 		"spec":              spec,
 	}})
 	return t, err
