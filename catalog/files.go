@@ -106,6 +106,15 @@ type archetypeDoc struct {
 	Verification       bool          `yaml:"verification" desc:"Continuous verification in every environment: after each canary phase, and after a rolling deployment."`
 	StepTimeout        string        `yaml:"stepTimeout" desc:"Timeout of each deployment step (default 10m)."`
 	Resources          *resourcesDoc `yaml:"resources" desc:"Default resource requests and limits of each replica (cpu and memory); a service without both, here or in its overrides, is refused."`
+	PodSecurity        string        `yaml:"podSecurity" enum:"restricted|baseline|privileged" desc:"The Pod Security Standard its services' namespaces enforce (Pod Security Admission; default restricted)."`
+	Network            *networkDoc   `yaml:"network" desc:"What its services' namespaces let through their default-deny NetworkPolicy besides DNS (default: nothing)."`
+}
+
+// networkDoc is what an archetype's namespaces allow.
+type networkDoc struct {
+	At      yamlstrict.At
+	Ingress bool     `yaml:"ingress" desc:"Accept traffic from every namespace of the cluster (an ingress controller, other services); default false."`
+	Egress  []string `yaml:"egress" desc:"CIDRs the services may connect to, e.g. [10.0.0.0/8] for the environment's network or [0.0.0.0/0] for anywhere."`
 }
 
 type regionDoc struct {

@@ -151,6 +151,13 @@ type Archetype struct {
 	Replicas           int
 	Verification       bool
 	StepTimeout        string
+	// PodSecurity is the Pod Security Standard its namespaces enforce
+	// (restricted, baseline or privileged).
+	PodSecurity string
+	// Ingress: its namespaces accept traffic from every namespace;
+	// Egress are the CIDRs they may reach (DNS is always allowed).
+	Ingress bool
+	Egress  []string
 }
 
 // Region is a region environments may use.

@@ -34,7 +34,12 @@ func resolve(v *validator) *Catalog {
 		c.Archetypes = append(c.Archetypes, Archetype{
 			Name: a.Name, Description: a.Description, ProductionStrategy: a.ProductionStrategy,
 			Replicas: a.Replicas, Verification: a.Verification, StepTimeout: a.stepTimeout(),
+			PodSecurity: cmp.Or(a.PodSecurity, "restricted"),
 		})
+		if n := a.Network; n != nil {
+			last := &c.Archetypes[len(c.Archetypes)-1]
+			last.Ingress, last.Egress = n.Ingress, slices.Clone(n.Egress)
+		}
 	}
 	for name, d := range v.stacks {
 		c.Stacks[name] = resolveStack(d, v.regions)

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 
 	"github.com/company/harness-platform/diag"
@@ -66,6 +67,13 @@ func (v *validator) checkArchetypes() {
 		}
 		if a.Replicas < 1 {
 			v.at(a.At.Field("replicas"), "set at least 1", "replicas must be positive")
+		}
+		if n := a.Network; n != nil {
+			for i, cidr := range n.Egress {
+				if p, err := netip.ParsePrefix(cidr); err != nil || p != p.Masked() {
+					v.at(n.At.Item("egress", i), "write a network such as 10.0.0.0/8 (its first address, then its prefix length)", "egress %q is not a CIDR", cidr)
+				}
+			}
 		}
 		v.archetypes[a.Name] = a
 	}

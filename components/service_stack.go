@@ -66,8 +66,12 @@ func ClusterProvider(ctx *pulumi.Context, name string, kubeconfig pulumi.StringI
 func DeclareNamespaces(ctx *pulumi.Context, d plan.Delegate, provider *kubernetes.Provider) error {
 	k8s := []pulumi.ResourceOption{pulumi.Provider(provider), pulumi.Version(KubernetesVersion)}
 	for _, n := range d.Namespaces {
+		g := d.Guardrails[n]
 		var ns corev1.Namespace
-		if err := ctx.RegisterResource(namespaceType, n, namespaceInputs(n), &ns, k8s...); err != nil {
+		if err := ctx.RegisterResource(namespaceType, n, namespaceInputs(n, g), &ns, k8s...); err != nil {
+			return err
+		}
+		if err := declareGuardrails(ctx, n, g, append(k8s, pulumi.DependsOn([]pulumi.Resource{&ns}))); err != nil {
 			return err
 		}
 		// The namespace's name is the plan's; the binding waits for the
@@ -87,12 +91,19 @@ const (
 	roleBindingType = "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding"
 )
 
-// namespaceInputs are corev1.NewNamespace's inputs for the namespace n.
-func namespaceInputs(n string) pulumi.Map {
+// namespaceInputs are corev1.NewNamespace's inputs for the namespace n:
+// its Pod Security Admission labels enforce g's level, and audit and warn
+// at it (kubernetes.io/docs/concepts/security/pod-security-admission), and
+// it names its service (what CrossGuard's namespace-guardrails reads).
+func namespaceInputs(n string, g plan.Guardrail) pulumi.Map {
+	labels := pulumi.StringMap{}
+	for k, v := range plan.NamespaceLabels(g) {
+		labels[k] = pulumi.String(v)
+	}
 	return pulumi.Map{
 		"apiVersion": pulumi.String("v1"),
 		"kind":       pulumi.String("Namespace"),
-		"metadata":   pulumi.Map{"name": pulumi.String(n)},
+		"metadata":   pulumi.Map{"name": pulumi.String(n), "labels": labels},
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
+	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/mocktest"
 	"github.com/company/harness-platform/plan"
 )
@@ -20,7 +21,11 @@ import (
 // names, inputs, provider version and dependency; only the RoleBinding's
 // aliases to its older API versions are left out.
 func TestNamespacesAreTheSDKs(t *testing.T) {
-	d := plan.Delegate{Name: "harness-delegate-dev-euw1", Namespace: "harness-delegate", Namespaces: []string{"payments-dev", "checkout-dev"}}
+	g := plan.Guardrail{Service: "payments", PodSecurity: "restricted", Ingress: true, Egress: []string{"10.0.0.0/8"}, Pods: 7,
+		Requests: catalog.Quantities{CPU: "250m", Memory: "256Mi"}, Limits: catalog.Quantities{CPU: "1", Memory: "512Mi"},
+		QuotaRequests: catalog.Quantities{CPU: "1750m", Memory: "1792Mi"}, QuotaLimits: catalog.Quantities{CPU: "7", Memory: "3584Mi"}}
+	d := plan.Delegate{Name: "harness-delegate-dev-euw1", Namespace: "harness-delegate", Namespaces: []string{"payments-dev", "checkout-dev"},
+		Guardrails: map[string]plan.Guardrail{"payments-dev": g, "checkout-dev": g}}
 	ours := run(t, "dev", func(ctx *pulumi.Context) error {
 		p, err := ClusterProvider(ctx, "dev-euw1", pulumi.String("kubeconfig"))
 		if err != nil {
@@ -34,9 +39,14 @@ func TestNamespacesAreTheSDKs(t *testing.T) {
 			return err
 		}
 		for _, n := range d.Namespaces {
-			ns, err := corev1.NewNamespace(ctx, n, &corev1.NamespaceArgs{Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(n)}},
+			ns, err := corev1.NewNamespace(ctx, n, &corev1.NamespaceArgs{Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(n),
+				Labels: pulumi.ToStringMap(plan.NamespaceLabels(d.Guardrails[n]))}},
 				pulumi.Provider(p), pulumi.Version(KubernetesVersion))
 			if err != nil {
+				return err
+			}
+			if err := declareGuardrails(ctx, n, d.Guardrails[n], []pulumi.ResourceOption{pulumi.Provider(p), pulumi.Version(KubernetesVersion),
+				pulumi.DependsOn([]pulumi.Resource{ns})}); err != nil {
 				return err
 			}
 			if _, err := rbacv1.NewRoleBinding(ctx, plan.RoleBindingName(n), &rbacv1.RoleBindingArgs{
@@ -55,7 +65,8 @@ func TestNamespacesAreTheSDKs(t *testing.T) {
 	byURN := func(a, b mocktest.Registered) int { return strings.Compare(a.URN("dev"), b.URN("dev")) }
 	slices.SortFunc(got, byURN)
 	slices.SortFunc(want, byURN)
-	if len(got) != 1+2*len(d.Namespaces) || len(got) != len(want) {
+	// Per namespace: itself, its binding, and three guardrails.
+	if len(got) != 1+5*len(d.Namespaces) || len(got) != len(want) {
 		t.Fatalf("registered %d resources, the SDK %d", len(got), len(want))
 	}
 	for i := range want {
@@ -63,7 +74,8 @@ func TestNamespacesAreTheSDKs(t *testing.T) {
 		if !w.Inputs.DeepEquals(g.Inputs) {
 			t.Errorf("%s %s: inputs\n  ours %v\n   SDK %v", g.Type, g.Name, g.Inputs, w.Inputs)
 		}
-		w.Inputs, g.Inputs, w.Aliases = nil, nil, nil
+		// (Aliases: the guardrails are the SDK's constructors' own.)
+		w.Inputs, g.Inputs, w.Aliases, g.Aliases = nil, nil, nil, nil
 		if !reflect.DeepEqual(w, g) {
 			t.Errorf("registration %d:\n  ours %+v\n   SDK %+v", i, g, w)
 		}

@@ -115,8 +115,10 @@ type Delegate struct {
 	ManagerEndpoint string
 	Permissions     string
 	// Namespaces are the deployments' namespaces in this cluster: the
-	// delegate may write there, and only there.
+	// delegate may write there, and only there. Guardrails are what each
+	// enforces (by name).
 	Namespaces []string
+	Guardrails map[string]Guardrail
 	// IRSA is set on EKS clusters: the role the delegate's service
 	// account assumes, with these managed policies.
 	IRSA *IRSA
@@ -140,7 +142,7 @@ type AWSConnector struct {
 }
 
 // buildCluster plans the cluster, delegate and AWS connector of one region.
-func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string, scope Scope) (Cluster, error) {
+func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string, guardrails map[string]Guardrail, scope Scope) (Cluster, error) {
 	env := st.Environment
 	name := ident.DelegateName(env.Name, r.Name)
 	cl := Cluster{Region: r.Name}
@@ -159,6 +161,12 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 		ManagerEndpoint: d.ManagerEndpoint,
 		Permissions:     DelegatePermissions,
 		Namespaces:      namespaces,
+	}
+	if len(namespaces) > 0 {
+		cl.Delegate.Guardrails = map[string]Guardrail{}
+		for _, n := range namespaces {
+			cl.Delegate.Guardrails[n] = guardrails[n]
+		}
 	}
 	if r.NetworkCIDR == "" {
 		cl.Delegate.Tags = cl.Delegate.Tags[:2]
@@ -263,17 +271,29 @@ func RoleBindingName(namespace string) string { return namespace + "-delegate" }
 
 // namespacesByRegion lists, for each region of st, the namespaces of the
 // services of shard deployed there, in catalog order.
-func namespacesByRegion(c *catalog.Catalog, st *catalog.Stack, shard string) map[string][]string {
-	out := map[string][]string{}
+func namespacesByRegion(c *catalog.Catalog, st *catalog.Stack, shard string) (map[string][]string, map[string]Guardrail, error) {
+	out, guardrails := map[string][]string{}, map[string]Guardrail{}
 	for i := range c.Services {
 		s := &c.Services[i]
 		in, ok := s.In[st.Name]
 		if !ok || s.Stack != shard {
 			continue
 		}
+		var a catalog.Archetype
+		for _, x := range c.Archetypes {
+			if x.Name == s.Archetype {
+				a = x
+			}
+		}
+		g, err := guardrail(s.Name, a, in)
+		if err != nil {
+			return nil, nil, fmt.Errorf("service %s in %s: %w", s.Name, st.Name, err)
+		}
 		for _, r := range in.Regions {
-			out[r] = append(out[r], ident.Namespace(st.Environment.Name, s.Name, r))
+			n := ident.Namespace(st.Environment.Name, s.Name, r)
+			out[r] = append(out[r], n)
+			guardrails[n] = g
 		}
 	}
-	return out
+	return out, guardrails, nil
 }

@@ -21,13 +21,16 @@ func buildEnvironment(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		Tags:  managedTags(map[string]string{"environment": env.Name, "team": c.PlatformTeam}),
 		Needs: inProject,
 	}
-	namespaces := map[string][]string{} // the platform stack declares none
+	namespaces, guardrails := map[string][]string{}, map[string]Guardrail{} // the platform stack declares none
 	if !p.IsPlatform() {
-		namespaces = namespacesByRegion(c, st, p.Shard)
+		var err error
+		if namespaces, guardrails, err = namespacesByRegion(c, st, p.Shard); err != nil {
+			return err
+		}
 	}
 	for _, r := range st.Regions {
 		region := r.Name
-		cl, err := buildCluster(st, r, namespaces[region], p.Scope)
+		cl, err := buildCluster(st, r, namespaces[region], guardrails, p.Scope)
 		if err != nil {
 			return err
 		}

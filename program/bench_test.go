@@ -19,6 +19,7 @@ import (
 	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
+	networkingv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/networking/v1"
 	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -175,6 +176,9 @@ var states = map[string]func() pulumi.Resource{
 	"aws:eks/nodeGroup:NodeGroup":                                          func() pulumi.Resource { return &eks.NodeGroup{} },
 	"kubernetes:core/v1:Namespace":                                         func() pulumi.Resource { return &corev1.Namespace{} },
 	"kubernetes:core/v1:Secret":                                            func() pulumi.Resource { return &corev1.Secret{} },
+	"kubernetes:core/v1:ResourceQuota":                                     func() pulumi.Resource { return &corev1.ResourceQuota{} },
+	"kubernetes:core/v1:LimitRange":                                        func() pulumi.Resource { return &corev1.LimitRange{} },
+	"kubernetes:networking.k8s.io/v1:NetworkPolicy":                        func() pulumi.Resource { return &networkingv1.NetworkPolicy{} },
 	"kubernetes:helm.sh/v3:Release":                                        func() pulumi.Resource { return &helmv3.Release{} },
 	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding":                  func() pulumi.Resource { return &rbacv1.RoleBinding{} },
 	"pulumi:providers:github":                                              func() pulumi.Resource { return &github.Provider{} },

@@ -44,6 +44,7 @@ func Policies() []policyx.Policy {
 		eksHardened,
 		pinnedReleases,
 		harnessProviderPinned,
+		namespaceGuardrails,
 	}
 }
 

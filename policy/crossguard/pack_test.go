@@ -318,7 +318,31 @@ func TestPackDescribesEveryPolicy(t *testing.T) {
 		}
 		seen[p.Name()] = true
 	}
-	if len(seen) != 9 {
+	if len(seen) != 10 {
 		t.Errorf("%d policies", len(seen))
 	}
+}
+
+// A service namespace without a Pod Security Standard, and guardrails that
+// leave a way through, are refused; other namespaces are not judged.
+func TestNamespaceGuardrails(t *testing.T) {
+	ns := func(labels map[string]any) map[string]any {
+		return map[string]any{"metadata": map[string]any{"name": "int-stable-payments-euw1", "labels": labels}}
+	}
+	expect(t, "enforced", validate(t, "namespace-guardrails", res(t, namespaceType, ns(map[string]any{serviceLabel: "payments", enforceLabel: "restricted"})), nil))
+	expect(t, "not enforced", validate(t, "namespace-guardrails", res(t, namespaceType, ns(map[string]any{serviceLabel: "payments"})), nil),
+		"service namespace int-stable-payments-euw1 enforces no Pod Security Standard")
+	expect(t, "a level Kubernetes does not know", validate(t, "namespace-guardrails", res(t, namespaceType, ns(map[string]any{serviceLabel: "payments", enforceLabel: "strict"})), nil),
+		"enforces no Pod Security Standard")
+	expect(t, "the delegate's namespace", validate(t, "namespace-guardrails", res(t, namespaceType, ns(map[string]any{})), nil))
+	policy := func(types []any, selector map[string]any) map[string]any {
+		return map[string]any{"metadata": map[string]any{"name": guardrailsName}, "spec": map[string]any{"policyTypes": types, "podSelector": selector}}
+	}
+	expect(t, "default deny", validate(t, "namespace-guardrails", res(t, netpolType, policy([]any{"Ingress", "Egress"}, map[string]any{})), nil))
+	expect(t, "ingress only", validate(t, "namespace-guardrails", res(t, netpolType, policy([]any{"Ingress"}, map[string]any{})), nil),
+		"a guardrail denies by default both ways")
+	expect(t, "some pods", validate(t, "namespace-guardrails", res(t, netpolType, policy([]any{"Ingress", "Egress"}, map[string]any{"matchLabels": map[string]any{"app": "x"}})), nil),
+		"selects some pods")
+	quota := map[string]any{"metadata": map[string]any{"name": guardrailsName}, "spec": map[string]any{"hard": map[string]any{"pods": "7", "limits.cpu": "7"}}}
+	expect(t, "a partial quota", validate(t, "namespace-guardrails", res(t, quotaType, quota), nil), "sets no [requests.cpu requests.memory limits.memory]")
 }

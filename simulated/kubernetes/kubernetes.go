@@ -48,6 +48,10 @@ var required = map[string][]string{
 	"kubernetes:core/v1:Secret":    {},
 	releaseType:                    {"chart"},
 	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding": {"roleRef", "roleRef.apiGroup", "roleRef.kind", "roleRef.name"},
+	// A service namespace's guardrails (plan.Guardrail).
+	"kubernetes:networking.k8s.io/v1:NetworkPolicy": {"spec"},
+	"kubernetes:core/v1:ResourceQuota":              {},
+	"kubernetes:core/v1:LimitRange":                 {},
 }
 
 // Check refuses missing required inputs.
@@ -146,21 +150,34 @@ func (Behavior) Live(typ string, out resource.PropertyMap) resource.PropertyMap 
 	return out
 }
 
-// immutable are the inputs whose change replaces the object.
-var immutable = map[string][]string{
-	"kubernetes:core/v1:Namespace": {"metadata"},
-}
-
-// Replaces: a namespace's metadata (its name) is immutable.
-func (Behavior) Replaces(typ string, _, _ resource.PropertyMap, changed []string) []string {
+// Replaces: an object's name and namespace are immutable (the real
+// provider replaces an object whose metadata.name or metadata.namespace
+// changes, and updates its labels and annotations in place); a
+// RoleBinding's roleRef is too (the API server refuses to change it).
+func (Behavior) Replaces(typ string, olds, news resource.PropertyMap, changed []string) []string {
 	var out []string
 	for _, c := range changed {
-		if slices.Contains(immutable[typ], c) {
+		switch {
+		case c == "metadata":
+			om, nm := objectAt(olds, "metadata"), objectAt(news, "metadata")
+			for _, k := range []resource.PropertyKey{"name", "namespace"} {
+				if !om[k].DeepEquals(nm[k]) {
+					out = append(out, "metadata."+string(k))
+				}
+			}
+		case c == "roleRef" && typ == "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding":
 			out = append(out, c)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+func objectAt(m resource.PropertyMap, key resource.PropertyKey) resource.PropertyMap {
+	if v, ok := m[key]; ok && v.IsObject() {
+		return v.ObjectValue()
+	}
+	return resource.PropertyMap{}
 }
 
 // Invoke: the simulated Kubernetes answers no lookup.

@@ -1,0 +1,97 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/company/harness-platform/catalog"
+)
+
+// Guardrail is what a service's namespace enforces (seed 004, sec. 10:
+// network policies, pod security and resource limits, "applied via
+// components", "K8s admission"):
+//
+//   - PodSecurity: the Pod Security Admission level the namespace's
+//     labels enforce (pod-security.kubernetes.io/enforce; audit and warn
+//     at the same level), the archetype's (default restricted);
+//     kubernetes.io/docs/concepts/security/pod-security-admission;
+//   - a default-deny NetworkPolicy for every pod of the namespace, both
+//     ways, that lets out DNS (kube-system, port 53) and the archetype's
+//     Egress CIDRs, and lets in every namespace when Ingress;
+//   - a ResourceQuota of Pods pods and their requests and limits, and a
+//     LimitRange whose container defaults are the service's requests and
+//     limits (so a pod that names none is admitted within the quota).
+type Guardrail struct {
+	Service     string
+	PodSecurity string
+	Ingress     bool
+	Egress      []string
+	// Pods is the most the namespace may run: the replicas, and room for
+	// a rollout's extra pods (see pods).
+	Pods int
+	// Requests and Limits are one pod's (one container); the quota's are
+	// Pods times them.
+	Requests, Limits           catalog.Quantities
+	QuotaRequests, QuotaLimits catalog.Quantities
+}
+
+// guardrail is the guardrail of service's namespaces in one environment.
+func guardrail(service string, a catalog.Archetype, in catalog.Placement) (Guardrail, error) {
+	w := in.Workload
+	g := Guardrail{Service: service, PodSecurity: a.PodSecurity, Ingress: a.Ingress, Egress: slices.Clone(a.Egress),
+		Pods: pods(w.Replicas, in.Strategy), Requests: w.Requests, Limits: w.Limits}
+	var err error
+	if g.QuotaRequests, err = times(w.Requests, g.Pods); err != nil {
+		return g, err
+	}
+	g.QuotaLimits, err = times(w.Limits, g.Pods)
+	return g, err
+}
+
+// pods is how many pods a deployment of replicas may run at once: a
+// rolling update's surge (Kubernetes's default maxSurge, 25% rounded up),
+// and a canary's pods beside the stable ones (Harness's canary deploys up
+// to as many again before the rolling phase replaces the stable ones),
+// and one more for a job or a debugging pod.
+func pods(replicas int, strategy string) int {
+	extra := int(math.Ceil(float64(replicas) / 4))
+	if strategy == catalog.Canary {
+		extra = replicas
+	}
+	return replicas + extra + 1
+}
+
+// times is q for n pods, as Kubernetes writes quantities.
+func times(q catalog.Quantities, n int) (catalog.Quantities, error) {
+	cpu, err := resource.ParseQuantity(q.CPU)
+	if err != nil {
+		return catalog.Quantities{}, fmt.Errorf("cpu %q: %w", q.CPU, err)
+	}
+	mem, err := resource.ParseQuantity(q.Memory)
+	if err != nil {
+		return catalog.Quantities{}, fmt.Errorf("memory %q: %w", q.Memory, err)
+	}
+	cpu = *resource.NewMilliQuantity(cpu.MilliValue()*int64(n), resource.DecimalSI)
+	mem = *resource.NewQuantity(mem.Value()*int64(n), resource.BinarySI)
+	return catalog.Quantities{CPU: cpu.String(), Memory: mem.String()}, nil
+}
+
+// GuardrailsName is the name of each guardrail object in a namespace.
+const GuardrailsName = "harness-platform-guardrails"
+
+// ServiceLabel names, on a service's namespace, the service it is for.
+const ServiceLabel = "harness-platform/service"
+
+// NamespaceLabels are a service namespace's labels: its service, and the
+// Pod Security Admission level it enforces, audits and warns of.
+func NamespaceLabels(g Guardrail) map[string]string {
+	return map[string]string{
+		ServiceLabel:                         g.Service,
+		"pod-security.kubernetes.io/enforce": g.PodSecurity,
+		"pod-security.kubernetes.io/audit":   g.PodSecurity,
+		"pod-security.kubernetes.io/warn":    g.PodSecurity,
+	}
+}
