@@ -104,6 +104,9 @@ func newPipeline(ctx *pulumi.Context, p plan.Pipeline, scope plan.Scope, opts ..
 		ProjectId:   pulumi.String(scope.ProjectID),
 		Tags:        stringArray(p.Tags),
 		Yaml:        pulumi.String(p.YAML),
+		// Saved in Harness, never in Git: said, not left to the account's
+		// default_store_type_for_entities (plan.StoreType).
+		GitDetails: &platform.PipelineGitDetailsArgs{StoreType: pulumi.String(plan.StoreType)},
 	}, opts...)
 }
 

@@ -229,3 +229,11 @@ func Expanded(pipelineYAML string, templates []StageTemplate) (map[string]any, e
 		return doc, err
 	})
 }
+
+// StoreType is where the program's pipelines and templates are saved:
+// INLINE, in Harness. It is declared on each (git_details.store_type), so
+// an account whose default_store_type_for_entities is REMOTE does not
+// make them remote entities without a repository; an account that
+// enforces Git Experience (enforce_git_experience) refuses INLINE
+// entities altogether, which preflight reports (GitExperience).
+const StoreType = "INLINE"

@@ -78,3 +78,33 @@ func TestLiveGitHubAppAuthentication(t *testing.T) {
 		t.Errorf("no credential: %v", err)
 	}
 }
+
+// Live reads the two Git Experience settings at the project's scope.
+func TestLiveGitExperience(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if r.Header.Get("x-api-key") != "good" || q.Get("accountIdentifier") != "acct" || q.Get("orgIdentifier") != "default" || q.Get("projectIdentifier") != "platform" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		switch r.URL.Path {
+		case "/ng/api/settings/enforce_git_experience":
+			fmt.Fprint(w, `{"status":"SUCCESS","data":{"valueType":"Boolean","value":"true"}}`)
+		case "/ng/api/settings/default_store_type_for_entities":
+			fmt.Fprint(w, `{"status":"SUCCESS","data":{"valueType":"String","value":"REMOTE"}}`)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+	defer srv.Close()
+	t.Setenv("HARNESS_ENDPOINT", srv.URL)
+	t.Setenv("HARNESS_PLATFORM_API_KEY", "good")
+	gx, err := Live{}.GitExperience(context.Background(), "acct", "default", "platform")
+	if err != nil || gx != (GitExperience{Enforced: true, DefaultStore: "REMOTE"}) {
+		t.Errorf("%+v %v", gx, err)
+	}
+	t.Setenv("HARNESS_PLATFORM_API_KEY", "bad")
+	if _, err := (Live{}).GitExperience(context.Background(), "acct", "default", "platform"); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("a bad key: %v", err)
+	}
+}

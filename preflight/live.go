@@ -320,3 +320,43 @@ func token(ctx context.Context, kubeconfig string) (string, error) {
 	}
 	return cred.Status.Token, nil
 }
+
+// GitExperience reads the project's Git Experience settings with the key
+// (Harness API: GET /ng/api/settings/{identifier}, the value in effect at
+// the project's scope).
+func (l Live) GitExperience(ctx context.Context, account, org, project string) (GitExperience, error) {
+	key := os.Getenv("HARNESS_PLATFORM_API_KEY")
+	if key == "" {
+		return GitExperience{}, errors.New("HARNESS_PLATFORM_API_KEY is not set")
+	}
+	base := strings.TrimSuffix(env("HARNESS_ENDPOINT", "https://app.harness.io/gateway"), "/")
+	setting := func(id string) (string, error) {
+		u := fmt.Sprintf("%s/ng/api/settings/%s?accountIdentifier=%s&orgIdentifier=%s&projectIdentifier=%s",
+			base, url.PathEscape(id), url.QueryEscape(account), url.QueryEscape(org), url.QueryEscape(project))
+		status, body, err := l.get(ctx, u, http.Header{"x-api-key": {key}})
+		if err != nil {
+			return "", err
+		}
+		if status != http.StatusOK {
+			return "", fmt.Errorf("GET %s: %d %s", u, status, strings.TrimSpace(string(body)))
+		}
+		var r struct {
+			Data struct {
+				Value string `json:"value"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(body, &r); err != nil {
+			return "", fmt.Errorf("GET %s: %w", u, err)
+		}
+		return r.Data.Value, nil
+	}
+	enforced, err := setting("enforce_git_experience")
+	if err != nil {
+		return GitExperience{}, err
+	}
+	store, err := setting("default_store_type_for_entities")
+	if err != nil {
+		return GitExperience{}, err
+	}
+	return GitExperience{Enforced: enforced == "true", DefaultStore: store}, nil
+}

@@ -65,6 +65,9 @@ type Services interface {
 	// GitHubRateLimit is what GitHub says remains of the credential's
 	// primary budget (GET /rate_limit), as seen for owner's token.
 	GitHubRateLimit(ctx context.Context, owner string) (RateLimit, error)
+	// GitExperience is what the account's Git Experience settings say in
+	// the project (enforce_git_experience, default_store_type_for_entities).
+	GitExperience(ctx context.Context, account, org, project string) (GitExperience, error)
 	// OpenEnvironment: the run's Pulumi Cloud token may open the ESC
 	// environment (project/name), and its logins succeed; else what
 	// ESC, or the login, answered.
@@ -142,6 +145,9 @@ type Requirements struct {
 	ReadOnly bool
 	Account  string
 	Org      string
+	// Project is the Harness project the stacks save pipelines and
+	// templates in (inline: plan.StoreType).
+	Project string
 	// GitHub maps each owner to the repositories the stacks write.
 	GitHub map[string][]string
 	// Writes are what the stacks write in each repository, by owner and
@@ -231,7 +237,7 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 		if err != nil {
 			return Requirements{}, err
 		}
-		r.Org = p.Scope.OrgID
+		r.Org, r.Project = p.Scope.OrgID, p.Scope.ProjectID
 		for _, cl := range p.Clusters {
 			// The platform stack declares the clusters; its service
 			// stacks' plans name them too.
@@ -293,6 +299,16 @@ type Problem struct {
 
 func (p Problem) Error() string { return fmt.Sprintf("%s: %v; %s", p.Check, p.Err, p.Fix) }
 
+// GitExperience is what a Harness scope's Git Experience settings say.
+type GitExperience struct {
+	// Enforced: enforce_git_experience is true, and Harness refuses
+	// inline pipelines, templates and input sets.
+	Enforced bool
+	// DefaultStore is default_store_type_for_entities (INLINE or
+	// REMOTE): what an entity saved without a store type becomes.
+	DefaultStore string
+}
+
 // Run runs every check of r and returns every problem, in a stable order.
 func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 	var out []Problem
@@ -305,7 +321,21 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 	if r.ReadOnly {
 		harnessFix = "put the Account Viewer key of that account in ESC (harness-platform/ci-preview: harness.apiKey, read as HARNESS_PLATFORM_API_KEY)"
 	}
-	fail(fmt.Sprintf("Harness API key for account %s", r.Account), svc.Harness(ctx, r.Account, r.Org), harnessFix)
+	harnessErr := svc.Harness(ctx, r.Account, r.Org)
+	fail(fmt.Sprintf("Harness API key for account %s", r.Account), harnessErr, harnessFix)
+	if harnessErr == nil && r.Project != "" && !r.ReadOnly {
+		// The stacks save their pipelines and templates inline
+		// (plan.StoreType); an account that enforces Git Experience
+		// refuses every inline entity (harness-core GitXSettingsHelper).
+		gx, err := svc.GitExperience(ctx, r.Account, r.Org, r.Project)
+		fail(fmt.Sprintf("Harness Git Experience settings of project %s/%s", r.Org, r.Project), err,
+			"give the Harness key view access to the account's settings (Account Viewer)")
+		if err == nil && gx.Enforced {
+			fail(fmt.Sprintf("Harness Git Experience of project %s/%s", r.Org, r.Project),
+				fmt.Errorf("Git Experience is enforced for the current scope with accountId: [%s], orgIdentifier: [%s] and projIdentifier: [%s]. Hence Interaction with INLINE entities is forbidden.", r.Account, r.Org, r.Project),
+				"this program saves its pipelines and templates inline: turn enforce_git_experience off for the project (Project Settings > Default Settings > Git Experience), or give the stacks a project that does not enforce it")
+		}
+	}
 	plans := map[string]string{} // by owner whose credential GitHub accepts
 	for _, o := range slices.Sorted(maps.Keys(r.GitHub)) {
 		err := svc.GitHub(ctx, o, r.GitHub[o])

@@ -100,6 +100,7 @@ type fake struct {
 	org    GitHubOrg
 	// opens are the ESC environments the token may open (nil: every one).
 	opens []string
+	gitx  GitExperience
 }
 
 // inOrder is a fake whose every answer passes; refusing one that refuses
@@ -116,6 +117,9 @@ func refusing() fake {
 }
 
 func (f fake) Harness(context.Context, string, string) error { return f.err }
+func (f fake) GitExperience(context.Context, string, string, string) (GitExperience, error) {
+	return f.gitx, nil
+}
 func (f fake) OpenEnvironment(_ context.Context, env string) error {
 	if f.opens != nil && !slices.Contains(f.opens, env) {
 		return errors.New("[403] You do not have permission to perform this operation.")
@@ -589,4 +593,29 @@ func TestBudgetCheck(t *testing.T) {
 // measure): 2,003 objects created.
 func devFirstUpGitHub() apibudget.Calls {
 	return apibudget.Calls{GitHubReads: 2003, GitHubWrites: 2003, GitHubContent: 2003}
+}
+
+// An account that enforces Git Experience refuses the inline pipelines
+// and templates the stacks save: preflight says so with Harness's words
+// and the fix, before an up meets it; a read-only run saves nothing and
+// is not asked.
+func TestGitExperienceEnforced(t *testing.T) {
+	r := Requirements{Environment: "dev", Account: "acct", Org: "default", Project: "platform"}
+	f := inOrder()
+	f.gitx = GitExperience{Enforced: true, DefaultStore: "REMOTE"}
+	problems := Run(context.Background(), f, r)
+	if len(problems) != 1 || problems[0].Check != "Harness Git Experience of project default/platform" ||
+		!strings.Contains(problems[0].Error(), "Git Experience is enforced for the current scope with accountId: [acct], orgIdentifier: [default] and projIdentifier: [platform]. Hence Interaction with INLINE entities is forbidden.") ||
+		!strings.Contains(problems[0].Fix, "enforce_git_experience") {
+		t.Errorf("problems %v", problems)
+	}
+	r.ReadOnly = true
+	if problems := Run(context.Background(), f, r); len(problems) != 0 {
+		t.Errorf("a read-only run: %v", problems)
+	}
+	// A REMOTE default is met by the store type the stacks declare.
+	f.gitx.Enforced, r.ReadOnly = false, false
+	if problems := Run(context.Background(), f, r); len(problems) != 0 {
+		t.Errorf("a REMOTE default: %v", problems)
+	}
 }

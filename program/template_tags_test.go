@@ -39,3 +39,26 @@ func TestTemplateTagsInTheirYAML(t *testing.T) {
 		}
 	}
 }
+
+// Every pipeline and template says it is saved inline (plan.StoreType),
+// so an account whose default store type is REMOTE does not make them
+// remote entities without a repository.
+func TestPipelinesAndTemplatesAreInline(t *testing.T) {
+	c := example(t)
+	for _, stack := range []string{"dev", c.StacksOf("dev")[1]} {
+		rec := mustRun(t, c, stack)
+		n := 0
+		for _, typ := range []string{"harness:platform/template:Template", "harness:platform/pipeline:Pipeline"} {
+			for _, r := range rec.OfType(typ) {
+				n++
+				gd, ok := r.Inputs["gitDetails"]
+				if !ok || !gd.IsObject() || gd.ObjectValue()["storeType"].StringValue() != plan.StoreType {
+					t.Errorf("%s %s: gitDetails %v", typ, r.Name, gd)
+				}
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s declares no pipeline or template", stack)
+		}
+	}
+}

@@ -22,6 +22,15 @@ func (s *Servers) Harness(_ context.Context, account, _ string) error {
 	return harness.CheckKey(s.Reach(), account)
 }
 
+// GitExperience: the project's Git Experience settings, as the Reach
+// says the account holds them.
+func (s *Servers) GitExperience(_ context.Context, account, _, _ string) (preflight.GitExperience, error) {
+	if err := harness.CheckKey(s.Reach(), account); err != nil {
+		return preflight.GitExperience{}, err
+	}
+	return harness.GitExperience(s.Reach()), nil
+}
+
 // GitHubRepo: the repository as the Reach's GitHub account holds it.
 func (s *Servers) GitHubRepo(_ context.Context, owner, repo string) (preflight.GitHubRepo, error) {
 	return github.Repo(s.Reach(), owner, repo)

@@ -23,6 +23,9 @@ type Reach struct {
 	NoGitHubCredential bool
 	// InvalidHarnessKey: Harness refuses the API key.
 	InvalidHarnessKey bool
+	// HarnessGitExperienceEnforced: the account enforces Git Experience
+	// (enforce_git_experience), and Harness refuses inline entities.
+	HarnessGitExperienceEnforced bool
 	// Identities are who the run is on AWS: one IAM role ARN per account
 	// (each stack's ESC environment logs in to its own account); nil
 	// means a principal every service accepts, in every account.

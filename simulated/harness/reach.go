@@ -2,7 +2,11 @@ package harness
 
 import (
 	"errors"
+	"fmt"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+
+	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/simulated/core"
 )
 
@@ -29,4 +33,37 @@ func CheckKey(r core.Reach, account string) error {
 		return unauthorized()
 	}
 	return Behavior{}.Refusal(r)
+}
+
+// gitEntities are the types Git Experience stores inline or in Git.
+var gitEntities = map[string]bool{
+	"harness:platform/pipeline:Pipeline": true,
+	TemplateType:                         true,
+	"harness:platform/inputSet:InputSet": true,
+}
+
+// CheckWrite refuses, in an account that enforces Git Experience, every
+// create and update of an inline pipeline, template or input set, with
+// Harness's message (harness-core GitXSettingsHelper
+// .enforceGitExperienceIfApplicable): inline is the store type given, or
+// none.
+func (Behavior) CheckWrite(typ, _ string, _, news resource.PropertyMap, r core.Reach) error {
+	if !r.HarnessGitExperienceEnforced || !gitEntities[typ] {
+		return nil
+	}
+	store := ""
+	if gd, ok := news["gitDetails"]; ok && gd.IsObject() {
+		store = core.Str(gd.ObjectValue(), "storeType")
+	}
+	if store == "REMOTE" {
+		return nil
+	}
+	return fmt.Errorf(`400 Bad Request: {"status":"ERROR","code":"INVALID_REQUEST","message":"Git Experience is enforced for the current scope with accountId: [%s], orgIdentifier: [%s] and projIdentifier: [%s]. Hence Interaction with INLINE entities is forbidden."}`,
+		Account, core.Str(news, "orgId"), core.Str(news, "projectId"))
+}
+
+// GitExperience is Harness's answer to preflight's read of the project's
+// Git Experience settings.
+func GitExperience(r core.Reach) preflight.GitExperience {
+	return preflight.GitExperience{Enforced: r.HarnessGitExperienceEnforced, DefaultStore: "INLINE"}
 }
