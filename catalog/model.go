@@ -73,6 +73,8 @@ type Catalog struct {
 // Service is one catalog service, with its archetype's defaults and its
 // overrides resolved.
 type Service struct {
+	// Pos is where its entry names it (catalog/services.yaml).
+	Pos         diag.Pos
 	Name        string
 	Team        string
 	Archetype   string

@@ -47,6 +47,7 @@ func resolve(v *validator) *Catalog {
 	for _, s := range v.files.services {
 		a := v.archetypes[s.Archetype]
 		svc := Service{
+			Pos:  s.At.Field("name"),
 			Name: s.Name, Team: s.Team, Archetype: s.Archetype, Repo: s.Repo, Image: s.Image,
 			Description: s.Description, Regions: slices.Clone(s.Regions), Retired: s.Retired, Backstage: s.Backstage,
 			Stack:              v.shards[s],

@@ -32,3 +32,28 @@ func TestGitExperienceEnforcedAsPreflightSays(t *testing.T) {
 		t.Errorf("the up was not refused as preflight said: %v\n%s", err, s.out)
 	}
 }
+
+// A manifest the config repository does not hold is what preflight
+// reports, with the service's catalog line, before a pipeline fetches it;
+// with every manifest there, nothing.
+func TestManifestsContractAsPreflightSays(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := example(t)
+	s := open(t, t.TempDir(), c)
+	if problems, err := s.Preflight(ctx, "dev"); err != nil || len(problems) != 0 {
+		t.Fatalf("every manifest there: %v %s", err, problemsText(problems))
+	}
+	reach := simulated.DefaultReach(c)
+	for repo, files := range reach.GitHub.Files {
+		reach.GitHub.Files[repo] = files[1:]
+	}
+	s.servers().SetReach(reach)
+	problems, err := s.Preflight(ctx, "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := problemsText(problems); len(problems) != 1 || !strings.Contains(text, "is not on branch main of company/platform-next") || !strings.Contains(text, "catalog/services.yaml:") {
+		t.Errorf("one manifest missing: %s", text)
+	}
+}

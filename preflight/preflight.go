@@ -65,6 +65,10 @@ type Services interface {
 	// GitHubRateLimit is what GitHub says remains of the credential's
 	// primary budget (GET /rate_limit), as seen for owner's token.
 	GitHubRateLimit(ctx context.Context, owner string) (RateLimit, error)
+	// GitHubTree is the paths of the files on branch of owner/repo (GET
+	// /repos/{owner}/{repo}/git/trees/{branch}?recursive=1: one call);
+	// truncated when GitHub cut the listing (over 100,000 entries).
+	GitHubTree(ctx context.Context, owner, repo, branch string) (paths []string, truncated bool, err error)
 	// GitExperience is what the account's Git Experience settings say in
 	// the project (enforce_git_experience, default_store_type_for_entities).
 	GitExperience(ctx context.Context, account, org, project string) (GitExperience, error)
@@ -145,6 +149,9 @@ type Requirements struct {
 	ReadOnly bool
 	Account  string
 	Org      string
+	// Manifests are the manifests the environment's pipelines deploy,
+	// from the config repository (plan.Manifests; nil without one).
+	Manifests *plan.ManifestsRepo
 	// Project is the Harness project the stacks save pipelines and
 	// templates in (inline: plan.StoreType).
 	Project string
@@ -266,6 +273,10 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 			}
 		}
 	}
+	// The manifests contract: one read of the config repository's tree.
+	if r.Manifests = plan.Manifests(c, st.Name); r.Manifests != nil && len(r.Manifests.Files) > 0 {
+		r.Lookups.Add(apibudget.Calls{GitHubReads: 1})
+	}
 	slices.Sort(r.OrgVariables)
 	slices.SortFunc(r.Writes, func(a, b GitHubWrite) int { return strings.Compare(a.Owner+"/"+a.Repo, b.Owner+"/"+b.Repo) })
 	for _, w := range r.Writes {
@@ -336,6 +347,7 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 				"this program saves its pipelines and templates inline: turn enforce_git_experience off for the project (Project Settings > Default Settings > Git Experience), or give the stacks a project that does not enforce it")
 		}
 	}
+	out = append(out, checkManifests(ctx, svc, r.Manifests)...)
 	plans := map[string]string{} // by owner whose credential GitHub accepts
 	for _, o := range slices.Sorted(maps.Keys(r.GitHub)) {
 		err := svc.GitHub(ctx, o, r.GitHub[o])
@@ -613,6 +625,42 @@ func checkGitHubRepo(ctx context.Context, svc Services, w GitHubWrite, plan stri
 	if w.Files && g.PullRequestsOnly {
 		out = append(out, Problem{Check: check, Err: errors.New("its default branch takes changes only through pull requests: the catalog-info.yaml commit would be refused (409 Changes must be made through a pull request)"),
 			Fix: "let the platform's GitHub App bypass that rule (a ruleset's bypass list, or the branch protection's allowed actors), or set backstage: false on its services in catalog/services.yaml"})
+	}
+	return out
+}
+
+// checkManifests reports every manifest a pipeline of the environment
+// deploys that is not on the config repository's branch (the manifests
+// contract, plan.Manifests), each with the catalog entry it comes from and
+// the fix; one read of the repository's tree.
+func checkManifests(ctx context.Context, svc Services, m *plan.ManifestsRepo) []Problem {
+	if m == nil || len(m.Files) == 0 {
+		return nil
+	}
+	repo := m.Owner + "/" + m.Repo
+	paths, truncated, err := svc.GitHubTree(ctx, m.Owner, m.Repo, m.Branch)
+	if err != nil {
+		return []Problem{{Check: fmt.Sprintf("config repository %s, branch %s", repo, m.Branch), Err: err,
+			Fix: "give the GitHub token read access to the config repository the cross-org connector reads (foundation.github.url and branch)"}}
+	}
+	if truncated {
+		return []Problem{{Check: fmt.Sprintf("config repository %s, branch %s", repo, m.Branch), Err: errors.New("GitHub truncated the tree (over 100,000 entries)"),
+			Fix: "split the generated manifests over fewer files, or check them from a clone"}}
+	}
+	present := map[string]bool{}
+	for _, p := range paths {
+		present[p] = true
+	}
+	var out []Problem
+	for _, f := range m.Files {
+		if present[f.Path] {
+			continue
+		}
+		out = append(out, Problem{
+			Check: fmt.Sprintf("manifests of %s in %s/%s (%s)", f.Service, f.Env, f.Region, f.Pos),
+			Err:   fmt.Errorf("%s is not on branch %s of %s, and the pipeline fetches it there", f.Path, m.Branch, repo),
+			Fix:   fmt.Sprintf("add it to %s (taking its image as {{.Values.image}}; docs/delivery.md, The manifests contract), or take %s out of the service's environments or regions", repo, f.Env),
+		})
 	}
 	return out
 }

@@ -101,6 +101,8 @@ type fake struct {
 	// opens are the ESC environments the token may open (nil: every one).
 	opens []string
 	gitx  GitExperience
+	// tree is the config repository's files (nil: none asked).
+	tree []string
 }
 
 // inOrder is a fake whose every answer passes; refusing one that refuses
@@ -117,6 +119,9 @@ func refusing() fake {
 }
 
 func (f fake) Harness(context.Context, string, string) error { return f.err }
+func (f fake) GitHubTree(context.Context, string, string, string) ([]string, bool, error) {
+	return f.tree, false, f.err
+}
 func (f fake) GitExperience(context.Context, string, string, string) (GitExperience, error) {
 	return f.gitx, nil
 }
@@ -617,5 +622,34 @@ func TestGitExperienceEnforced(t *testing.T) {
 	f.gitx.Enforced, r.ReadOnly = false, false
 	if problems := Run(context.Background(), f, r); len(problems) != 0 {
 		t.Errorf("a REMOTE default: %v", problems)
+	}
+}
+
+// Every manifest a pipeline of the environment deploys is on the config
+// repository's branch; each one missing is reported with the service's
+// catalog entry and the fix, from one read of the tree.
+func TestManifestsContract(t *testing.T) {
+	c := catalogtest.Example(t, "..")
+	r, err := Require(c, "acct", "dev", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := r.Manifests
+	if m == nil || m.Owner != "company" || m.Repo != "platform-next" || m.Branch != "main" || len(m.Files) == 0 {
+		t.Fatalf("manifests %+v", m)
+	}
+	f := inOrder()
+	for _, file := range m.Files {
+		f.tree = append(f.tree, file.Path)
+	}
+	if problems := checkManifests(context.Background(), f, m); len(problems) != 0 {
+		t.Errorf("every manifest present: %v", problems)
+	}
+	missing := m.Files[0]
+	f.tree = f.tree[1:]
+	problems := checkManifests(context.Background(), f, m)
+	if len(problems) != 1 || !strings.Contains(problems[0].Error(), missing.Path+" is not on branch main of company/platform-next") ||
+		!strings.Contains(problems[0].Check, "catalog/services.yaml:") || !strings.Contains(problems[0].Fix, "{{.Values.image}}") {
+		t.Errorf("one missing: %v", problems)
 	}
 }

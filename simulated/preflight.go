@@ -2,8 +2,10 @@ package simulated
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
+	"slices"
 
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/simulated/aws"
@@ -29,6 +31,21 @@ func (s *Servers) GitExperience(_ context.Context, account, _, _ string) (prefli
 		return preflight.GitExperience{}, err
 	}
 	return harness.GitExperience(s.Reach()), nil
+}
+
+// GitHubTree: the files of a repository as the Reach's GitHub account
+// holds them (its Files): 404 for one it does not hold, as GitHub answers
+// a repository the token cannot see.
+func (s *Servers) GitHubTree(_ context.Context, owner, repo, branch string) ([]string, bool, error) {
+	r := s.Reach()
+	if r.NoGitHubCredential {
+		return nil, false, errors.New("GET https://api.github.com/repos/" + owner + "/" + repo + "/git/trees/" + branch + ": 401 Requires authentication")
+	}
+	files, ok := r.GitHub.Files[owner+"/"+repo]
+	if !ok {
+		return nil, false, errors.New("GET https://api.github.com/repos/" + owner + "/" + repo + "/git/trees/" + branch + ": 404 Not Found")
+	}
+	return slices.Clone(files), false, nil
 }
 
 // GitHubRepo: the repository as the Reach's GitHub account holds it.

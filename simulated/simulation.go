@@ -5,6 +5,7 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/offline"
+	"github.com/company/harness-platform/plan"
 )
 
 // Simulation is the simulated cloud as the engine's offline sessions start
@@ -65,6 +66,17 @@ func DefaultReach(c *catalog.Catalog) Reach {
 		// An up runs as each environment's deployer (its ESC login).
 		if a := c.Stacks[env].AWS; a != nil {
 			reach.Identities = append(reach.Identities, a.RoleArn)
+		}
+		// The config repository holds every manifest the catalog
+		// deploys (the manifests contract).
+		if m := plan.Manifests(c, env); m != nil {
+			if reach.GitHub.Files == nil {
+				reach.GitHub.Files = map[string][]string{}
+			}
+			repo := m.Owner + "/" + m.Repo
+			for _, f := range m.Files {
+				reach.GitHub.Files[repo] = append(reach.GitHub.Files[repo], f.Path)
+			}
 		}
 	}
 	return reach

@@ -70,6 +70,10 @@ type GitHubAccount struct {
 	// variables or reading the secrets' public key read (docs.github.com,
 	// "REST API endpoints for GitHub Actions variables" and "... secrets").
 	Variables, Secrets string
+	// Files are the paths on the default branch of repositories the run
+	// reads files of (owner/name: the config repository), as its tree
+	// lists them; a repository not here is not found.
+	Files map[string][]string
 }
 
 // IdentityIn is who the run is in account ("" when not modelled).
