@@ -132,3 +132,44 @@ func platformctlUses(line string) [][]string {
 		}
 	}
 }
+
+// The runbook's catalog commands (validate, render, stacks, delivery) run
+// as a reader runs them, on the project, and succeed: they need no cloud,
+// state or CLI. (Its engine commands are parsed above; the engine tests
+// run what they do.)
+func TestRunbookCatalogCommandsRun(t *testing.T) {
+	data, err := os.ReadFile("../../docs/runbook.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```sh\n(.*?)```")
+	ran := 0
+	for _, m := range blocks.FindAllSubmatch(data, -1) {
+		for _, line := range strings.Split(string(m[1]), "\n") {
+			for _, use := range platformctlUses(line) {
+				switch use[0] {
+				case "validate", "render", "stacks", "delivery":
+				default:
+					continue
+				}
+				args := append([]string{use[0], "--dir", "../.."}, use[1:]...)
+				if use[0] == "stacks" {
+					// The change's base: here, the project itself.
+					for i, a := range args {
+						if a == "--base" && i+1 < len(args) {
+							args[i+1] = "../.."
+						}
+					}
+				}
+				var out, errOut strings.Builder
+				if code := run(args, &out, &errOut); code != 0 {
+					t.Errorf("platformctl %s: exit %d\n%s%s", strings.Join(use, " "), code, out.String(), errOut.String())
+				}
+				ran++
+			}
+		}
+	}
+	if ran < 5 {
+		t.Fatalf("ran %d of the runbook's catalog commands", ran)
+	}
+}
