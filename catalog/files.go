@@ -212,7 +212,10 @@ type runnerDoc struct {
 	DelegateSelectors []string `yaml:"delegateSelectors" desc:"The tags of the Harness Docker delegates on those runners' hosts (DELEGATE_TAGS), e.g. [harness-platform-runner]; the Harness CI pipeline's stages select them. Needed where foundation.repository is set."`
 	// The preview runners run pull requests' code: hosts of their own,
 	// which no up runs on (docs/delivery.md, Who runs what).
-	PreviewLabels            []string `yaml:"previewLabels" required:"true" desc:"The runs-on labels of the runners that run what changes nothing (pull requests' previews, saved plans, the drift check): hosts no up runs on, behind the same NAT (egressCidrs), e.g. [self-hosted, harness-platform-preview]; one label that no environment's labels has."`
+	PreviewLabels []string `yaml:"previewLabels" required:"true" desc:"The runs-on labels of the runners that run what changes nothing (pull requests' previews, saved plans, the drift check): hosts no up runs on, behind the same NAT (egressCidrs), e.g. [self-hosted, harness-platform-preview]; one label that no environment's labels has."`
+	// The operator's workspace runs in its own cluster: where it delivers
+	// the stack, its NAT must reach the clusters' API too.
+	OperatorEgressCidrs      []string `yaml:"operatorEgressCidrs" desc:"Where harness-platform:delivery is operator: the public addresses the Pulumi Kubernetes Operator's workspace pods reach the EKS API from (its cluster's NAT), e.g. 203.0.113.0/28; each cluster's publicAccessCidrs must cover them."`
 	PreviewDelegateSelectors []string `yaml:"previewDelegateSelectors" desc:"The tags of the Harness Docker delegates on the preview runners' hosts, e.g. [harness-platform-preview-runner]; the Harness CI pipeline's preview stage selects them, and no environment's delegateSelectors may name them. Needed where foundation.repository is set."`
 }
 

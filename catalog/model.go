@@ -291,6 +291,9 @@ type Runner struct {
 	// PreviewLabels and PreviewDelegateSelectors are the preview
 	// runners': hosts that run pull requests' code and no up.
 	PreviewLabels, PreviewDelegateSelectors []string
+	// OperatorEgressCidrs are the operator's NAT networks, where it
+	// delivers the stack (harness-platform:delivery operator).
+	OperatorEgressCidrs []string
 }
 
 // NodeGroup is a managed node group's size and machines.

@@ -145,7 +145,8 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 	}
 	if r := d.Runner; r != nil {
 		st.Runner = &Runner{Labels: slices.Clone(r.Labels), EgressCidrs: slices.Clone(r.EgressCidrs), DelegateSelectors: slices.Clone(r.DelegateSelectors),
-			PreviewLabels: slices.Clone(r.PreviewLabels), PreviewDelegateSelectors: slices.Clone(r.PreviewDelegateSelectors)}
+			PreviewLabels: slices.Clone(r.PreviewLabels), PreviewDelegateSelectors: slices.Clone(r.PreviewDelegateSelectors),
+			OperatorEgressCidrs: slices.Clone(r.OperatorEgressCidrs)}
 	}
 	if dd := d.Delegate; dd != nil {
 		st.Delegate = Delegate{

@@ -175,17 +175,41 @@ func (v *validator) checkRunner(st *stackDoc) {
 		return
 	}
 	for i, e := range egress {
-		covered := false
-		for _, cidr := range c.PublicAccessCidrs {
-			if p, err := netip.ParsePrefix(cidr); err == nil && p.Bits() <= e.Bits() && p.Contains(e.Addr()) {
-				covered = true
-			}
-		}
-		if !covered {
+		if !covers(c.PublicAccessCidrs, e) {
 			v.at(r.At.Item("egressCidrs", i), fmt.Sprintf("add %s to %s:cluster publicAccessCidrs", e, Namespace),
 				"the runners' address %s cannot reach the clusters' API: publicAccessCidrs %v does not cover it", e, c.PublicAccessCidrs)
 		}
 	}
+	// The operator, where it delivers the stack, runs its up from its own
+	// cluster's NAT: the clusters' access list admits that too.
+	if st.Delivery != DeliveryOperator {
+		return
+	}
+	if len(r.OperatorEgressCidrs) == 0 {
+		v.at(st.At.Field(DeliveryKey), "add "+Namespace+":runner operatorEgressCidrs: the NAT network the operator's workspace pods reach the clusters from, and cover it in publicAccessCidrs",
+			"stack %q is delivered by the operator, but nothing says the operator can reach its clusters' API", st.name)
+		return
+	}
+	for i, cidr := range r.OperatorEgressCidrs {
+		p, err := netip.ParsePrefix(cidr)
+		switch {
+		case err != nil || !p.Addr().Is4() || p.Bits() == 0 || p.Masked() != p:
+			v.at(r.At.Item("operatorEgressCidrs", i), "write the operator's NAT network, masked, e.g. 203.0.113.0/28", "operatorEgressCidrs %q is not a network of the operator's addresses", cidr)
+		case !covers(c.PublicAccessCidrs, p):
+			v.at(r.At.Item("operatorEgressCidrs", i), fmt.Sprintf("add %s to %s:cluster publicAccessCidrs", p, Namespace),
+				"the operator's address %s cannot reach the clusters' API: publicAccessCidrs %v does not cover it", p, c.PublicAccessCidrs)
+		}
+	}
+}
+
+// covers: one of cidrs contains the network e.
+func covers(cidrs []string, e netip.Prefix) bool {
+	for _, cidr := range cidrs {
+		if p, err := netip.ParsePrefix(cidr); err == nil && p.Bits() <= e.Bits() && p.Contains(e.Addr()) {
+			return true
+		}
+	}
+	return false
 }
 
 // placeholder warns of a network no runner's public address is in (the

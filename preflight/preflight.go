@@ -286,6 +286,10 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 		r.Network = &Network{File: st.File, PublicEndpoint: st.Cluster.PublicEndpoint, PublicAccessCidrs: st.Cluster.PublicAccessCidrs}
 		if st.Runner != nil {
 			r.Network.Labels, r.Network.EgressCidrs = st.Runner.Labels, st.Runner.EgressCidrs
+			// The operator runs from its own cluster's NAT.
+			if catalog.RunDelivery() == catalog.DeliveryOperator && len(st.Runner.OperatorEgressCidrs) > 0 {
+				r.Network.EgressCidrs = st.Runner.OperatorEgressCidrs
+			}
 		}
 	}
 	for _, reg := range st.Regions {

@@ -1,12 +1,12 @@
 package preflight
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"github.com/company/harness-platform/apibudget"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/company/harness-platform/apibudget"
+	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
 )
 
@@ -651,5 +653,32 @@ func TestManifestsContract(t *testing.T) {
 	if len(problems) != 1 || !strings.Contains(problems[0].Error(), missing.Path+" is not on branch main of company/platform-next") ||
 		!strings.Contains(problems[0].Check, "catalog/services.yaml:") || !strings.Contains(problems[0].Fix, "{{.Values.image}}") {
 		t.Errorf("one missing: %v", problems)
+	}
+}
+
+// Where the operator delivers the stack and the run is the operator's,
+// the address the clusters must admit is the operator's NAT, not the
+// runners'.
+func TestOperatorRunsFromItsNetwork(t *testing.T) {
+	files, err := catalogtest.ExampleFiles("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := []byte("  harness-platform:runner:\n")
+	files["Pulumi.dev.yaml"] = bytes.Replace(files["Pulumi.dev.yaml"], old,
+		[]byte("  harness-platform:delivery: operator\n  harness-platform:runner:\n    operatorEgressCidrs: [198.51.100.0/29]\n"), 1)
+	c, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runners := c.Stacks["dev"].Runner.EgressCidrs
+	t.Setenv(catalog.DeliveryEnv, catalog.DeliveryOperator)
+	r, err := Require(c, "acct", "dev", nil)
+	if err != nil || r.Network == nil || !slices.Equal(r.Network.EgressCidrs, []string{"198.51.100.0/29"}) {
+		t.Fatalf("the operator's run: %+v %v", r.Network, err)
+	}
+	t.Setenv(catalog.DeliveryEnv, catalog.DeliveryGitHubActions)
+	if r, err = Require(c, "acct", "dev", nil); err != nil || !slices.Equal(r.Network.EgressCidrs, runners) {
+		t.Fatalf("the runners' run: %+v %v", r.Network, err)
 	}
 }
