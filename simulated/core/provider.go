@@ -333,19 +333,8 @@ func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pul
 			// (The engine says what to do: adopt it, or recover.)
 			return nil, fmt.Errorf("%s: DUPLICATE_FIELD: an entity with identifier %q already exists in this scope", typ, id)
 		}
-		if err := p.checkSave(typ, news); err != nil {
+		if err := p.save(typ, req.GetName(), key, nil, news, out); err != nil {
 			return nil, err
-		}
-		if err := p.checkWrite(typ, req.GetName(), nil, news); err != nil {
-			return nil, err
-		}
-		if err := p.cloud.Put(key, Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
-			return nil, err
-		}
-		if s, ok := p.behavior.(Storer); ok {
-			if err := s.Stored(typ, key, p.cloud); err != nil {
-				return nil, err
-			}
 		}
 		p.observers.created(p.name, key)
 	}
@@ -440,19 +429,8 @@ func (p *Provider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pul
 		if _, ok := p.cloud.Get(key); !ok {
 			return nil, fmt.Errorf("%s %q was deleted outside Pulumi; run a refresh", typ, req.GetId())
 		}
-		if err := p.checkSave(typ, news); err != nil {
+		if err := p.save(typ, req.GetName(), key, olds, news, out); err != nil {
 			return nil, err
-		}
-		if err := p.checkWrite(typ, req.GetName(), olds, news); err != nil {
-			return nil, err
-		}
-		if err := p.cloud.Put(key, Record{Type: typ, Name: req.GetName(), Properties: toStored(out)}); err != nil {
-			return nil, err
-		}
-		if s, ok := p.behavior.(Storer); ok {
-			if err := s.Stored(typ, key, p.cloud); err != nil {
-				return nil, err
-			}
 		}
 	}
 	props, err := Marshal(out)
@@ -489,6 +467,26 @@ func (p *Provider) Invoke(_ context.Context, req *pulumirpc.InvokeRequest) (*pul
 }
 
 var errNoInvoke = errors.New("no such invoke")
+
+// save stores an object a create (olds nil) or an update writes, as the
+// service does: after what it refuses of the object (checkSave) and of
+// the write (checkWrite), then what the service does once it holds it
+// (Storer).
+func (p *Provider) save(typ, name, key string, olds, news, out resource.PropertyMap) error {
+	if err := p.checkSave(typ, news); err != nil {
+		return err
+	}
+	if err := p.checkWrite(typ, name, olds, news); err != nil {
+		return err
+	}
+	if err := p.cloud.Put(key, Record{Type: typ, Name: name, Properties: toStored(out)}); err != nil {
+		return err
+	}
+	if s, ok := p.behavior.(Storer); ok {
+		return s.Stored(typ, key, p.cloud)
+	}
+	return nil
+}
 
 // refused is the service's refusal of every call, given who calls it
 // (Reach).
