@@ -13,6 +13,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 
+	"github.com/company/harness-platform/adopt"
 	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
@@ -211,9 +212,9 @@ func BenchmarkImport(b *testing.B) {
 				adopted, undeclared := 0, 0
 				for _, a := range found.Objects {
 					switch a.Status {
-					case Adopted, Different:
+					case adopt.Adopted, adopt.Different:
 						adopted++
-					case NotDeclared:
+					case adopt.NotDeclared:
 						undeclared++
 					}
 				}

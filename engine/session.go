@@ -26,6 +26,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"gopkg.in/yaml.v3"
 
+	"github.com/company/harness-platform/adopt"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/harness/provider"
 	"github.com/company/harness-platform/offline"
@@ -97,7 +98,7 @@ type Session struct {
 	// deployed holds the stacks known to have exported their contract.
 	deployed sync.Map
 	// probes holds, by stack, the lookups Import runs before the program.
-	probes sync.Map
+	probes adopt.Probes
 	// existing holds the stacks known to exist, selected (auto.Stack).
 	existing sync.Map
 	// outputs holds service stacks' outputs as read or deployed in this
@@ -226,8 +227,8 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 	}
 	wsOpts := []auto.LocalWorkspaceOption{
 		auto.WorkDir(workDir),
-		auto.Program(withTransform(withProbes(program.New(c.Files(), program.Delivery(s.delivery()), program.StrictPreview(s.isStrict), program.Guarded(s.guarded),
-			program.ReadOutputs(s.readOutputs)), &s.probes), opts.Transform)),
+		auto.Program(withTransform(s.probes.Wrap(program.New(c.Files(), program.Delivery(s.delivery()), program.StrictPreview(s.isStrict), program.Guarded(s.guarded),
+			program.ReadOutputs(s.readOutputs))), opts.Transform)),
 		auto.Pulumi(cmd),
 		auto.EnvVars(env),
 	}

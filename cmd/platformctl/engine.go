@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/company/harness-platform/adopt"
 	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/engine"
@@ -318,11 +319,11 @@ func runImport(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 	return withSession(c, f, stdout, stderr, func(ctx context.Context, s *engine.Session) error {
 		start := time.Now()
 		report, err := s.Import(ctx, f.stack, engine.ImportOptions{Yes: !f.dryRun})
-		totals := map[engine.AdoptStatus]int{}
+		totals := map[adopt.Status]int{}
 		for _, a := range report.Objects {
 			totals[a.Status]++
 			line := fmt.Sprintf("%-22s %s  (%s %s)", a.Status, a.URN, a.Type, a.ImportID)
-			if a.Status == engine.NotDeclared {
+			if a.Status == adopt.NotDeclared {
 				line = fmt.Sprintf("%-22s %s %s", a.Status, a.Type, a.ImportID)
 			}
 			if len(a.Fields) > 0 {
@@ -332,12 +333,12 @@ func runImport(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "%s: %d adopted as declared, %d adopted with differences (the next up updates them in place), %d to create, "+
 			"%d existing and not declared by the catalog (left alone; declare them in the catalog to manage them); %d provider calls in %s\n",
-			f.stack, totals[engine.Adopted], totals[engine.Different], totals[engine.ToCreate], totals[engine.NotDeclared], report.Calls, time.Since(start).Round(time.Second))
+			f.stack, totals[adopt.Adopted], totals[adopt.Different], totals[adopt.ToCreate], totals[adopt.NotDeclared], report.Calls, time.Since(start).Round(time.Second))
 		if err != nil {
 			return fmt.Errorf("%s failed: %w", f.stack, err)
 		}
 		switch {
-		case f.dryRun && totals[engine.Adopted]+totals[engine.Different] > 0:
+		case f.dryRun && totals[adopt.Adopted]+totals[adopt.Different] > 0:
 			fmt.Fprintf(stdout, "nothing was changed; run again with --yes to adopt them, then `platformctl preview --stack %s`\n", f.stack)
 		case !f.dryRun:
 			fmt.Fprintf(stdout, "the account was not changed; now `platformctl preview --stack %s` shows the differences as in-place updates\n", f.stack)

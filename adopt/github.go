@@ -1,4 +1,4 @@
-package engine
+package adopt
 
 import (
 	"fmt"
@@ -18,25 +18,25 @@ import (
 
 // githubOrg is one organisation whose variables the probe lists.
 type githubOrg struct {
-	provider  declared // the owner's provider, as the program declares it
-	variables []declared
+	provider  Declared // the owner's provider, as the program declares it
+	variables []Declared
 }
 
 // githubOrgs groups the variables to create by owner (provider).
-func githubOrgs(plan []declared) ([]githubOrg, error) {
-	byURN := map[string]declared{}
+func githubOrgs(plan []Declared) ([]githubOrg, error) {
+	byURN := map[string]Declared{}
 	for _, d := range plan {
-		byURN[d.urn] = d
+		byURN[d.URN] = d
 	}
 	groups := map[string]*githubOrg{}
 	for _, d := range plan {
-		if d.typ != importid.GitHubOrgVariable || !d.create {
+		if d.Type != importid.GitHubOrgVariable || !d.Create {
 			continue
 		}
-		urn := providerURN(d.provider)
+		urn := providerURN(d.Provider)
 		p, ok := byURN[urn]
 		if !ok {
-			return nil, fmt.Errorf("%s: its provider %s is not in the preview", d.urn, urn)
+			return nil, fmt.Errorf("%s: its provider %s is not in the preview", d.URN, urn)
 		}
 		if groups[urn] == nil {
 			groups[urn] = &githubOrg{provider: p}
@@ -47,23 +47,23 @@ func githubOrgs(plan []declared) ([]githubOrg, error) {
 	for _, g := range groups {
 		out = append(out, *g)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].provider.urn < out[j].provider.urn })
+	sort.Slice(out, func(i, j int) bool { return out[i].provider.URN < out[j].provider.URN })
 	return out, nil
 }
 
 // probeGitHub lists each organisation's variables (one call per owner)
 // and records those that exist in found, by URN.
-func probeGitHub(pctx *pulumi.Context, orgs []githubOrg, found map[string]map[string]any) (calls int, err error) {
+func probeGitHub(ctx *pulumi.Context, orgs []githubOrg, found map[string]map[string]any) (calls int, err error) {
 	for _, g := range orgs {
-		p, err := standIn(pctx, g.provider)
+		p, err := standIn(ctx, g.provider)
 		if err != nil {
 			return calls, err
 		}
 		var result map[string]any
 		calls++
-		if _, err := pctx.InvokePackageRaw(importid.GitHubOrgVariables, map[string]any{}, &result, "",
-			pulumi.Provider(p), pulumi.Version(versionOf(g.provider))); err != nil {
-			return calls, fmt.Errorf("listing the organisation variables of %s: %w", resource.URN(g.provider.urn).Name(), err)
+		if _, err := ctx.InvokePackageRaw(importid.GitHubOrgVariables, map[string]any{}, &result, "",
+			pulumi.Provider(p), pulumi.Version(g.provider.version())); err != nil {
+			return calls, fmt.Errorf("listing the organisation variables of %s: %w", resource.URN(g.provider.URN).Name(), err)
 		}
 		existing := map[string]map[string]any{}
 		variables, _ := result["variables"].([]any)
@@ -73,9 +73,9 @@ func probeGitHub(pctx *pulumi.Context, orgs []githubOrg, found map[string]map[st
 			existing[name] = v
 		}
 		for _, d := range g.variables {
-			name := stringInputs(d)["variableName"]
+			name := d.stringInputs()["variableName"]
 			if v, ok := existing[name]; ok {
-				found[d.urn] = map[string]any{"variableName": name, "value": v["value"], "visibility": v["visibility"]}
+				found[d.URN] = map[string]any{"variableName": name, "value": v["value"], "visibility": v["visibility"]}
 			}
 		}
 	}
@@ -88,23 +88,17 @@ type standInProvider struct{ pulumi.ProviderResourceState }
 
 // standIn registers a provider configured as the declared one (the
 // probe runs before the program declares its own).
-func standIn(pctx *pulumi.Context, p declared) (pulumi.ProviderResource, error) {
+func standIn(ctx *pulumi.Context, p Declared) (pulumi.ProviderResource, error) {
 	inputs := pulumi.Map{}
-	for k, v := range p.inputs {
+	for k, v := range p.Inputs {
 		if k != "version" {
 			inputs[k] = pulumi.Any(v)
 		}
 	}
 	var out standInProvider
-	name := "import-probe-" + resource.URN(p.urn).Name()
-	if err := pctx.RegisterResource(p.typ, name, inputs, &out, pulumi.Version(versionOf(p))); err != nil {
+	name := "import-probe-" + resource.URN(p.URN).Name()
+	if err := ctx.RegisterResource(p.Type, name, inputs, &out, pulumi.Version(p.version())); err != nil {
 		return nil, err
 	}
 	return &out, nil
-}
-
-// versionOf is the plugin version a declared provider asks for.
-func versionOf(p declared) string {
-	v, _ := p.inputs["version"].(string)
-	return v
 }
