@@ -72,8 +72,8 @@ func (v *validator) checkCluster(c *clusterDoc) {
 		v.at(c.At.Field("kubernetesVersion"), fmt.Sprintf("quote it: kubernetesVersion: %q", c.KubernetesVersion), "kubernetesVersion %s is not a string (Pulumi config would read it as a number)", c.KubernetesVersion)
 	} else if c.KubernetesVersion != "" && !k8sVersion.MatchString(c.KubernetesVersion) {
 		v.at(c.At.Field("kubernetesVersion"), `pin a minor version such as "1.35"`, "kubernetesVersion %q is not an EKS version", c.KubernetesVersion)
-	} else if c.KubernetesVersion != "" {
-		v.checkEKSSupport(c, now())
+	} else if c.KubernetesVersion != "" && v.checkEKSSupport(c, now()) {
+		v.checkEKSAddons(c)
 	}
 	if c.AdminRoleArn != "" && !roleArn.MatchString(c.AdminRoleArn) {
 		v.at(c.At.Field("adminRoleArn"), "write an IAM role ARN such as arn:aws:iam::111122223333:role/platform-admin", "cluster adminRoleArn %q is not an IAM role ARN", c.AdminRoleArn)

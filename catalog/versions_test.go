@@ -114,3 +114,61 @@ func TestPlaceholderNetworksAreNamed(t *testing.T) {
 		}
 	}
 }
+
+// A kubernetesVersion must have a version of each add-on built per minor
+// (kube-proxy, CoreDNS) in the add-on tables the program versions them
+// from (calendar/eks-addons.json): refused otherwise, at the version's
+// line, with where to read the missing one. The VPC CNI without one is
+// warned of.
+func TestEKSAddonTables(t *testing.T) {
+	addonMessages := func(day string, version string) (problems, warnings []string) {
+		t.Helper()
+		d, _ := time.Parse(time.DateOnly, day)
+		defer func(f func() time.Time) { now = f }(now)
+		now = func() time.Time { return d.Add(9 * time.Hour) }
+		files := exampleFiles(t)
+		files["Pulumi.production.yaml"] = []byte(strings.Replace(string(files["Pulumi.production.yaml"]), `kubernetesVersion: "1.35"`, `kubernetesVersion: "`+version+`"`, 1))
+		c, err := Parse(files)
+		var derr *diag.Error
+		if errors.As(err, &derr) {
+			for _, p := range derr.List {
+				if strings.Contains(p.Message, "EKS add-on") {
+					problems = append(problems, p.String())
+				}
+			}
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if c != nil {
+			for _, w := range c.Warnings {
+				if strings.Contains(w.Message, "EKS add-on") && w.File == "Pulumi.production.yaml" {
+					warnings = append(warnings, w.String())
+				}
+			}
+		}
+		return problems, warnings
+	}
+	problems, _ := addonMessages("2026-11-26", "1.37")
+	if want := []string{
+		`Pulumi.production.yaml:40:24: EKS add-on kube-proxy has no version for Kubernetes 1.37 in the project's add-on tables (calendar/eks-addons.json, read 2026-11-28, lists 1.31 to 1.36): the program asks EKS for no add-on version AWS does not give; keep kubernetesVersion at a version the table has (1.31 to 1.36), or add kube-proxy's version for 1.37 to calendar/eks-addons.json (aws eks describe-addon-versions --addon-name kube-proxy --kubernetes-version 1.37, or https://docs.aws.amazon.com/eks/latest/userguide/managing-kube-proxy.html#kube-proxy-versions)`,
+		`Pulumi.production.yaml:40:24: EKS add-on coredns has no version for Kubernetes 1.37 in the project's add-on tables (calendar/eks-addons.json, read 2026-11-28, lists 1.30 to 1.36): the program asks EKS for no add-on version AWS does not give; keep kubernetesVersion at a version the table has (1.30 to 1.36), or add coredns's version for 1.37 to calendar/eks-addons.json (aws eks describe-addon-versions --addon-name coredns --kubernetes-version 1.37, or https://docs.aws.amazon.com/eks/latest/userguide/managing-coredns.html#coredns-versions)`,
+	}; strings.Join(problems, "\n") != strings.Join(want, "\n") {
+		t.Errorf("1.37, problems:\n got: %s\nwant: %s", strings.Join(problems, "\n      "), strings.Join(want, "\n      "))
+	}
+	// (A catalog with problems has no warnings to read: the VPC CNI's is
+	// read at 1.36, which every other table has.)
+	_, warnings := addonMessages("2026-11-26", "1.36")
+	if want := `Pulumi.production.yaml:40:24: EKS add-on vpc-cni has no version for Kubernetes 1.36 in the project's add-on tables (calendar/eks-addons.json, read 2026-11-28, lists 1.28 to 1.34): the program leaves vpc-cni unmanaged, and the cluster keeps the one it runs; add vpc-cni's version for 1.36 to calendar/eks-addons.json (aws eks describe-addon-versions --addon-name vpc-cni --kubernetes-version 1.36, or https://docs.aws.amazon.com/eks/latest/userguide/managing-vpc-cni.html#vpc-cni-versions)`; strings.Join(warnings, "\n") != want {
+		t.Errorf("1.36, warnings:\n got: %s\nwant: %s", strings.Join(warnings, "\n      "), want)
+	}
+	if problems, warnings := addonMessages("2026-11-26", "1.35"); len(problems) != 0 || len(warnings) != 1 || !strings.Contains(warnings[0], "EKS add-on vpc-cni has no version for Kubernetes 1.35") {
+		t.Errorf("1.35: problems %q, warnings %q; want the VPC CNI's warning only", problems, warnings)
+	}
+	if problems, warnings := addonMessages("2026-11-26", "1.34"); len(problems)+len(warnings) != 0 {
+		t.Errorf("1.34, every table has it: problems %q, warnings %q", problems, warnings)
+	}
+	// A version refused by EKS's calendar is not judged again here.
+	if problems, _ := addonMessages("2026-11-26", "1.20"); len(problems) != 0 {
+		t.Errorf("1.20: %q", problems)
+	}
+}

@@ -287,6 +287,71 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 		}
 		nodePolicies = append(nodePolicies, a)
 	}
+	// EKS add-ons (e.Addons), each at the version AWS's table gives for
+	// the cluster's Kubernetes version. An upgrade goes one minor version
+	// at a time, the control plane first, then its components, and the
+	// nodes reach the control plane's version before the next one
+	// (https://docs.aws.amazon.com/eks/latest/userguide/update-cluster.html:
+	// "you can update only one minor version at a time"; its Step 4 lists
+	// the nodes, then the VPC CNI, CoreDNS and kube-proxy add-ons; the
+	// issue asks the add-ons before the node groups, which Kubernetes's
+	// version skew policy allows: kube-proxy may be newer than the kubelet
+	// beside it, never than the API server). The graph takes that order
+	// as far as it also serves a first creation:
+	//
+	//   - every add-on names the cluster, so it is created, and updated,
+	//     after the control plane;
+	//   - the node group waits for the VPC CNI and kube-proxy, which run on
+	//     every node from its start;
+	//   - CoreDNS waits for the node group: a Deployment, it stays DEGRADED
+	//     while no node can run it, and the provider waits for ACTIVE until
+	//     it times out (pulumi/pulumi-eks#1819,
+	//     terraform-aws-modules/terraform-aws-eks#3001; the wait:
+	//     terraform-provider-aws internal/service/eks/addon.go,
+	//     waitAddonCreated). The same edge makes an upgrade update CoreDNS
+	//     after the nodes, not before them: its previous build keeps
+	//     serving meanwhile (AWS's table gives one CoreDNS build to several
+	//     minors).
+	//
+	// So an upgrade goes control plane, VPC CNI and kube-proxy, node
+	// group, CoreDNS; the simulated EKS refuses what EKS refuses of any
+	// other order (simulated/aws: an add-on version the cluster's version
+	// has none of, a node group newer than the control plane, a control
+	// plane update before the node groups caught up).
+	//
+	// Conflicts are resolved by OVERWRITE on create and on update: EKS
+	// installed its own (self-managed) copies of the three when it created
+	// the cluster, and creating the Amazon EKS add-on over them without
+	// OVERWRITE fails on any field they differ in (the provider's note in
+	// resourceAddonCreate); the program sets no configuration, so a value
+	// differing from EKS's defaults on update is a hand edit, which
+	// OVERWRITE undoes (PRESERVE would keep it; NONE fails the update)
+	// (https://docs.aws.amazon.com/eks/latest/APIReference/API_UpdateAddon.html).
+	// Preserve: deleting an add-on (the program stops managing it) leaves
+	// its pods running, never the cluster without DNS or pod networking.
+	addon := func(a plan.EKSAddon, opts ...pulumi.ResourceOption) (*eks.Addon, error) {
+		return eks.NewAddon(ctx, e.Name+"-"+a.Name, &eks.AddonArgs{
+			ClusterName:              cluster.Name,
+			AddonName:                pulumi.String(a.Name),
+			AddonVersion:             pulumi.String(a.Version),
+			ResolveConflictsOnCreate: pulumi.String("OVERWRITE"),
+			ResolveConflictsOnUpdate: pulumi.String("OVERWRITE"),
+			Preserve:                 pulumi.Bool(true),
+		}, with(opts...)...)
+	}
+	var beforeNodes, addons []pulumi.Resource
+	for _, a := range e.Addons {
+		if !a.BeforeNodes {
+			continue
+		}
+		r, err := addon(a)
+		if err != nil {
+			return err
+		}
+		beforeNodes = append(beforeNodes, r)
+	}
+	addons = append(addons, beforeNodes...)
+
 	n := e.NodeGroup
 	nodes, err := eks.NewNodeGroup(ctx, e.Name, &eks.NodeGroupArgs{
 		ClusterName:   cluster.Name,
@@ -300,11 +365,21 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 		ScalingConfig: &eks.NodeGroupScalingConfigArgs{
 			MinSize: pulumi.Int(n.MinSize), DesiredSize: pulumi.Int(n.DesiredSize), MaxSize: pulumi.Int(n.MaxSize),
 		},
-	}, with(pulumi.DependsOn(nodePolicies))...)
+	}, with(pulumi.DependsOn(append(append([]pulumi.Resource{}, nodePolicies...), beforeNodes...)))...)
 	// No autoscaler runs in the cluster: the group runs desiredSize nodes,
 	// as the stack file says; minSize and maxSize bound a change of it.
 	if err != nil {
 		return err
+	}
+	for _, a := range e.Addons {
+		if a.BeforeNodes {
+			continue
+		}
+		r, err := addon(a, pulumi.DependsOn([]pulumi.Resource{nodes}))
+		if err != nil {
+			return err
+		}
+		addons = append(addons, r)
 	}
 
 	c.Name, c.Endpoint = cluster.Name, cluster.Endpoint
@@ -312,10 +387,11 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 		func(v []any) (string, error) {
 			return Kubeconfig(v[0].(string), v[1].(string), v[2].(string), e.AWSRegion)
 		})).(pulumi.StringOutput)
-	// The provider waits for the nodes and the access entries: before
-	// them nothing can be deployed into the cluster.
+	// The provider waits for the nodes, the add-ons (pod networking, DNS)
+	// and the access entries: before them nothing can be deployed into the
+	// cluster.
 	c.Provider, err = kubernetes.NewProvider(ctx, name, &kubernetes.ProviderArgs{Kubeconfig: c.Kubeconfig},
-		pulumi.Parent(c), pulumi.Version(KubernetesVersion), pulumi.DependsOn(append([]pulumi.Resource{nodes}, access...)))
+		pulumi.Parent(c), pulumi.Version(KubernetesVersion), pulumi.DependsOn(append(append([]pulumi.Resource{nodes}, addons...), access...)))
 	return err
 }
 

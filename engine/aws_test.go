@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,6 +11,7 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/preflight"
 )
 
@@ -115,5 +118,68 @@ func TestSelfAssumeRefused(t *testing.T) {
 	want := "User: arn:aws:sts::111111111111:assumed-role/harness-platform-deployer/harness-platform is not authorized to perform: sts:AssumeRole on resource: " + deployer
 	if err == nil || !strings.Contains(s.out.String(), want) {
 		t.Errorf("a provider assuming the run's own role: %v, want %q\n%s", err, want, s.out)
+	}
+}
+
+// An upgrade by one minor version goes through the real CLI in the order
+// AWS documents, and the simulated EKS, which refuses any other order,
+// lets it: dev deployed at 1.33 (its add-ons created, CoreDNS once the
+// nodes are up), then at 1.34: the control plane, the add-ons at 1.34's
+// versions, the nodes. Past the program's choice, EKS refuses an add-on
+// version the cluster's Kubernetes version has none of.
+func TestEKSUpgradeWithAddons(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	state := t.TempDir()
+	s := open(t, state, devAt(t, "1.33", "EXTENDED"))
+	if _, err := s.Up(ctx, "dev", UpOptions{}); err != nil {
+		t.Fatalf("up at 1.33: %v\n%s", err, s.out)
+	}
+	s.Close()
+	next := open(t, state, devAt(t, "1.34", ""))
+	if _, err := next.Up(ctx, "dev", UpOptions{}); err != nil {
+		t.Fatalf("up at 1.34: %v\n%s", err, next.out)
+	}
+	next.Close()
+	clusters, nodes := map[string]string{}, map[string]string{}
+	addons := map[string]string{}
+	for _, r := range providerRecords(t, state, "aws") {
+		switch r.Type {
+		case "aws:eks/cluster:Cluster":
+			clusters[fmt.Sprint(r.Properties["name"])] = fmt.Sprint(r.Properties["version"])
+		case "aws:eks/nodeGroup:NodeGroup":
+			nodes[fmt.Sprint(r.Properties["clusterName"])] = fmt.Sprint(r.Properties["version"])
+		case "aws:eks/addon:Addon":
+			addons[fmt.Sprint(r.Properties["clusterName"], " ", r.Properties["addonName"])] = fmt.Sprint(r.Properties["addonVersion"])
+		}
+	}
+	if len(clusters) != 2 || len(addons) != 6 {
+		t.Fatalf("clusters %v, add-ons %v: want dev's two clusters with three add-ons each", clusters, addons)
+	}
+	for name, v := range clusters {
+		if v != "1.34" || nodes[name] != "1.34" {
+			t.Errorf("%s: control plane %s, nodes %s, want 1.34", name, v, nodes[name])
+		}
+		for _, a := range []string{"vpc-cni", "kube-proxy", "coredns"} {
+			if got, want := addons[name+" "+a], plan.EKSAddonsFor("1.34"); !slices.ContainsFunc(want, func(w plan.EKSAddon) bool { return w.Name == a && w.Version == got }) {
+				t.Errorf("%s %s at %s, want 1.34's (%v)", name, a, got, want)
+			}
+		}
+	}
+
+	// CoreDNS at 1.35's build on the 1.34 clusters: EKS refuses it.
+	i := slices.IndexFunc(plan.EKSAddonsFor("1.35"), func(a plan.EKSAddon) bool { return a.Name == "coredns" })
+	coredns135 := plan.EKSAddonsFor("1.35")[i].Version
+	forced := openWith(t, state, devAt(t, "1.34", ""), func(_ context.Context, args *pulumi.ResourceTransformArgs) *pulumi.ResourceTransformResult {
+		if args.Type != "aws:eks/addon:Addon" || !strings.HasSuffix(args.Name, "-coredns") {
+			return nil
+		}
+		args.Props["addonVersion"] = pulumi.String(coredns135)
+		return &pulumi.ResourceTransformResult{Props: args.Props, Opts: args.Opts}
+	})
+	if _, err := forced.Up(ctx, "dev", UpOptions{}); err == nil ||
+		!strings.Contains(forced.out.String(), "updating EKS Add-On (int-stable-euw1:coredns): operation error EKS: UpdateAddon, https response error StatusCode: 400") ||
+		!strings.Contains(forced.out.String(), "InvalidParameterException: Addon version specified is not supported") {
+		t.Errorf("CoreDNS at a version for 1.35 on a 1.34 cluster: %v\n%s", err, forced.out)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"slices"
 
+	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/ident"
 )
@@ -70,8 +71,42 @@ type EKS struct {
 	// creator gets none implicitly.
 	AdminRoleArn string
 	NodeGroup    catalog.NodeGroup
+	// Addons are the EKS add-ons the cluster runs as Amazon EKS add-ons,
+	// each at the version AWS's table gives for KubernetesVersion
+	// (calendar.EKSAddons), in the order they are declared. An add-on
+	// whose table has no row for the version is left out (validation
+	// warns; the cluster keeps the one it runs: EKS's own, or, on an
+	// upgrade, the last one managed, which Preserve keeps running).
+	Addons []EKSAddon
 	// Tags are AWS tags (the provider's default tags).
 	Tags map[string]string
+}
+
+// EKSAddon is an add-on of an EKS cluster at a version.
+type EKSAddon struct {
+	Name, Version string
+	// BeforeNodes: the node group waits for it (the VPC CNI and kube-proxy
+	// run on every node, from its start); otherwise it waits for the node
+	// group (CoreDNS, a Deployment, stays DEGRADED while no node can run
+	// its pods, and EKS never reports it ACTIVE: pulumi/pulumi-eks#1819,
+	// terraform-aws-modules/terraform-aws-eks#3001).
+	BeforeNodes bool
+}
+
+// addonsBeforeNodes are the add-ons the node group waits for.
+var addonsBeforeNodes = map[string]bool{"vpc-cni": true, "kube-proxy": true}
+
+// EKSAddonsFor are the add-ons of a cluster of Kubernetes version k8s:
+// each one whose table (calendar.EKSAddons) has a row for k8s, at that
+// row's version.
+func EKSAddonsFor(k8s string) []EKSAddon {
+	var out []EKSAddon
+	for _, a := range calendar.EKSAddons() {
+		if v := a.Version(k8s); v != "" {
+			out = append(out, EKSAddon{Name: a.Name, Version: v, BeforeNodes: addonsBeforeNodes[a.Name]})
+		}
+	}
+	return out
 }
 
 // VPC is the cluster's network: the region's CIDR, cut into a private and
@@ -197,6 +232,7 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 		SingleNAT:         c.NATGateways == catalog.NATSingle,
 		AdminRoleArn:      c.AdminRoleArn,
 		NodeGroup:         c.NodeGroup,
+		Addons:            EKSAddonsFor(c.KubernetesVersion),
 		Tags:              map[string]string{"environment": env.Name, "region": r.Name, "managed-by": ManagedBy},
 	}
 	cl.Delegate.IRSA = &IRSA{

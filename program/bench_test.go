@@ -174,6 +174,7 @@ var states = map[string]func() pulumi.Resource{
 	"aws:eks/accessEntry:AccessEntry":                                      func() pulumi.Resource { return &eks.AccessEntry{} },
 	"aws:eks/accessPolicyAssociation:AccessPolicyAssociation":              func() pulumi.Resource { return &eks.AccessPolicyAssociation{} },
 	"aws:eks/nodeGroup:NodeGroup":                                          func() pulumi.Resource { return &eks.NodeGroup{} },
+	"aws:eks/addon:Addon":                                                  func() pulumi.Resource { return &eks.Addon{} },
 	"kubernetes:core/v1:Namespace":                                         func() pulumi.Resource { return &corev1.Namespace{} },
 	"kubernetes:core/v1:Secret":                                            func() pulumi.Resource { return &corev1.Secret{} },
 	"kubernetes:core/v1:ResourceQuota":                                     func() pulumi.Resource { return &corev1.ResourceQuota{} },

@@ -39,6 +39,7 @@ var (
 	_ core.Addressed  = Behavior{}
 	_ core.Configurer = Behavior{}
 	_ core.WriteGuard = Behavior{}
+	_ core.SaveGuard  = Behavior{}
 	_ core.Invoker    = Behavior{}
 )
 
@@ -63,6 +64,7 @@ var required = map[string][]string{
 	"aws:eks/accessPolicyAssociation:AccessPolicyAssociation": {"accessScope", "accessScope.type", "clusterName", "policyArn", "principalArn"},
 	"aws:eks/nodeGroup:NodeGroup": {"clusterName", "nodeRoleArn", "scalingConfig", "subnetIds",
 		"scalingConfig.desiredSize", "scalingConfig.maxSize", "scalingConfig.minSize"},
+	eksAddonType: {"addonName", "clusterName"},
 }
 
 // autoNamed are the inputs the AWS provider names in Check when the
@@ -134,7 +136,10 @@ func (b Behavior) Computed(typ, id string, news resource.PropertyMap) resource.P
 			"oidcs": resource.NewArrayProperty([]resource.PropertyValue{resource.NewObjectProperty(resource.PropertyMap{
 				"issuer": resource.NewStringProperty("https://oidc.eks.eu-west-1.amazonaws.com/id/" + h)})})})})
 		out["status"] = resource.NewStringProperty("ACTIVE")
-	case "aws:kms/key:Key":
+	case eksAddonType:
+		// EKS's add-on ARN: addon/<cluster>/<addon>/<uuid>.
+		out["arn"] = resource.NewStringProperty(fmt.Sprintf("arn:aws:eks:eu-west-1:%s:addon/%s/%s/%s",
+			account, core.Str(news, "clusterName"), core.Str(news, "addonName"), core.ShortHash(id)))
 		out["keyId"] = resource.NewStringProperty(id)
 	case "aws:iam/openIdConnectProvider:OpenIdConnectProvider":
 		url := strings.TrimPrefix(core.Str(news, "url"), "https://")

@@ -143,3 +143,111 @@ func TestAWSConstraints(t *testing.T) {
 		t.Errorf("version change replaces %v, want an update", got)
 	}
 }
+
+// The simulated EKS refuses, given the cluster as it stands, what EKS
+// refuses of its parts: an add-on version the cluster's Kubernetes
+// version has none of, CoreDNS before there are nodes to run it, a node
+// group newer than the control plane, and a control-plane update while a
+// node group lags; each in the provider's words.
+func TestEKSRefusesPartsOfACluster(t *testing.T) {
+	cloud, err := core.OpenCloud(t.TempDir(), "aws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	aws := Behavior{}
+	put := func(id, typ string, props map[string]any) {
+		if err := cloud.Put(id, core.Record{Type: typ, Name: id, Properties: props}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	props := func(m map[string]any) resource.PropertyMap { return resource.NewPropertyMapFromMap(m) }
+	addon := func(name, version string) resource.PropertyMap {
+		return props(map[string]any{"clusterName": "dev-euw1", "addonName": name, "addonVersion": version})
+	}
+	nodeGroup := func(version string) resource.PropertyMap {
+		return props(map[string]any{"clusterName": "dev-euw1", "nodeGroupName": "dev-euw1-abc", "version": version,
+			"scalingConfig": map[string]any{"desiredSize": 2, "minSize": 2, "maxSize": 4}})
+	}
+	put("cluster", eksClusterType, map[string]any{"name": "dev-euw1", "version": "1.34"})
+
+	// An add-on at a version EKS has for another Kubernetes version.
+	err = aws.CheckSave(eksAddonType, addon("kube-proxy", "v1.35.3-eksbuild.13"), cloud)
+	if err == nil || !strings.HasPrefix(err.Error(), "creating EKS Add-On (dev-euw1:kube-proxy): operation error EKS: CreateAddon, https response error StatusCode: 400, RequestID: ") ||
+		!strings.HasSuffix(err.Error(), "InvalidParameterException: Addon version specified is not supported") {
+		t.Errorf("kube-proxy 1.35's build on a 1.34 cluster: %v", err)
+	}
+	if err := aws.CheckSave(eksAddonType, addon("kube-proxy", "v1.34.6-eksbuild.13"), cloud); err != nil {
+		t.Errorf("kube-proxy 1.34's build on a 1.34 cluster: %v", err)
+	}
+	// CoreDNS before any node: DEGRADED until the provider gives up.
+	if err := aws.CheckSave(eksAddonType, addon("coredns", "v1.13.2-eksbuild.11"), cloud); err == nil ||
+		err.Error() != "waiting for EKS Add-On (dev-euw1:coredns) create: timeout while waiting for state to become 'ACTIVE' (last state: 'DEGRADED', timeout: 20m0s)" {
+		t.Errorf("CoreDNS on a cluster without nodes: %v", err)
+	}
+	// A node group newer than the control plane; at its version, it is
+	// created.
+	err = aws.CheckSave(eksNodeGroupType, nodeGroup("1.35"), cloud)
+	if err == nil || !strings.Contains(err.Error(), "creating EKS Node Group (dev-euw1:dev-euw1-abc): operation error EKS: CreateNodegroup") ||
+		!strings.HasSuffix(err.Error(), "InvalidParameterException: Requested version 1.35 is not valid for kubernetes version 1.34.") {
+		t.Errorf("a 1.35 node group on a 1.34 control plane: %v", err)
+	}
+	if err := aws.CheckSave(eksNodeGroupType, nodeGroup("1.34"), cloud); err != nil {
+		t.Errorf("a 1.34 node group on a 1.34 control plane: %v", err)
+	}
+	put("nodes", eksNodeGroupType, nodeGroup("1.34").Mappable())
+	if err := aws.CheckSave(eksAddonType, addon("coredns", "v1.13.2-eksbuild.11"), cloud); err != nil {
+		t.Errorf("CoreDNS once the cluster has nodes: %v", err)
+	}
+	put("coredns", eksAddonType, addon("coredns", "v1.13.2-eksbuild.11").Mappable())
+	// An update to a version the cluster's has none of is refused; one
+	// that leaves the version alone is not checked (the provider sends no
+	// version then).
+	if err := aws.CheckSave(eksAddonType, addon("coredns", "v1.14.3-eksbuild.3"), cloud); err == nil ||
+		!strings.HasPrefix(err.Error(), "updating EKS Add-On (dev-euw1:coredns): operation error EKS: UpdateAddon") {
+		t.Errorf("CoreDNS updated to 1.35's build on a 1.34 cluster: %v", err)
+	}
+	if err := aws.CheckSave(eksAddonType, addon("coredns", "v1.13.2-eksbuild.11"), cloud); err != nil {
+		t.Errorf("CoreDNS left at its version: %v", err)
+	}
+	err = aws.CheckSave(eksNodeGroupType, nodeGroup("1.35"), cloud)
+	if err == nil || !strings.Contains(err.Error(), "updating EKS Node Group (dev-euw1:dev-euw1-abc) version: operation error EKS: UpdateNodegroupVersion") {
+		t.Errorf("the node group updated past its control plane: %v", err)
+	}
+
+	// The control plane goes one minor up while its nodes match it; then
+	// it waits for them.
+	cluster := func(v string) resource.PropertyMap { return props(map[string]any{"name": "dev-euw1", "version": v}) }
+	if err := aws.CheckSave(eksClusterType, cluster("1.35"), cloud); err != nil {
+		t.Errorf("1.34 -> 1.35 with the nodes at 1.34: %v", err)
+	}
+	put("cluster", eksClusterType, map[string]any{"name": "dev-euw1", "version": "1.35"})
+	if err := aws.CheckSave(eksAddonType, addon("coredns", "v1.14.3-eksbuild.3"), cloud); err != nil {
+		t.Errorf("CoreDNS updated to 1.35's build on the 1.35 cluster: %v", err)
+	}
+	if err := aws.CheckSave(eksClusterType, cluster("1.36"), cloud); err == nil ||
+		!strings.HasPrefix(err.Error(), "updating EKS Cluster (dev-euw1) version: operation error EKS: UpdateClusterVersion, https response error StatusCode: 400") ||
+		!strings.HasSuffix(err.Error(), "InvalidRequestException: Nodegroups dev-euw1-abc must be updated to match cluster version 1.35 before updating cluster version") {
+		t.Errorf("1.35 -> 1.36 with the nodes at 1.34: %v", err)
+	}
+	if err := aws.CheckSave(eksNodeGroupType, nodeGroup("1.35"), cloud); err != nil {
+		t.Errorf("the node group updated to its control plane's version: %v", err)
+	}
+}
+
+// An add-on is checked like the real provider's: addonName and
+// clusterName required, the conflict-resolution values the schema allows.
+func TestAddonCheck(t *testing.T) {
+	aws := Behavior{}
+	_, failures := aws.Check(eksAddonType, "a", resource.NewPropertyMapFromMap(map[string]any{"addonName": "coredns"}))
+	if len(failures) != 1 || failures[0].Property != "clusterName" {
+		t.Errorf("an add-on without its cluster: %v", failures)
+	}
+	_, failures = aws.Check(eksAddonType, "a", resource.NewPropertyMapFromMap(map[string]any{
+		"addonName": "coredns", "clusterName": "c", "resolveConflictsOnCreate": "PRESERVE", "resolveConflictsOnUpdate": "PRESERVE"}))
+	if len(failures) != 1 || !strings.Contains(failures[0].Reason, `expected resolveConflictsOnCreate to be one of ["NONE" "OVERWRITE"], got PRESERVE`) {
+		t.Errorf("PRESERVE on create: %v", failures)
+	}
+	if got := aws.Replaces(eksAddonType, nil, nil, []string{"addonName", "addonVersion"}); strings.Join(got, ",") != "addonName" {
+		t.Errorf("a change of name and version replaces %v, want addonName", got)
+	}
+}

@@ -7,8 +7,8 @@
 // aws:ec2 Vpc, InternetGateway, Subnet, RouteTable, RouteTableAssociation,
 // Eip, NatGateway; aws:kms Key; aws:cloudwatch LogGroup; aws:iam Role,
 // RolePolicyAttachment, OpenIdConnectProvider; aws:eks Cluster,
-// AccessEntry, AccessPolicyAssociation, NodeGroup. It does what the real
-// provider and AWS do to them that the program relies on:
+// AccessEntry, AccessPolicyAssociation, NodeGroup, Addon. It does what the
+// real provider and AWS do to them that the program relies on:
 //
 //   - Check: the required inputs of the provider's Go SDK and of the
 //     Terraform schema, and the schema's constraints extracted by
@@ -23,6 +23,16 @@
 //   - EKS's refusals of versions (CheckWrite): a version past extended
 //     support on today's calendar (package calendar), an update of more
 //     than one minor version, or down. EKS's answers to preflight (EKS).
+//   - EKS's refusals of a cluster's parts given the cluster as it stands
+//     (CheckSave), with EKS's words where they were found: an add-on
+//     version not compatible with the cluster's Kubernetes version
+//     (compatible: what AWS's add-on tables in calendar/eks-addons.json
+//     give for that version; the real EKS knows older builds too), a
+//     node group newer than the control plane (wording modelled, see
+//     CheckSave), a control-plane update while a node group runs another
+//     version, and CoreDNS created before the cluster has a node group
+//     with nodes (EKS leaves it DEGRADED; the provider times out, here at
+//     once).
 //   - Who may call, from where: the provider's allowedAccountIds, and
 //     STS's AssumeRole of its role, refused unless the role trusts the
 //     run (core.Reach's Identities and Roles; a role never trusts itself
@@ -37,7 +47,12 @@
 //     endpoints say eu-west-1 whatever the provider's region;
 //   - model eventual consistency (IAM's propagation) or asynchronous
 //     work: a cluster is ACTIVE as it is created, node groups have no
-//     nodes, and nothing ever fails later;
+//     nodes (a node group's desiredSize stands for them, for CoreDNS
+//     only), add-ons are ACTIVE at once, and nothing ever fails later;
+//   - check what EKS's upgrade insights check (add-ons or deprecated APIs
+//     that block a control-plane update): an installed add-on the new
+//     version has no build of does not stop the update; nor give an
+//     add-on a default version when none is asked for (EKS picks one);
 //   - model networks: CIDRs are not checked for overlap or containment,
 //     no address is allocated, routes and NAT gateways route nothing
 //     (only a cluster endpoint's reachability from the runner is

@@ -11,7 +11,12 @@
 //
 // DIR holds terraform-provider-aws's files at that commit, under their
 // repository paths (internal/service/..., names/attr_consts_gen.go). It
-// parses the sources; it never builds or runs them.
+// parses the sources; it never builds or runs them. With -keep FILE (a
+// previous output), a resource whose source file DIR does not hold is
+// copied from FILE with its recorded commit, so that adding a resource
+// needs only its own source:
+//
+//	go run ./tools/tfconstraints -src DIR -commit SHA -commits TSV -keep simulated/aws/aws-constraints.json
 package main
 
 import (
@@ -37,6 +42,7 @@ import (
 var resources = []struct{ token, tf, file, sdk, fn string }{
 	{"aws:eks/cluster:Cluster", "aws_eks_cluster", "internal/service/eks/cluster.go", "eks/cluster.go", ""},
 	{"aws:eks/nodeGroup:NodeGroup", "aws_eks_node_group", "internal/service/eks/node_group.go", "eks/nodeGroup.go", ""},
+	{"aws:eks/addon:Addon", "aws_eks_addon", "internal/service/eks/addon.go", "eks/addon.go", ""},
 	{"aws:eks/accessEntry:AccessEntry", "aws_eks_access_entry", "internal/service/eks/access_entry.go", "eks/accessEntry.go", ""},
 	{"aws:eks/accessPolicyAssociation:AccessPolicyAssociation", "aws_eks_access_policy_association", "internal/service/eks/access_policy_association.go", "eks/accessPolicyAssociation.go", ""},
 	{"aws:ec2/vpc:Vpc", "aws_vpc", "internal/service/ec2/vpc_.go", "ec2/vpc.go", ""},
@@ -99,12 +105,13 @@ func main() {
 	src := flag.String("src", "", "directory holding the provider's sources under their repository paths (required)")
 	commit := flag.String("commit", "", "the provider commit the sources are from (recorded)")
 	commits := flag.String("commits", "", "a TSV file of each source file's commit when they differ (path first, commit last; # comments)")
+	keep := flag.String("keep", "", "a previous output whose resources are kept when DIR lacks their source file")
 	flag.Parse()
 	if *src == "" {
 		fmt.Fprintln(os.Stderr, "tfconstraints: -src DIR is required")
 		os.Exit(2)
 	}
-	out, err := extract(*src, *commit, *commits)
+	out, err := extract(*src, *commit, *commits, *keep)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tfconstraints:", err)
 		os.Exit(1)
@@ -129,7 +136,7 @@ type extractor struct {
 	errs        []string // the current resource's attributes not in the SDK
 }
 
-func extract(src, commit, commits string) (*Output, error) {
+func extract(src, commit, commits, keep string) (*Output, error) {
 	x := &extractor{names: map[string]string{}, enums: map[string][]string{}, derived: map[string]string{}}
 	if err := x.loadNames(filepath.Join(src, "names", "attr_consts_gen.go")); err != nil {
 		return nil, err
@@ -159,7 +166,32 @@ func extract(src, commit, commits string) (*Output, error) {
 			out.Files[f[0]] = f[len(f)-1]
 		}
 	}
+	var kept *Output
+	if keep != "" {
+		out.Command += " -keep " + keep
+		b, err := os.ReadFile(keep)
+		if err != nil {
+			return nil, err
+		}
+		kept = &Output{}
+		if err := json.Unmarshal(b, kept); err != nil {
+			return nil, fmt.Errorf("%s: %w", keep, err)
+		}
+	}
 	for _, r := range resources {
+		if _, err := os.Stat(filepath.Join(src, r.file)); kept != nil && os.IsNotExist(err) {
+			res, ok := kept.Resources[r.token]
+			if !ok {
+				return nil, fmt.Errorf("%s: not under %s, nor in %s", r.file, src, keep)
+			}
+			out.Resources[r.token] = res
+			if c, ok := kept.Files[r.file]; ok && out.Files != nil {
+				if _, listed := out.Files[r.file]; !listed {
+					out.Files[r.file] = c
+				}
+			}
+			continue
+		}
 		x.tags, err = sdkTags(filepath.Join(sdk, "go", "aws", r.sdk))
 		if err != nil {
 			return nil, err
@@ -174,6 +206,13 @@ func extract(src, commit, commits string) (*Output, error) {
 		}
 		sort.Strings(x.errs)
 		out.Resources[r.token] = Resource{Terraform: r.tf, Properties: props, NotInSDK: x.errs}
+	}
+	if kept != nil {
+		for k, v := range kept.DerivedNames {
+			if _, ok := x.derived[k]; !ok {
+				x.derived[k] = v
+			}
+		}
 	}
 	if len(x.derived) > 0 {
 		out.DerivedNames = x.derived
@@ -566,6 +605,25 @@ func (x *extractor) validation(e ast.Expr, p *Property) {
 		return
 	}
 	if isSel(call.Fun, "validation", "StringInSlice") && len(call.Args) > 0 {
+		if sl, ok := call.Args[0].(*ast.CallExpr); ok && isSel(sl.Fun, "enum", "Slice") {
+			// enum.Slice(types.XNone, types.XOverwrite): the constants'
+			// values, from aws-sdk-go-v2's enums.go.
+			var vals []string
+			for _, a := range sl.Args {
+				s, ok := a.(*ast.SelectorExpr)
+				if !ok {
+					return
+				}
+				pkg := x.imports[s.X.(*ast.Ident).Name]
+				v, ok := x.enumConsts(pkg)[s.Sel.Name]
+				if !ok {
+					return
+				}
+				vals = append(vals, v)
+			}
+			p.OneOf = vals
+			return
+		}
 		if vals := x.strings(call.Args[0]); vals != nil {
 			p.OneOf = nil
 			for _, el := range call.Args[0].(*ast.CompositeLit).Elts {
@@ -595,28 +653,9 @@ func (x *extractor) enumValues(pkg, typ string) []string {
 		return v
 	}
 	x.enums[key] = nil
-	dir, err := moduleDir(strings.TrimSuffix(pkg, "/types"))
-	if err != nil || dir == "" {
+	f := x.enumsFile(pkg)
+	if f == nil {
 		return nil
-	}
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, "types", "enums.go"), nil, 0)
-	if err != nil {
-		return nil
-	}
-	consts := map[string]string{}
-	for _, d := range f.Decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
-			for _, sp := range g.Specs {
-				v := sp.(*ast.ValueSpec)
-				for i, n := range v.Names {
-					if i < len(v.Values) {
-						if lit, ok := v.Values[i].(*ast.BasicLit); ok {
-							consts[n.Name], _ = strconv.Unquote(lit.Value)
-						}
-					}
-				}
-			}
-		}
 	}
 	for _, d := range f.Decls {
 		fn, ok := d.(*ast.FuncDecl)
@@ -638,6 +677,45 @@ func (x *extractor) enumValues(pkg, typ string) []string {
 		return vals
 	}
 	return nil
+}
+
+// enumConsts are the string constants of an aws-sdk-go-v2 types package
+// (ResolveConflictsNone is "NONE"), from its types/enums.go.
+func (x *extractor) enumConsts(pkg string) map[string]string {
+	consts := map[string]string{}
+	f := x.enumsFile(pkg)
+	if f == nil {
+		return consts
+	}
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+			for _, sp := range g.Specs {
+				v := sp.(*ast.ValueSpec)
+				for i, n := range v.Names {
+					if i < len(v.Values) {
+						if lit, ok := v.Values[i].(*ast.BasicLit); ok {
+							consts[n.Name], _ = strconv.Unquote(lit.Value)
+						}
+					}
+				}
+			}
+		}
+	}
+	return consts
+}
+
+// enumsFile is the parsed types/enums.go of an aws-sdk-go-v2 types
+// package in the module cache (nil: not in the build list).
+func (x *extractor) enumsFile(pkg string) *ast.File {
+	dir, err := moduleDir(strings.TrimSuffix(pkg, "/types"))
+	if err != nil || dir == "" {
+		return nil
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, "types", "enums.go"), nil, 0)
+	if err != nil {
+		return nil
+	}
+	return f
 }
 
 func isTrue(e ast.Expr) bool { id, ok := e.(*ast.Ident); return ok && id.Name == "true" }
