@@ -167,6 +167,10 @@ type stackRegionDoc struct {
 	Name        string `yaml:"name" required:"true" desc:"A region from catalog/regions.yaml."`
 	NetworkCIDR string `yaml:"networkCidr" desc:"The environment's network in this region, e.g. 10.3.0.0/16 (a /20 or larger for kind eks: the VPC)."`
 	Kind        string `yaml:"kind" enum:"eks|existing" desc:"eks (default): a VPC and EKS cluster declared here; existing: a cluster reached with its kubeconfig from harness-platform:kubeconfigs."`
+	// A revoked delegate token's name stays taken for 30 days, so a
+	// rotation moves to a new name (docs/operating.md, Rotating a
+	// delegate token).
+	TokenGeneration int `yaml:"delegateTokenGeneration" desc:"The generation of the region's delegate token (default 1), part of its name: platformctl rotate-delegate-token raises it by one, or past a name Harness still holds revoked (30 days)."`
 }
 
 // Region kinds.

@@ -235,6 +235,10 @@ type StackRegion struct {
 	Kind string
 	// AWSRegion is the cloud region, from catalog/regions.yaml.
 	AWSRegion string
+	// TokenGeneration is the generation of its delegate token (1 or
+	// more), Pos where the region's entry is.
+	TokenGeneration int
+	Pos             diag.Pos
 }
 
 // AWS is an environment's own AWS account.

@@ -121,7 +121,8 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 		}
 	}
 	for _, r := range d.Regions {
-		st.Regions = append(st.Regions, StackRegion{Name: r.Name, NetworkCIDR: r.NetworkCIDR, Kind: r.kind(), AWSRegion: regions[r.Name].AWSRegion})
+		st.Regions = append(st.Regions, StackRegion{Name: r.Name, NetworkCIDR: r.NetworkCIDR, Kind: r.kind(), AWSRegion: regions[r.Name].AWSRegion,
+			TokenGeneration: max(r.TokenGeneration, 1), Pos: r.At.Field("name")})
 	}
 	if a := d.AWS; a != nil {
 		st.AWS = &AWS{RoleArn: a.RoleArn, PreviewRoleArn: a.PreviewRoleArn}

@@ -66,6 +66,10 @@ func (v *validator) checkStacks() {
 					networks = append(networks, network{prefix, st.name, r.Name})
 				}
 			}
+			if r.TokenGeneration < 0 || (r.At.Has("delegateTokenGeneration") && r.TokenGeneration == 0) {
+				v.at(r.At.Field("delegateTokenGeneration"), "write 1 or more (platformctl rotate-delegate-token -s "+st.name+" --region "+r.Name+" raises it)",
+					"delegateTokenGeneration %d is not a generation", r.TokenGeneration)
+			}
 			if env.Name != "" {
 				if err := ident.CheckDNSLabel(ident.DelegateName(env.Name, r.Name)); err != nil {
 					v.at(rpos, "shorten the environment name", "delegate name %v", err)

@@ -72,6 +72,8 @@ func TestValidationErrors(t *testing.T) {
 			[]string{`catalog/services.yaml:34:5: key "team" is given twice; keep one of them`}},
 		{"bad network", []edit{{"Pulumi.production.yaml", "networkCidr: 10.3.0.0/17", "networkCidr: 10.3.0.0/33"}},
 			[]string{`Pulumi.production.yaml:12:20: networkCidr "10.3.0.0/33" is not an IPv4 CIDR; write an IPv4 network such as 10.3.0.0/17`}},
+		{"no token generation", []edit{{"Pulumi.production.yaml", "networkCidr: 10.3.0.0/17\n", "networkCidr: 10.3.0.0/17\n      delegateTokenGeneration: 0\n"}},
+			[]string{`Pulumi.production.yaml:13:32: delegateTokenGeneration 0 is not a generation; write 1 or more (platformctl rotate-delegate-token -s production --region euw1 raises it)`}},
 		{"overlapping networks", []edit{{"Pulumi.production.yaml", "networkCidr: 10.3.128.0/17", "networkCidr: 10.2.0.0/16"}},
 			[]string{
 				`Pulumi.staging.yaml:11:20: networkCidr 10.2.0.0/17 overlaps 10.2.0.0/16 (stack production, region euw2); give each environment and region a network of its own`,

@@ -20,9 +20,8 @@ import (
 const DelegateChart = "harness-delegate-ng"
 
 // TokenChecksumAnnotation is the delegate pods' annotation holding their
-// token's hash: a new token is a new pod template, so the delegates
-// restart with it.
-const TokenChecksumAnnotation = "checksum/delegate-token"
+// token's hash (plan.TokenChecksumAnnotation).
+const TokenChecksumAnnotation = plan.TokenChecksumAnnotation
 
 // TokenChecksum is the hex SHA-256 of a delegate token, not secret.
 func TokenChecksum(token pulumi.StringOutput) pulumi.StringOutput {

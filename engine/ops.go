@@ -98,6 +98,9 @@ type runOptions struct {
 
 	previewed bool   // Up: every stack was previewed (strictly) already
 	target    string // preview only this resource (Up's guard check)
+	// targets and exclude: an up of these resources only, or of all but
+	// these (pulumi up --target, --exclude; a rotation's two steps).
+	targets, exclude []string
 }
 
 func (o runOptions) streams(s *Session) (stdout, stderr io.Writer) {
@@ -310,6 +313,12 @@ func (s *Session) upStack(ctx context.Context, name string, o runOptions) (auto.
 	if o.Diff {
 		opts = append(opts, optup.Diff())
 	}
+	if len(o.targets) > 0 {
+		opts = append(opts, optup.Target(o.targets))
+	}
+	if len(o.exclude) > 0 {
+		opts = append(opts, optup.Exclude(o.exclude))
+	}
 	if o.ExpectNoChanges {
 		opts = append(opts, optup.ExpectNoChanges())
 	}
@@ -323,7 +332,10 @@ func (s *Session) upStack(ctx context.Context, name string, o runOptions) (auto.
 	r, err := stack.Up(ctx, opts...)
 	if err != nil {
 		r.Outputs = nil // what a failed update left: read it again
-		if exists(err) {
+		if strings.Contains(err.Error(), "Token with given name already exists") {
+			err = fmt.Errorf("%w\n\na delegate token's name stays taken 30 days after it is revoked: "+
+				"move the region to a name Harness does not hold (`platformctl rotate-delegate-token --stack %s --region <region>` picks it; `platformctl preflight --stack %s` names the regions)", err, name, name)
+		} else if exists(err) {
 			err = fmt.Errorf("%w\n\nobjects %s declares already exist in Harness (Harness refuses a second object with one identifier): "+
 				"if they were made outside Pulumi, adopt them unchanged with `platformctl import --stack %s --yes`; "+
 				"if an interrupted up made them, settle it with `platformctl recover --stack %s`", err, name, name, name)

@@ -111,15 +111,20 @@ func (s *Session) PreflightWith(ctx context.Context, env string, o PreflightOpti
 	if err := s.requireEnvironments(ctx, st.Name, &req); err != nil {
 		return nil, err
 	}
-	var svc preflight.Services = preflight.Live{}
-	if s.cloud != nil {
-		svc = s.cloud
-		if s.cloud.Team() == "" {
-			// Offline, the run has the token its kind of run gets.
-			svc = asTeam{s.cloud, trust.RunTeam(s.opts.ReadOnly, st.Name)}
-		}
+	return append(problems, preflight.Run(ctx, s.services(st.Name), req)...), nil
+}
+
+// services answer preflight's questions for a run of environment env:
+// the real services, or offline the stand-in cloud.
+func (s *Session) services(env string) preflight.Services {
+	if s.cloud == nil {
+		return preflight.Live{}
 	}
-	return append(problems, preflight.Run(ctx, svc, req)...), nil
+	if s.cloud.Team() == "" {
+		// Offline, the run has the token its kind of run gets.
+		return asTeam{s.cloud, trust.RunTeam(s.opts.ReadOnly, env)}
+	}
+	return s.cloud
 }
 
 // account is the Harness account the provider is configured with.

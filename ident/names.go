@@ -1,6 +1,10 @@
 package ident
 
-import "strings"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Every Harness identifier and Kubernetes name this project creates is
 // derived here, from catalog names, so that no stack ever needs a lookup to
@@ -93,8 +97,37 @@ func ManifestPath(service, envName, region string) string {
 // ClusterName is the EKS cluster (and VPC) of one environment and region.
 func ClusterName(envName, region string) string { return envName + "-" + region }
 
-// DelegateToken is the name of a delegate's token.
-func DelegateToken(envName, region string) string { return DelegateName(envName, region) + "-token" }
+// DelegateToken is the name of generation gen of a delegate's token
+// (TokenName).
+func DelegateToken(envName, region string, gen int) string {
+	return TokenName(DelegateName(envName, region), gen)
+}
+
+// TokenName is the name of generation gen of delegate's token:
+// <delegate>-token for the first, <delegate>-g<gen>-token after it.
+// Harness keeps a revoked token's name for 30 days, so each rotation
+// takes a new one. No generation's name begins another's: Harness finds
+// a token by the prefix of its name (harness-core DelegateNgTokenServiceImpl
+// .createTokenQuery, startsWith), so <delegate>-token-2 would collide
+// with <delegate>-token-20.
+func TokenName(delegate string, gen int) string {
+	if gen <= 1 {
+		return delegate + "-token"
+	}
+	return fmt.Sprintf("%s-g%d-token", delegate, gen)
+}
+
+// TokenGeneration is the delegate and generation of a token name
+// (TokenName's inverse).
+func TokenGeneration(name string) (delegate string, gen int) {
+	base := strings.TrimSuffix(name, "-token")
+	if i := strings.LastIndex(base, "-g"); i > 0 {
+		if n, err := strconv.Atoi(base[i+2:]); err == nil && n > 1 && strconv.Itoa(n) == base[i+2:] {
+			return base[:i], n
+		}
+	}
+	return base, 1
+}
 
 // AWSConnector is the AWS connector of one environment and region.
 func AWSConnector(envID, region string) string { return Join("aws", envID, region) }

@@ -132,6 +132,12 @@ type Existing struct {
 	ConfigKey string
 }
 
+// TokenChecksumAnnotation is the delegate pods' annotation holding their
+// token's hex SHA-256: a new token is a new pod template, so the
+// delegates restart with it, and which token a delegate runs with can be
+// told without the token.
+const TokenChecksumAnnotation = "checksum/delegate-token"
+
 // Delegate is the Harness delegate of one cluster.
 type Delegate struct {
 	// Name is the delegate's name, also its implicit selector.
@@ -184,7 +190,7 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 	d := st.Delegate
 	cl.Delegate = Delegate{
 		Name:            name,
-		Token:           ident.DelegateToken(env.Name, r.Name),
+		Token:           ident.DelegateToken(env.Name, r.Name, r.TokenGeneration),
 		Tags:            []string{env.Name, r.Name, "network-" + r.NetworkCIDR},
 		Namespace:       DelegateNamespace,
 		ChartRepository: d.ChartRepository,

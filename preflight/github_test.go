@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // Without a token, preflight authenticates as the GitHub provider's
@@ -106,5 +107,43 @@ func TestLiveGitExperience(t *testing.T) {
 	t.Setenv("HARNESS_PLATFORM_API_KEY", "bad")
 	if _, err := (Live{}).GitExperience(context.Background(), "acct", "default", "platform"); err == nil || !strings.Contains(err.Error(), "401") {
 		t.Errorf("a bad key: %v", err)
+	}
+}
+
+// Live lists the account's delegate tokens, a revoked one with its
+// revocation (validUntil less 30 days), and the delegate groups using a
+// token.
+func TestLiveDelegateTokens(t *testing.T) {
+	revoked := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if r.Header.Get("x-api-key") != "good" || q.Get("accountIdentifier") != "acct" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		switch r.URL.Path {
+		case "/ng/api/delegate-token-ng":
+			fmt.Fprintf(w, `{"metaData":{},"resource":[{"name":"d-token","status":"REVOKED","validUntil":%d},{"name":"d-g2-token","status":"ACTIVE"}]}`,
+				revoked.Add(RevokedTokenTTL).UnixMilli())
+		case "/ng/api/delegate-token-ng/delegate-groups":
+			if q.Get("delegateTokenName") != "d-g2-token" {
+				fmt.Fprint(w, `{"resource":{"delegateGroupDetails":[]}}`)
+				return
+			}
+			fmt.Fprint(w, `{"resource":{"delegateGroupDetails":[{"groupName":"d","activelyConnected":true,"delegateInstanceDetails":[{"hostName":"d-0"},{"hostName":"d-1"}]}]}}`)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+	defer srv.Close()
+	t.Setenv("HARNESS_ENDPOINT", srv.URL)
+	t.Setenv("HARNESS_PLATFORM_API_KEY", "good")
+	tokens, err := Live{}.DelegateTokens(context.Background(), "acct")
+	if err != nil || len(tokens) != 2 || tokens[0] != (DelegateToken{Name: "d-token", Status: "REVOKED", RevokedAt: revoked}) || tokens[1] != (DelegateToken{Name: "d-g2-token", Status: "ACTIVE"}) {
+		t.Errorf("tokens %+v %v", tokens, err)
+	}
+	groups, err := Live{}.DelegateGroups(context.Background(), "acct", "d-g2-token")
+	if err != nil || len(groups) != 1 || groups[0] != (DelegateGroup{Name: "d", Connected: true, Instances: 2}) {
+		t.Errorf("groups %+v %v", groups, err)
 	}
 }

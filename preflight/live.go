@@ -325,30 +325,15 @@ func token(ctx context.Context, kubeconfig string) (string, error) {
 // (Harness API: GET /ng/api/settings/{identifier}, the value in effect at
 // the project's scope).
 func (l Live) GitExperience(ctx context.Context, account, org, project string) (GitExperience, error) {
-	key := os.Getenv("HARNESS_PLATFORM_API_KEY")
-	if key == "" {
-		return GitExperience{}, errors.New("HARNESS_PLATFORM_API_KEY is not set")
-	}
-	base := strings.TrimSuffix(env("HARNESS_ENDPOINT", "https://app.harness.io/gateway"), "/")
 	setting := func(id string) (string, error) {
-		u := fmt.Sprintf("%s/ng/api/settings/%s?accountIdentifier=%s&orgIdentifier=%s&projectIdentifier=%s",
-			base, url.PathEscape(id), url.QueryEscape(account), url.QueryEscape(org), url.QueryEscape(project))
-		status, body, err := l.get(ctx, u, http.Header{"x-api-key": {key}})
-		if err != nil {
-			return "", err
-		}
-		if status != http.StatusOK {
-			return "", fmt.Errorf("GET %s: %d %s", u, status, strings.TrimSpace(string(body)))
-		}
 		var r struct {
 			Data struct {
 				Value string `json:"value"`
 			} `json:"data"`
 		}
-		if err := json.Unmarshal(body, &r); err != nil {
-			return "", fmt.Errorf("GET %s: %w", u, err)
-		}
-		return r.Data.Value, nil
+		err := l.harness(ctx, "/ng/api/settings/"+url.PathEscape(id),
+			url.Values{"accountIdentifier": {account}, "orgIdentifier": {org}, "projectIdentifier": {project}}, &r)
+		return r.Data.Value, err
 	}
 	enforced, err := setting("enforce_git_experience")
 	if err != nil {
@@ -359,4 +344,74 @@ func (l Live) GitExperience(ctx context.Context, account, org, project string) (
 		return GitExperience{}, err
 	}
 	return GitExperience{Enforced: enforced == "true", DefaultStore: store}, nil
+}
+
+// DelegateTokens lists the account's delegate tokens, active and revoked
+// (Harness API: GET /ng/api/delegate-token-ng, DelegateTokenDetails:
+// name, status, validUntil, which for a revoked token is its revocation
+// plus 30 days).
+func (l Live) DelegateTokens(ctx context.Context, account string) ([]DelegateToken, error) {
+	var r struct {
+		Resource []struct {
+			Name       string `json:"name"`
+			Status     string `json:"status"`
+			ValidUntil int64  `json:"validUntil"`
+		} `json:"resource"`
+	}
+	if err := l.harness(ctx, "/ng/api/delegate-token-ng", url.Values{"accountIdentifier": {account}}, &r); err != nil {
+		return nil, err
+	}
+	out := make([]DelegateToken, 0, len(r.Resource))
+	for _, t := range r.Resource {
+		d := DelegateToken{Name: t.Name, Status: t.Status}
+		if t.Status == "REVOKED" && t.ValidUntil > 0 {
+			d.RevokedAt = time.UnixMilli(t.ValidUntil).Add(-RevokedTokenTTL).UTC()
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// DelegateGroups lists the delegate groups that use the token (Harness
+// API: GET /ng/api/delegate-token-ng/delegate-groups, DelegateGroupListing:
+// groupName, activelyConnected, delegateInstanceDetails).
+func (l Live) DelegateGroups(ctx context.Context, account, token string) ([]DelegateGroup, error) {
+	var r struct {
+		Resource struct {
+			DelegateGroupDetails []struct {
+				GroupName               string            `json:"groupName"`
+				ActivelyConnected       bool              `json:"activelyConnected"`
+				DelegateInstanceDetails []json.RawMessage `json:"delegateInstanceDetails"`
+			} `json:"delegateGroupDetails"`
+		} `json:"resource"`
+	}
+	if err := l.harness(ctx, "/ng/api/delegate-token-ng/delegate-groups", url.Values{"accountIdentifier": {account}, "delegateTokenName": {token}}, &r); err != nil {
+		return nil, err
+	}
+	var out []DelegateGroup
+	for _, g := range r.Resource.DelegateGroupDetails {
+		out = append(out, DelegateGroup{Name: g.GroupName, Connected: g.ActivelyConnected, Instances: len(g.DelegateInstanceDetails)})
+	}
+	return out, nil
+}
+
+// harness GETs path of the Harness API with the key and decodes its JSON
+// answer into out.
+func (l Live) harness(ctx context.Context, path string, query url.Values, out any) error {
+	key := os.Getenv("HARNESS_PLATFORM_API_KEY")
+	if key == "" {
+		return errors.New("HARNESS_PLATFORM_API_KEY is not set")
+	}
+	u := strings.TrimSuffix(env("HARNESS_ENDPOINT", "https://app.harness.io/gateway"), "/") + path + "?" + query.Encode()
+	status, body, err := l.get(ctx, u, http.Header{"x-api-key": {key}})
+	if err != nil {
+		return err
+	}
+	if status != http.StatusOK {
+		return fmt.Errorf("GET %s: %d %s", u, status, strings.TrimSpace(string(body)))
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return fmt.Errorf("GET %s: %w", u, err)
+	}
+	return nil
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/diag"
 	"github.com/company/harness-platform/plan"
 )
 
@@ -76,7 +77,44 @@ type Services interface {
 	// environment (project/name), and its logins succeed; else what
 	// ESC, or the login, answered.
 	OpenEnvironment(ctx context.Context, env string) error
+	// DelegateTokens are the account's delegate tokens, active and
+	// revoked (GET /ng/api/delegate-token-ng: one call).
+	DelegateTokens(ctx context.Context, account string) ([]DelegateToken, error)
+	// DelegateGroups are the delegates that report in with the token
+	// (GET /ng/api/delegate-token-ng/delegate-groups?delegateTokenName=).
+	DelegateGroups(ctx context.Context, account, token string) ([]DelegateGroup, error)
 }
+
+// DelegateToken is a delegate token as Harness lists it.
+type DelegateToken struct {
+	Name   string
+	Status string // ACTIVE or REVOKED
+	// RevokedAt is when a revoked token was revoked, where Harness says
+	// (its validUntil less 30 days); zero when not known.
+	RevokedAt time.Time
+}
+
+// DelegateGroup is a delegate group that reports in with a token.
+type DelegateGroup struct {
+	Name string
+	// Connected: Harness hears from it (activelyConnected), with
+	// Instances delegates.
+	Connected bool
+	Instances int
+}
+
+// PlannedToken is a delegate token an environment's platform stack
+// declares, and where its region's entry is.
+type PlannedToken struct {
+	Name, Region string
+	Pos          diag.Pos
+}
+
+// RevokedTokenTTL is how long Harness keeps a revoked delegate token's
+// name (harness_platform_delegatetoken: "Revoked tokens ... are only
+// purged after 30 days, meaning you cannot recreate a token with the
+// same name within that period").
+const RevokedTokenTTL = 30 * 24 * time.Hour
 
 // GitHubRepo is a repository as GitHub holds it, seen with the token.
 type GitHubRepo struct {
@@ -171,6 +209,8 @@ type Requirements struct {
 	Clusters []Cluster
 	// EKS are the EKS clusters the environment declares.
 	EKS []EKSCluster
+	// DelegateTokens are the delegate tokens the platform stack declares.
+	DelegateTokens []PlannedToken
 	// Network is where the EKS clusters' API answers from and where the
 	// runners are (nil without EKS clusters).
 	Network *Network
@@ -250,6 +290,9 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 			// stacks' plans name them too.
 			if e := cl.EKS; e != nil && p.IsPlatform() {
 				r.EKS = append(r.EKS, EKSCluster{Name: e.Name, Region: e.AWSRegion, Version: e.KubernetesVersion, Policy: e.UpgradePolicy, File: st.File})
+			}
+			if p.IsPlatform() {
+				r.DelegateTokens = append(r.DelegateTokens, PlannedToken{Name: cl.Delegate.Token, Region: cl.Region, Pos: regionPos(st, cl.Region)})
 			}
 		}
 		if g := p.GitHub; g != nil {
@@ -350,6 +393,9 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 				fmt.Errorf("Git Experience is enforced for the current scope with accountId: [%s], orgIdentifier: [%s] and projIdentifier: [%s]. Hence Interaction with INLINE entities is forbidden.", r.Account, r.Org, r.Project),
 				"this program saves its pipelines and templates inline: turn enforce_git_experience off for the project (Project Settings > Default Settings > Git Experience), or give the stacks a project that does not enforce it")
 		}
+	}
+	if harnessErr == nil && !r.ReadOnly {
+		out = append(out, checkDelegateTokens(ctx, svc, r.Account, r.DelegateTokens)...)
 	}
 	out = append(out, checkManifests(ctx, svc, r.Manifests)...)
 	plans := map[string]string{} // by owner whose credential GitHub accepts

@@ -19,6 +19,7 @@ import (
 
 	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/diag"
 	"github.com/company/harness-platform/internal/catalogtest"
 )
 
@@ -105,6 +106,8 @@ type fake struct {
 	gitx  GitExperience
 	// tree is the config repository's files (nil: none asked).
 	tree []string
+	// tokens are the account's delegate tokens.
+	tokens []DelegateToken
 }
 
 // inOrder is a fake whose every answer passes; refusing one that refuses
@@ -126,6 +129,12 @@ func (f fake) GitHubTree(context.Context, string, string, string) ([]string, boo
 }
 func (f fake) GitExperience(context.Context, string, string, string) (GitExperience, error) {
 	return f.gitx, nil
+}
+func (f fake) DelegateTokens(context.Context, string) ([]DelegateToken, error) {
+	return f.tokens, f.err
+}
+func (f fake) DelegateGroups(context.Context, string, string) ([]DelegateGroup, error) {
+	return nil, f.err
 }
 func (f fake) OpenEnvironment(_ context.Context, env string) error {
 	if f.opens != nil && !slices.Contains(f.opens, env) {
@@ -680,5 +689,35 @@ func TestOperatorRunsFromItsNetwork(t *testing.T) {
 	t.Setenv(catalog.DeliveryEnv, catalog.DeliveryGitHubActions)
 	if r, err = Require(c, "acct", "dev", nil); err != nil || !slices.Equal(r.Network.EgressCidrs, runners) {
 		t.Fatalf("the runners' run: %+v %v", r.Network, err)
+	}
+}
+
+// A delegate token the stack would create under a name Harness holds
+// revoked is reported with the date Harness frees it and the generation
+// to take, past every one Harness holds; an active one (the stack's own)
+// and a read-only run are not.
+func TestRevokedDelegateTokenNames(t *testing.T) {
+	pos := diag.Pos{File: "Pulumi.dev.yaml", Line: 12, Col: 13}
+	r := Requirements{Environment: "dev", Account: "acct", DelegateTokens: []PlannedToken{
+		{Name: "harness-delegate-int-stable-euw1-token", Region: "euw1", Pos: pos},
+		{Name: "harness-delegate-int-stable-euw2-token", Region: "euw2", Pos: pos},
+	}}
+	f := inOrder()
+	revoked := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	f.tokens = []DelegateToken{
+		{Name: "harness-delegate-int-stable-euw1-token", Status: "REVOKED", RevokedAt: revoked},
+		{Name: "harness-delegate-int-stable-euw1-g2-token", Status: "ACTIVE"},
+		{Name: "harness-delegate-int-stable-euw2-token", Status: "ACTIVE"},
+	}
+	problems := Run(context.Background(), f, r)
+	if len(problems) != 1 || problems[0].Check != "delegate token harness-delegate-int-stable-euw1-token of region euw1" ||
+		!strings.Contains(problems[0].Error(), "Pulumi.dev.yaml:12:13: the token was revoked on 2026-11-20 (Harness frees the name on 2026-12-20)") ||
+		!strings.Contains(problems[0].Error(), "Token with given name already exists for given account, org and project") ||
+		problems[0].Fix != "set delegateTokenGeneration: 3 on region euw1 (Pulumi.dev.yaml:12:13), or run platformctl rotate-delegate-token, which picks it" {
+		t.Errorf("problems %v", problems)
+	}
+	r.ReadOnly = true
+	if problems := Run(context.Background(), f, r); len(problems) != 0 {
+		t.Errorf("a read-only run: %v", problems)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"slices"
 
+	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/simulated/aws"
 	"github.com/company/harness-platform/simulated/github"
@@ -122,4 +123,28 @@ func (s *Servers) EKS(_ context.Context, _, name, version string) (preflight.EKS
 // RunnerAddress: the runner's address.
 func (s *Servers) RunnerAddress(context.Context) (netip.Addr, error) {
 	return s.Reach().Runner, nil
+}
+
+// DelegateTokens: the account's delegate tokens as the simulated Harness
+// holds them, revoked ones for their 30 days.
+func (s *Servers) DelegateTokens(_ context.Context, account string) ([]preflight.DelegateToken, error) {
+	return harness.DelegateTokens(s.Reach(), s.clouds["harness"], account)
+}
+
+// DelegateGroups: the delegates that report in with the token: the
+// delegate releases of the simulated clusters whose pods carry the
+// active token's hash (plan.TokenChecksumAnnotation).
+func (s *Servers) DelegateGroups(_ context.Context, account, token string) ([]preflight.DelegateGroup, error) {
+	if err := harness.CheckKey(s.Reach(), account); err != nil {
+		return nil, err
+	}
+	sum, ok := harness.TokenChecksum(s.clouds["harness"], token)
+	if !ok || s.Reach().HarnessDelegatesSilent {
+		return nil, nil
+	}
+	var out []preflight.DelegateGroup
+	for _, d := range kubernetes.DelegatesWith(s.clouds["kubernetes"], plan.TokenChecksumAnnotation, sum) {
+		out = append(out, preflight.DelegateGroup{Name: d.Name, Connected: true, Instances: d.Replicas})
+	}
+	return out, nil
 }

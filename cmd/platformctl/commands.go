@@ -45,6 +45,7 @@ type options struct {
 	drift                      bool   // preflight: of the drift check
 	resolved                   bool   // render: pipelines with their templates applied
 	charts                     string // check-plugins: a Helm repository directory
+	region                     string // rotate-delegate-token
 }
 
 // stateDir is the offline state directory: --state, else <dir>/.state.
@@ -381,6 +382,20 @@ func commands() []*cobra.Command {
 			},
 			check: reportUnlessYes,
 			run:   runImport},
+		{use: "rotate-delegate-token --stack ENVIRONMENT --region REGION", group: groupStacks,
+			short: "give a region's delegates a new token, and revoke the old one once they report in",
+			long: "Give a region's delegates a new Harness token: raise the region's delegateTokenGeneration in the\n" +
+				"stack file (past every name Harness still holds: a revoked token's name stays taken 30 days), up\n" +
+				"the platform stack without revoking the old token, wait until Harness hears from every delegate\n" +
+				"with its new token, then revoke the old one. Each up backs the state up first. Without --yes only\n" +
+				"report; a rotation that stopped midway is finished by running it again. Commit the stack file.",
+			flags: func(fs *pflag.FlagSet, o *options) {
+				engineFlags(fs, o)
+				fs.StringVar(&o.region, "region", "", "the `REGION` whose token to rotate (required unless a rotation is under way)")
+				yesFlag(fs, o, "rotate (without it: only report)")
+			},
+			check: reportUnlessYes,
+			run:   runRotate},
 		{use: "move --stack ENVIRONMENT", group: groupStacks,
 			short: "move services' objects to the stack the catalog puts them in",
 			long: "Move the objects of services whose service stack changed (or of an environment that was one\n" +

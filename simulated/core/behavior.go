@@ -108,6 +108,16 @@ type DuplicateRefuser interface {
 	Duplicate(typ, id string, news resource.PropertyMap) error
 }
 
+// Revoker is a Behavior whose service keeps some objects for a while
+// after their deletion (Harness keeps a revoked delegate token, and its
+// name, 30 days): Revoke marks the record instead of removing it
+// (handled), and Purged reports a kept record the service has since
+// removed for good, so its key is free again.
+type Revoker interface {
+	Revoke(typ, key string, cloud *Cloud) (handled bool, err error)
+	Purged(typ string, r Record) bool
+}
+
 // SaveGuard is a Behavior that refuses some creations and updates, as the
 // real service refuses an object that names others it cannot use.
 type SaveGuard interface {

@@ -319,7 +319,11 @@ func (p *Provider) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pul
 		if err := p.spend(typ, apibudget.Create, req.GetUrn()); err != nil {
 			return nil, err
 		}
-		if _, ok := p.cloud.Get(key); ok {
+		if rec, ok := p.cloud.Get(key); ok && p.purged(typ, rec) {
+			if err := p.cloud.Delete(key); err != nil {
+				return nil, err
+			}
+		} else if ok {
 			if d, ok := p.behavior.(DuplicateRefuser); ok {
 				if err := d.Duplicate(typ, id, news); err != nil {
 					return nil, err
@@ -545,7 +549,19 @@ func (p *Provider) Delete(_ context.Context, req *pulumirpc.DeleteRequest) (*emp
 			return nil, err
 		}
 	}
+	if r, ok := p.behavior.(Revoker); ok {
+		if handled, err := r.Revoke(req.GetType(), key, p.cloud); handled || err != nil {
+			return &emptypb.Empty{}, err
+		}
+	}
 	return &emptypb.Empty{}, p.cloud.Delete(key)
+}
+
+// purged reports a record the service kept after its deletion and has
+// since removed (Revoker).
+func (p *Provider) purged(typ string, rec Record) bool {
+	r, ok := p.behavior.(Revoker)
+	return ok && r.Purged(typ, rec)
 }
 
 // spend spends, before p answers op on a resource of typ, the calls the

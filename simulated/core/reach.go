@@ -26,6 +26,9 @@ type Reach struct {
 	// HarnessGitExperienceEnforced: the account enforces Git Experience
 	// (enforce_git_experience), and Harness refuses inline entities.
 	HarnessGitExperienceEnforced bool
+	// HarnessDelegatesSilent: Harness hears from no delegate (their
+	// egress to Harness is blocked): none reports in.
+	HarnessDelegatesSilent bool
 	// Identities are who the run is on AWS: one IAM role ARN per account
 	// (each stack's ESC environment logs in to its own account); nil
 	// means a principal every service accepts, in every account.

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"slices"
+	"sort"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -183,4 +184,29 @@ func objectAt(m resource.PropertyMap, key resource.PropertyKey) resource.Propert
 // Invoke: the simulated Kubernetes answers no lookup.
 func (Behavior) Invoke(token string, _ resource.PropertyMap) (resource.PropertyMap, error) {
 	return nil, fmt.Errorf("the simulated kubernetes provider does not answer %s", token)
+}
+
+// Delegate is a delegate release whose pods carry an annotation's value.
+type Delegate struct {
+	Name     string // the chart's delegateName
+	Replicas int
+}
+
+// DelegatesWith are the delegate releases (chart harness-delegate-ng)
+// whose pods' annotations give key the value value. A simulated release
+// is ready when it is stored, so its delegates have started with what
+// the annotation describes.
+func DelegatesWith(cloud *core.Cloud, key, value string) []Delegate {
+	var out []Delegate
+	for _, rec := range cloud.OfType(releaseType) {
+		values, _ := rec.Properties["values"].(map[string]any)
+		annotations, _ := values["annotations"].(map[string]any)
+		if annotations[key] != value {
+			continue
+		}
+		replicas, _ := values["replicas"].(float64)
+		out = append(out, Delegate{Name: fmt.Sprint(values["delegateName"]), Replicas: int(replicas)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
