@@ -47,10 +47,12 @@ bench:
 bench-engine: cli
 	$(GO) test -run '^$$' -bench BenchmarkUp -benchtime 1x -timeout 90m ./engine
 
-# golden: regenerate the reviewed golden files and catalog schemas.
+# golden: regenerate the reviewed golden files, catalog schemas and the
+# Backstage templates (generated from the catalog).
 golden:
 	$(GO) test ./plan -update
 	$(GO) test ./catalog -run TestJSONSchemas -update
+	$(GO) test ./backstage -run TestTemplatesAreGenerated -update
 
 # bindings: regenerate harness/sdk, the Harness provider's Go bindings, with
 # Pulumi's own Go code generator over ../shared/harness-provider, for the
