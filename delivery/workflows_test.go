@@ -196,8 +196,19 @@ func TestWorkflowContract(t *testing.T) {
 	if up.Jobs["production"].With["plan"] != true {
 		t.Error("up: production does not apply the saved plans")
 	}
+	// A new cluster: the plan was a first step; the rest is planned once
+	// it is applied, and approved and applied from its own plan.
+	rest, upRest := up.Jobs["plan-production-rest"], up.Jobs["production-rest"]
+	if rest.Uses != "./.github/workflows/plan-stack.yml" || rest.With["round"] != "2" || !strings.Contains(rest.If, "needs.plan-production.outputs.first-step == 'true'") ||
+		fmt.Sprint(rest.Needs) != "[paths plan-production production]" {
+		t.Errorf("up: plan-production-rest %+v", rest)
+	}
+	if upRest.Uses != "./.github/workflows/up-stack.yml" || upRest.With["plan"] != true || upRest.With["round"] != "2" || !strings.Contains(fmt.Sprint(upRest.Needs), "plan-production-rest") {
+		t.Errorf("up: production-rest %+v", upRest)
+	}
 	planJob, planText := load(t, "plan-stack.yml")
-	if planJob.Jobs["plan"].Environment != nil || !strings.Contains(planText, "--save-plan plans") || !strings.Contains(planText, "name: plans-${{ inputs.stack }}-${{ github.run_id }}") {
+	if planJob.Jobs["plan"].Environment != nil || !strings.Contains(planText, "--save-plan plans") || !strings.Contains(planText, "name: plans-${{ inputs.stack }}-${{ github.run_id }}-${{ inputs.round }}") ||
+		!strings.Contains(planText, "first-step=$first") {
 		t.Error("plan-stack: want a preview saving its plans as this run's artifact, outside the protected environment")
 	}
 	stackJob, _ := load(t, "up-stack.yml")

@@ -131,7 +131,11 @@ func (s *Session) Preview(ctx context.Context, name string, opts PreviewOptions)
 		// Stacks previewed at once share the log: one event, one line.
 		o.EventLog = &lockedWriter{w: o.EventLog}
 	}
-	err := s.each(ctx, name, o, func(ctx context.Context, stack string, o runOptions) error {
+	waves, err := Waves(s.Catalog, name)
+	if err != nil {
+		return out, err
+	}
+	err = s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o runOptions) error {
 		r, err := s.previewStack(ctx, stack, o)
 		mu.Lock()
 		defer mu.Unlock()
@@ -145,7 +149,38 @@ func (s *Session) Preview(ctx context.Context, name string, opts PreviewOptions)
 		}
 		return err
 	})
+	if err == nil && o.PlanDir != "" {
+		err = s.laterWaves(waves, o)
+	}
 	return out, err
+}
+
+// laterWaves drops the plans of the stacks after the first wave when a
+// stack of the first (the platform stack) plans a first step: they are
+// planned with the rest, once it is applied (their providers read the
+// clusters it makes).
+func (s *Session) laterWaves(waves [][]string, o runOptions) error {
+	var first []string
+	for _, stack := range waves[0] {
+		if step, err := readFirstStep(o.PlanDir, stack); err != nil {
+			return err
+		} else if step != nil {
+			first = append(first, stack)
+		}
+	}
+	if len(first) == 0 {
+		return nil
+	}
+	stdout, _ := o.streams(s)
+	for _, wave := range waves[1:] {
+		for _, stack := range wave {
+			if err := os.Remove(planFile(o.PlanDir, stack)); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s: planned after the first step of %s\n", stack, strings.Join(first, ", "))
+		}
+	}
+	return nil
 }
 
 // each runs op on the stacks name stands for (Waves), in dependency order,
@@ -199,13 +234,35 @@ func (s *Session) previewStack(ctx context.Context, name string, o runOptions) (
 	if o.ExpectNoChanges {
 		opts = append(opts, optpreview.ExpectNoChanges())
 	}
-	if o.PlanDir != "" && o.target == "" {
-		if err := os.MkdirAll(o.PlanDir, 0o700); err != nil {
-			return auto.PreviewResult{}, err
-		}
-		opts = append(opts, optpreview.Plan(planFile(o.PlanDir, name)))
+	if o.PlanDir == "" || o.target != "" {
+		return stack.Preview(ctx, opts...)
 	}
-	return stack.Preview(ctx, opts...)
+	if err := os.MkdirAll(o.PlanDir, 0o700); err != nil {
+		return auto.PreviewResult{}, err
+	}
+	file := planFile(o.PlanDir, name)
+	if err := os.Remove(firstStepFile(o.PlanDir, name)); err != nil && !os.IsNotExist(err) {
+		return auto.PreviewResult{}, err
+	}
+	r, err := stack.Preview(ctx, append(opts, optpreview.Plan(file))...)
+	if err != nil {
+		return r, err
+	}
+	step, err := firstStepOf(file)
+	if err != nil || step == nil {
+		return r, err
+	}
+	// Providers configured from what this update creates: plan what
+	// their configuration comes from first (firststep.go).
+	fmt.Fprintf(stdout, "\n%s: %d resources have providers configured from what this update creates (a new cluster's), and cannot be planned before it exists: "+
+		"planning a first step, the %d resources their configuration comes from; once it is applied, preview again for the rest\n",
+		name, step.Waiting, len(step.Targets))
+	first, err := stack.Preview(ctx, append(opts, optpreview.Plan(file), optpreview.Target(step.Targets))...)
+	if err != nil {
+		return first, fmt.Errorf("planning the first step of %s: %w", name, err)
+	}
+	first.StdOut = r.StdOut + first.StdOut
+	return first, writeFirstStep(o.PlanDir, name, step)
 }
 
 // Up applies one stack, or every stack of an environment (Waves); the
@@ -226,6 +283,16 @@ func (s *Session) Up(ctx context.Context, name string, opts UpOptions) (auto.UpR
 	waves, err := Waves(s.Catalog, name)
 	if err != nil {
 		return out, err
+	}
+	if o.PlanDir != "" {
+		// A plan's first step applies the platform stack's part alone.
+		for _, stack := range waves[0] {
+			if step, err := readFirstStep(o.PlanDir, stack); err != nil {
+				return out, err
+			} else if step != nil {
+				waves = waves[:1]
+			}
+		}
 	}
 	if len(waves) > 1 {
 		check := runOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel,
@@ -328,6 +395,14 @@ func (s *Session) upStack(ctx context.Context, name string, o runOptions) (auto.
 			return auto.UpResult{}, fmt.Errorf("no update plan for %s in %s: make it with `platformctl preview --stack %s --save-plan %s`: %w", name, o.PlanDir, name, o.PlanDir, err)
 		}
 		opts = append(opts, optup.Plan(file))
+		step, err := readFirstStep(o.PlanDir, name)
+		if err != nil {
+			return auto.UpResult{}, err
+		}
+		if step != nil {
+			fmt.Fprintf(stdout, "%s: applying the plan's first step (%d resources); then preview again (--save-plan) for the rest\n", name, len(step.Targets))
+			opts = append(opts, optup.Target(step.Targets))
+		}
 	}
 	r, err := stack.Up(ctx, opts...)
 	if err != nil {

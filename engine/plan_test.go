@@ -5,8 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 
 	"github.com/company/harness-platform/catalog"
 )
@@ -21,13 +26,43 @@ func TestUpdatePlans(t *testing.T) {
 	c := example(t)
 	state := t.TempDir()
 	s := open(t, state, c)
+	// A new environment: its clusters first, from a plan of their own,
+	// then the rest, from a plan made once they exist.
+	first := t.TempDir()
+	if _, err := s.Preview(ctx, "dev", PreviewOptions{PlanDir: first}); err != nil {
+		t.Fatalf("preview --save-plan: %v\n%s", err, s.out)
+	}
+	step, err := readFirstStep(first, "dev")
+	if err != nil || step == nil || !slices.ContainsFunc(step.Targets, func(u string) bool { return strings.HasSuffix(u, "aws:eks/cluster:Cluster::int-stable-euw1") }) ||
+		slices.ContainsFunc(step.Targets, func(u string) bool {
+			typ := string(resource.URN(u).Type())
+			return strings.HasPrefix(typ, "kubernetes:") || strings.HasPrefix(typ, "harness:platform") || strings.HasPrefix(typ, "github:")
+		}) || step.Waiting == 0 {
+		t.Fatalf("the first step of a new environment: %+v %v", step, err)
+	}
+	if _, err := os.Stat(planFile(first, "dev.services")); !os.IsNotExist(err) {
+		t.Errorf("the service stack was planned before the first step: %v", err)
+	}
+	if _, err := s.Up(ctx, "dev", UpOptions{PlanDir: first}); err != nil {
+		t.Fatalf("up --plan of the first step: %v\n%s", err, s.out)
+	}
+	kinds := map[string]int{}
+	for _, r := range providerRecords(t, state, "aws") {
+		kinds[r.Type]++
+	}
+	if kinds["aws:eks/cluster:Cluster"] != 2 || len(providerRecords(t, state, "kubernetes")) != 0 {
+		t.Errorf("the first step made %v, and %d Kubernetes objects", kinds, len(providerRecords(t, state, "kubernetes")))
+	}
 	plans := t.TempDir()
 	if _, err := s.Preview(ctx, "dev", PreviewOptions{PlanDir: plans}); err != nil {
-		t.Fatalf("preview --save-plan: %v\n%s", err, s.out)
+		t.Fatalf("preview --save-plan after the first step: %v\n%s", err, s.out)
 	}
 	for _, stack := range c.StacksOf("dev") {
 		if _, err := os.Stat(planFile(plans, stack)); err != nil {
 			t.Errorf("no update plan for %s: %v", stack, err)
+		}
+		if step, err := readFirstStep(plans, stack); step != nil || err != nil {
+			t.Errorf("a second first step for %s: %+v %v", stack, step, err)
 		}
 	}
 	if _, err := s.Up(ctx, "dev", UpOptions{PlanDir: plans}); err != nil {
@@ -43,7 +78,7 @@ func TestUpdatePlans(t *testing.T) {
 	// Merged after the approval: a service's description.
 	changed := exampleEdited(t, catalog.ServicesFile, "description: Card and wallet payments.", "description: changed after the approval")
 	s = open(t, state, changed)
-	_, err := s.Up(ctx, "dev", UpOptions{PlanDir: approved})
+	_, err = s.Up(ctx, "dev", UpOptions{PlanDir: approved})
 	if err == nil {
 		t.Fatal("up --plan applied a change the approved plan does not hold")
 	}
@@ -55,5 +90,28 @@ func TestUpdatePlans(t *testing.T) {
 	}
 	if _, err := s.Up(ctx, "dev", UpOptions{PlanDir: filepath.Join(t.TempDir(), "none")}); err == nil || !strings.Contains(err.Error(), "--save-plan") {
 		t.Errorf("up --plan without plans: %v, want a refusal naming preview --save-plan", err)
+	}
+}
+
+// A whole plan of a new cluster's resources is refused by the up, as the
+// real Kubernetes provider refuses it: the preview could not ask the
+// release's Check (its provider's kubeconfig unknown), the up does.
+func TestWholePlanOfANewClusterIsRefused(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := open(t, t.TempDir(), example(t))
+	stack, err := s.Stack(ctx, "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "dev.plan.json")
+	if _, err := stack.Preview(ctx, optpreview.Plan(file)); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	_, err = stack.Up(ctx, optup.Plan(file), optup.ProgressStreams(&out))
+	if err == nil || !strings.Contains(out.String(), "violates plan: properties changed:") || !strings.Contains(out.String(), "+-compat[{true}]") ||
+		!strings.Contains(out.String(), "=+atomic[{false}]") {
+		t.Errorf("the up from a whole plan: %v\n%s", err, out.String())
 	}
 }

@@ -55,13 +55,56 @@ var required = map[string][]string{
 	"kubernetes:core/v1:LimitRange":                 {},
 }
 
-// Check refuses missing required inputs.
+// Check refuses missing required inputs, and returns a Helm release's
+// inputs as the real provider's Check does (releaseWithDefaults). The
+// engine asks no Check of a provider whose configuration is unknown (a
+// preview before its cluster exists): such a release is planned with its
+// inputs as given, and an up from that plan is refused when Check then
+// writes the defaults ("violates plan: properties changed: +-compat,
+// =+atomic, ...", found with the real plugin; docs/operating.md).
 func (Behavior) Check(typ, _ string, news resource.PropertyMap) (resource.PropertyMap, []*pulumirpc.CheckFailure) {
 	req, ok := required[typ]
 	if !ok {
 		return news, core.UnknownType("kubernetes", typ)
 	}
-	return news, core.MissingRequired(news, req)
+	out := news
+	if typ == releaseType {
+		out = releaseWithDefaults(news)
+	}
+	return out, core.MissingRequired(news, req)
+}
+
+// releaseWithDefaults is a Helm release's inputs as the real Kubernetes
+// provider's Check returns them: every option it defaults written out
+// (false, ""), the repository options completed, and the SDK's internal
+// compat flag dropped (pulumi-kubernetes 4.33.0 provider/pkg/provider
+// helm_release.go, Check; check-plugins found each as a change when the
+// simulation stored the inputs as given).
+func releaseWithDefaults(in resource.PropertyMap) resource.PropertyMap {
+	out := in.Copy()
+	delete(out, "compat")
+	for _, k := range []string{"allowNullValues", "atomic", "cleanupOnFail", "createNamespace", "dependencyUpdate", "devel",
+		"disableCRDHooks", "disableOpenapiValidation", "disableWebhooks", "forceUpdate", "lint", "recreatePods",
+		"renderSubchartNotes", "replace", "resetValues", "reuseValues", "skipAwait", "skipCrds", "verify", "waitForJobs"} {
+		if _, ok := out[resource.PropertyKey(k)]; !ok {
+			out[resource.PropertyKey(k)] = resource.NewBoolProperty(false)
+		}
+	}
+	for _, k := range []string{"description", "keyring", "postrender"} {
+		if _, ok := out[resource.PropertyKey(k)]; !ok {
+			out[resource.PropertyKey(k)] = resource.NewStringProperty("")
+		}
+	}
+	if r, ok := out["repositoryOpts"]; ok && r.IsObject() {
+		opts := r.ObjectValue().Copy()
+		for _, k := range []string{"caFile", "certFile", "keyFile", "password", "username"} {
+			if _, ok := opts[resource.PropertyKey(k)]; !ok {
+				opts[resource.PropertyKey(k)] = resource.NewStringProperty("")
+			}
+		}
+		out["repositoryOpts"] = resource.NewObjectProperty(opts)
+	}
+	return out
 }
 
 // ID is where the store keeps an object, which is also its id: a
