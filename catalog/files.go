@@ -108,6 +108,22 @@ type archetypeDoc struct {
 	Resources          *resourcesDoc `yaml:"resources" desc:"Default resource requests and limits of each replica (cpu and memory); a service without both, here or in its overrides, is refused."`
 	PodSecurity        string        `yaml:"podSecurity" enum:"restricted|baseline|privileged" desc:"The Pod Security Standard its services' namespaces enforce (Pod Security Admission; default restricted)."`
 	Network            *networkDoc   `yaml:"network" desc:"What its services' namespaces let through their default-deny NetworkPolicy besides DNS (default: nothing)."`
+	ImageScan          *imageScanDoc `yaml:"imageScan" desc:"The scan of the image a Production deployment of its services passes before the rollout (default: fail on critical issues)."`
+}
+
+// imageScanDoc is what an archetype's Production image scan fails on
+// (docs/delivery.md, The image scan gate).
+type imageScanDoc struct {
+	At             yamlstrict.At
+	FailOnSeverity string `yaml:"failOnSeverity" required:"true" enum:"critical|high|medium|low|none" desc:"The least severity that fails the scan, and the deployment: critical, high, medium or low (an issue of that severity or higher fails it; Harness STO's fail_on_severity). none is refused: it would pass every image."`
+}
+
+// failOnSeverity is the archetype's scan threshold, with its default.
+func (a *archetypeDoc) failOnSeverity() string {
+	if a.ImageScan != nil && a.ImageScan.FailOnSeverity != "" {
+		return a.ImageScan.FailOnSeverity
+	}
+	return DefaultFailOnSeverity
 }
 
 // networkDoc is what an archetype's namespaces allow.

@@ -159,6 +159,7 @@ func resolveFiles(files Files, over *overlay) (*Catalog, error) {
 	v.checkVerification()
 	v.checkCIRunners()
 	v.checkPreviewRunners()
+	v.checkScanning()
 	if err := diags.Err(); err != nil {
 		return nil, err
 	}

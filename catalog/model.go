@@ -48,7 +48,15 @@ const (
 	// cluster's control-plane logs unless the stack file says otherwise
 	// (EKS creates its log group with no expiry).
 	DefaultLogRetentionDays = 90
+	// DefaultFailOnSeverity is what a Production image scan fails on
+	// unless the archetype says otherwise: a critical issue.
+	DefaultFailOnSeverity = "critical"
 )
+
+// FailOnSeverities are the thresholds an image scan may fail on, the
+// laxest first (Harness STO's fail_on_severity without none: an issue of
+// the threshold's severity or higher fails the scan).
+var FailOnSeverities = []string{"critical", "high", "medium", "low"}
 
 // Catalog is the validated, resolved input of the program.
 type Catalog struct {
@@ -97,6 +105,9 @@ type Service struct {
 	Replicas           int
 	Verification       bool
 	StepTimeout        string
+	// FailOnSeverity is what the scan of its image fails on before a
+	// Production rollout: its archetype's (one of FailOnSeverities).
+	FailOnSeverity string
 	// Requests and Limits are each replica's, before an environment
 	// scales them.
 	Requests, Limits Quantities
@@ -160,6 +171,9 @@ type Archetype struct {
 	// Egress are the CIDRs they may reach (DNS is always allowed).
 	Ingress bool
 	Egress  []string
+	// FailOnSeverity is what its services' Production image scan fails
+	// on (one of FailOnSeverities; default DefaultFailOnSeverity).
+	FailOnSeverity string
 }
 
 // Region is a region environments may use.

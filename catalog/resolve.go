@@ -34,7 +34,7 @@ func resolve(v *validator) *Catalog {
 		c.Archetypes = append(c.Archetypes, Archetype{
 			Name: a.Name, Description: a.Description, ProductionStrategy: a.ProductionStrategy,
 			Replicas: a.Replicas, Verification: a.Verification, StepTimeout: a.stepTimeout(),
-			PodSecurity: cmp.Or(a.PodSecurity, "restricted"),
+			PodSecurity: cmp.Or(a.PodSecurity, "restricted"), FailOnSeverity: a.failOnSeverity(),
 		})
 		if n := a.Network; n != nil {
 			last := &c.Archetypes[len(c.Archetypes)-1]
@@ -56,6 +56,7 @@ func resolve(v *validator) *Catalog {
 			Replicas:           a.Replicas,
 			Verification:       a.Verification,
 			StepTimeout:        a.stepTimeout(),
+			FailOnSeverity:     a.failOnSeverity(),
 		}
 		for _, env := range c.Chain {
 			if v.enabled[s][env] {

@@ -30,12 +30,17 @@ func deploymentInputs(p *Plan, c *catalog.Catalog, st *catalog.Stack, include fu
 		if st.IsProduction() && st.Upstream != "" {
 			testedIn = c.Stacks[st.Upstream]
 		}
+		var registry catalog.Registry
+		if st.IsProduction() {
+			registry = registryOf(c)
+		}
 		inputs = append(inputs, &deploymentInput{
 			testedIn: testedIn,
 			svc:      s, stack: st, scope: p.Scope,
 			teamGroup: team.UserGroup, platformTeam: platform.UserGroup, notify: notify,
-			in:   in,
-			tags: deploymentTags(s, st),
+			in:       in,
+			tags:     deploymentTags(s, st),
+			registry: registry,
 		})
 	}
 	return inputs

@@ -139,6 +139,10 @@ func teamResources(c *catalog.Catalog, f *catalog.Foundation) map[string]map[str
 			for _, r := range in.Regions {
 				add(s.Team, "CONNECTOR", ident.KubernetesConnector(env, r))
 			}
+			if c.Stacks[name].IsProduction() {
+				// The image scan reads the Wiz credentials.
+				add(s.Team, "SECRET", WizClientIDSecret, WizClientSecretSecret)
+			}
 		}
 	}
 	for _, t := range c.Teams {

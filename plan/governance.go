@@ -22,7 +22,11 @@ var PipelineRuleActions = []string{"onsave", "onrun"}
 
 func buildPipelineRules(c *catalog.Catalog, tags []string, needs []Ref) *PipelineRules {
 	platform, _ := c.Team(c.PlatformTeam)
-	settings := rego.PipelineRulesSettings{PlatformGroup: platform.UserGroup, ChangeWindowSets: map[string]string{}, UpstreamEnvironments: map[string]string{}}
+	settings := rego.PipelineRulesSettings{PlatformGroup: platform.UserGroup, ChangeWindowSets: map[string]string{}, UpstreamEnvironments: map[string]string{},
+		ImageScan: rego.ImageScanRules{FailOnSeverity: map[string]string{}, Default: catalog.DefaultFailOnSeverity}}
+	for _, a := range c.Archetypes {
+		settings.ImageScan.FailOnSeverity[ident.From(a.Name)] = a.FailOnSeverity
+	}
 	for _, name := range c.Chain {
 		st := c.Stacks[name]
 		if !st.IsProduction() {
@@ -47,8 +51,8 @@ func buildPipelineRules(c *catalog.Catalog, tags []string, needs []Ref) *Pipelin
 	r := &PipelineRules{Policy: Policy{
 		Identifier: ident.PipelineRulesPolicy,
 		Name:       "Pipeline rules",
-		Description: "Every pipeline of the project: no script steps outside CI stages; Production stages keep the team's and " +
-			"the platform team's approvals, the change-window step and rollback steps, and run after the same tag deployed upstream",
+		Description: "Every pipeline of the project: no script steps outside CI stages; Production stages scan their image before the rollout, " +
+			"keep the team's and the platform team's approvals, the change-window step and rollback steps, and run after the same tag deployed upstream",
 		Rego:  rego.PipelineRules(settings),
 		Tags:  tags,
 		Needs: needs,

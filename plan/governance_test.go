@@ -147,19 +147,34 @@ func TestPipelineRulesRefuse(t *testing.T) {
 	execution := func(doc map[string]any) map[string]any {
 		return stage(doc)["spec"].(map[string]any)["execution"].(map[string]any)
 	}
+	// node is a steps element's step or step group.
+	node := func(e any) map[string]any {
+		m := e.(map[string]any)
+		if g, ok := m["stepGroup"].(map[string]any); ok {
+			return g
+		}
+		return m["step"].(map[string]any)
+	}
 	without := func(id string) func(map[string]any) {
 		return func(doc map[string]any) {
 			e := execution(doc)
-			e["steps"] = slices.DeleteFunc(e["steps"].([]any), func(s any) bool {
-				return s.(map[string]any)["step"].(map[string]any)["identifier"] == id
-			})
+			e["steps"] = slices.DeleteFunc(e["steps"].([]any), func(s any) bool { return node(s)["identifier"] == id })
 		}
 	}
+	// edit changes the step or step group id, at the top or in a group.
 	edit := func(id string, f func(step map[string]any)) func(map[string]any) {
 		return func(doc map[string]any) {
 			for _, s := range execution(doc)["steps"].([]any) {
-				if st := s.(map[string]any)["step"].(map[string]any); st["identifier"] == id {
-					f(st)
+				n := node(s)
+				if n["identifier"] == id {
+					f(n)
+				}
+				if inner, ok := n["steps"].([]any); ok {
+					for _, e := range inner {
+						if st := node(e); st["identifier"] == id {
+							f(st)
+						}
+					}
 				}
 			}
 		}

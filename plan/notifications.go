@@ -26,11 +26,13 @@ type RunEnding struct {
 // RunEndings are the ways a service pipeline's run ends without success:
 // the failure strategies the pipelines set (Abort on an approval's
 // timeout, on the change window's denial, on the chained upstream stage's
-// failure; StageRollback then failed on a deployment error) and what a
+// failure, on a failed image scan; StageRollback then failed on a
+// deployment error) and what a
 // person or Harness does to a run.
 var RunEndings = []RunEnding{
 	{"a deployment step fails (the stage rolls back)", "FAILED"},
 	{"the chained upstream stage fails (Abort)", "ABORTED"},
+	{"the image scan fails: an issue at the archetype's severity, or no scan (Abort)", "ABORTED"},
 	{"an approval times out (Abort on Timeout)", "ABORTED"},
 	{"an approver rejects", "APPROVAL_REJECTED"},
 	{"the change window denies (Abort on PolicyEvaluationFailure)", "ABORTED"},

@@ -40,6 +40,9 @@ type deploymentInput struct {
 	testedIn *catalog.Stack
 	in       catalog.Placement // how the service runs in stack
 	tags     map[string]string // deploymentTags, computed once
+	// registry is the foundation's Docker registry, which a Production
+	// stage's image scan pulls the image from.
+	registry catalog.Registry
 	names    deploymentNames
 }
 
@@ -81,7 +84,9 @@ func pipelineDocument(d *deploymentInput) document.Document {
 	timeout := s.StepTimeout
 	var steps, rollback []document.StepElement
 	if st.IsProduction() {
-		steps = append(append(steps, approvalSteps(d)...), changeWindowStep(d))
+		// The image is scanned first: no one is asked to approve, and
+		// nothing rolls out, an image that fails its scan.
+		steps = append(append(append(steps, imageScanGroup(d, d.registry)), approvalSteps(d)...), changeWindowStep(d))
 	}
 	if d.in.Strategy == catalog.Canary {
 		steps = append(steps, canaryStep("canary_10", "Canary 10 percent", 10, timeout))

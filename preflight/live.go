@@ -415,3 +415,46 @@ func (l Live) harness(ctx context.Context, path string, query url.Values, out an
 	}
 	return nil
 }
+
+// ImageScanAccount reads the account's licence of the scanning module
+// (Harness API: GET /ng/api/licenses/modules/{accountIdentifier}
+// ?moduleType=, ModuleLicenseDTO status and expiryTime) and asks for each
+// secret in the project (GET /ng/api/v2/secrets/{identifier}, which
+// answers 404 for one it does not hold).
+func (l Live) ImageScanAccount(ctx context.Context, account, org, project string, secrets []string) (ScanAccount, error) {
+	var lic struct {
+		Data []struct {
+			Status     string `json:"status"`
+			ExpiryTime int64  `json:"expiryTime"`
+		} `json:"data"`
+	}
+	if err := l.harness(ctx, "/ng/api/licenses/modules/"+url.PathEscape(account), url.Values{"moduleType": {"STO"}}, &lic); err != nil {
+		return ScanAccount{}, err
+	}
+	var out ScanAccount
+	for _, m := range lic.Data {
+		status := m.Status
+		if status == "ACTIVE" && m.ExpiryTime > 0 && time.UnixMilli(m.ExpiryTime).Before(time.Now()) {
+			status = "EXPIRED"
+		}
+		if out.Licence != "ACTIVE" {
+			out.Licence = status
+		}
+	}
+	key := os.Getenv("HARNESS_PLATFORM_API_KEY")
+	base := strings.TrimSuffix(env("HARNESS_ENDPOINT", "https://app.harness.io/gateway"), "/")
+	for _, id := range secrets {
+		u := base + "/ng/api/v2/secrets/" + url.PathEscape(id) + "?" +
+			url.Values{"accountIdentifier": {account}, "orgIdentifier": {org}, "projectIdentifier": {project}}.Encode()
+		status, body, err := l.get(ctx, u, http.Header{"x-api-key": {key}})
+		switch {
+		case err != nil:
+			return out, err
+		case status == http.StatusNotFound:
+			out.Missing = append(out.Missing, id)
+		case status != http.StatusOK:
+			return out, fmt.Errorf("GET %s: %d %s", u, status, strings.TrimSpace(string(body)))
+		}
+	}
+	return out, nil
+}

@@ -83,6 +83,9 @@ type Services interface {
 	// DelegateGroups are the delegates that report in with the token
 	// (GET /ng/api/delegate-token-ng/delegate-groups?delegateTokenName=).
 	DelegateGroups(ctx context.Context, account, token string) ([]DelegateGroup, error)
+	// ImageScanAccount is the account's licence of the scanning module
+	// and which of secrets the project lacks (scanning.go).
+	ImageScanAccount(ctx context.Context, account, org, project string, secrets []string) (ScanAccount, error)
 }
 
 // DelegateToken is a delegate token as Harness lists it.
@@ -211,6 +214,9 @@ type Requirements struct {
 	EKS []EKSCluster
 	// DelegateTokens are the delegate tokens the platform stack declares.
 	DelegateTokens []PlannedToken
+	// ImageScan is what the environment's image scans need of the
+	// account (nil outside Production).
+	ImageScan *ImageScanNeeds
 	// Network is where the EKS clusters' API answers from and where the
 	// runners are (nil without EKS clusters).
 	Network *Network
@@ -268,7 +274,7 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 	if err != nil {
 		return Requirements{}, err
 	}
-	r := Requirements{Environment: st.Name, Account: account, GitHub: map[string][]string{}}
+	r := Requirements{Environment: st.Name, Account: account, GitHub: map[string][]string{}, ImageScan: imageScanNeeds(c, st)}
 	written := map[[2]string]int{} // owner and repository: index in r.Writes
 	add := func(owner, repo string) *GitHubWrite {
 		i, ok := written[[2]string{owner, repo}]
@@ -396,6 +402,9 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 	}
 	if harnessErr == nil && !r.ReadOnly {
 		out = append(out, checkDelegateTokens(ctx, svc, r.Account, r.DelegateTokens)...)
+	}
+	if harnessErr == nil {
+		out = append(out, checkImageScan(ctx, svc, r)...)
 	}
 	out = append(out, checkManifests(ctx, svc, r.Manifests)...)
 	plans := map[string]string{} // by owner whose credential GitHub accepts

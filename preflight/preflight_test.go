@@ -108,6 +108,9 @@ type fake struct {
 	tree []string
 	// tokens are the account's delegate tokens.
 	tokens []DelegateToken
+	// scan is what the account holds for the image scan ("" Licence:
+	// ACTIVE).
+	scan ScanAccount
 }
 
 // inOrder is a fake whose every answer passes; refusing one that refuses
@@ -135,6 +138,12 @@ func (f fake) DelegateTokens(context.Context, string) ([]DelegateToken, error) {
 }
 func (f fake) DelegateGroups(context.Context, string, string) ([]DelegateGroup, error) {
 	return nil, f.err
+}
+func (f fake) ImageScanAccount(context.Context, string, string, string, []string) (ScanAccount, error) {
+	if f.scan.Licence == "" {
+		f.scan.Licence = "ACTIVE"
+	}
+	return f.scan, f.err
 }
 func (f fake) OpenEnvironment(_ context.Context, env string) error {
 	if f.opens != nil && !slices.Contains(f.opens, env) {

@@ -330,9 +330,17 @@ func execution(t *testing.T, pipelineYAML string) document.Execution {
 	return spec.Execution
 }
 
+// stepTypes lists the types of a pipeline's deploy steps, a step group's
+// steps in its place.
 func stepTypes(t *testing.T, pipelineYAML string) (steps, rollback []string) {
 	ex := execution(t, pipelineYAML)
 	for _, s := range ex.Steps {
+		if g := s.StepGroup; g != nil {
+			for _, inner := range g.Steps {
+				steps = append(steps, inner.Step.Type)
+			}
+			continue
+		}
 		steps = append(steps, s.Step.Type)
 	}
 	for _, s := range ex.RollbackSteps {
@@ -382,13 +390,14 @@ func TestPipelinesPerEnvironment(t *testing.T) {
 			steps, rollback := stepTypes(t, resolved(t, rec, str(p, "yaml")))
 			joined := strings.Join(steps, ",")
 			if st.IsProduction() {
-				if !strings.HasPrefix(joined, "HarnessApproval,HarnessApproval,Policy,") {
+				// The image scan first, then the gates.
+				if !strings.HasPrefix(joined, plan.ImageScanStepType+",HarnessApproval,HarnessApproval,Policy,") {
 					t.Errorf("%s %s: production pipeline starts %s", stack, p.Name, joined)
 				}
 				team, _ := c.Team(s.Team)
 				platform, _ := c.Team(c.PlatformTeam)
 				checkApprovals(t, p.Name, resolved(t, rec, str(p, "yaml")), team.UserGroup, platform.UserGroup, st.Approval)
-			} else if strings.Contains(joined, "HarnessApproval") || strings.Contains(joined, "Policy") {
+			} else if strings.Contains(joined, "HarnessApproval") || strings.Contains(joined, "Policy") || strings.Contains(joined, plan.ImageScanStepType) {
 				t.Errorf("%s %s: lower environment pipeline has gates: %s", stack, p.Name, joined)
 			}
 			wantCanary := s.In[st.Name].Strategy == catalog.Canary
@@ -532,7 +541,12 @@ func TestProviderVersionPinned(t *testing.T) {
 // executor excluded, the approver inputs required on the team's step.
 func checkApprovals(t *testing.T, pipeline, doc, teamGroup, platformGroup string, a *catalog.Approval) {
 	t.Helper()
-	steps := execution(t, doc).Steps
+	var steps []document.StepElement // the steps outside step groups (the image scan's)
+	for _, e := range execution(t, doc).Steps {
+		if e.StepGroup == nil {
+			steps = append(steps, e)
+		}
+	}
 	want := []struct {
 		groups  string
 		minimum int

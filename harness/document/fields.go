@@ -82,6 +82,14 @@ func isZero(v reflect.Value) bool {
 		return v.Int() == 0
 	case reflect.Pointer, reflect.Interface:
 		return v.IsNil()
+	case reflect.Struct:
+		// As yaml.v3's omitempty: every exported field zero.
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() && !isZero(v.Field(i)) {
+				return false
+			}
+		}
+		return true
 	}
 	panic(errFallback)
 }

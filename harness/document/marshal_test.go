@@ -18,6 +18,11 @@ func sample(s string) Document {
 			Execution: Execution{Steps: []StepElement{
 				{Step: Step{Type: "Policy", Name: s, Identifier: "p", Timeout: "2m", Spec: PolicySpec{PolicySets: []string{s, "b"}, PolicySpec: CustomPolicySpec{Payload: s + "\n"}}}},
 				{Step: Step{Type: "K8sCanaryDelete", Name: "d", Identifier: "d", Spec: K8sCanaryDeleteSpec{}}},
+				{StepGroup: &StepGroup{Name: s, Identifier: "g", StepGroupInfra: &StepGroupInfra{Type: "KubernetesDirect", Spec: ContainerInfra{ConnectorRef: s, Namespace: "n"}},
+					FailureStrategies: []FailureStrategy{{OnFailure: OnFailure{Errors: []string{"AllErrors"}, Action: Action{Type: "Abort"}}}},
+					Steps: []StepElement{{Step: Step{Type: "Wiz", Name: "w", Identifier: "w", Timeout: "20m", Spec: WizSpec{Mode: "orchestration", Config: "default",
+						Target: STOTarget{Type: "container", Detection: "manual", Name: s, Variant: s}, Image: STOImage{Type: "docker_v2", Domain: s, Name: s, Tag: s, AccessToken: s},
+						Auth: STOAuth{AccessID: s, AccessToken: s}, Settings: map[string]string{"docker_mode": s}, Advanced: STOAdvanced{FailOnSeverity: s, Log: STOLog{Level: "info"}}}}}}}},
 			}},
 		}}}},
 	}}

@@ -182,9 +182,10 @@ type Execution struct {
 	RollbackSteps []StepElement `yaml:"rollbackSteps"`
 }
 
-// StepElement wraps a step.
+// StepElement wraps a step, or a step group (Step is then zero).
 type StepElement struct {
-	Step Step `yaml:"step"`
+	Step      Step       `yaml:"step,omitempty"`
+	StepGroup *StepGroup `yaml:"stepGroup,omitempty"`
 }
 
 // Step is one step; Spec is one of the *Spec types below.

@@ -36,6 +36,7 @@ func New() (policyx.PolicyPack, error) {
 func Policies() []policyx.Policy {
 	return []policyx.Policy{
 		productionGates,
+		productionImageScan,
 		noScriptSteps,
 		delegateCredentials,
 		secretsAreSecret,

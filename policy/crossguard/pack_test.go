@@ -318,7 +318,7 @@ func TestPackDescribesEveryPolicy(t *testing.T) {
 		}
 		seen[p.Name()] = true
 	}
-	if len(seen) != 10 {
+	if len(seen) != 11 {
 		t.Errorf("%d policies", len(seen))
 	}
 }

@@ -40,6 +40,9 @@ type stage struct {
 	// Template is the templateRef of a stage built from a template; its
 	// Steps are then the steps its templateInputs give values to.
 	Template string
+	// Elements are the stage's execution.steps as written (steps, step
+	// groups, parallel blocks), in order.
+	Elements []map[string]any
 }
 
 // pipeline is what the rules read of a pipeline document.
@@ -107,6 +110,7 @@ func readPipeline(r policyx.AnalyzerResource) (p pipeline, ok bool, err error) {
 		}
 		st.Steps = flatten(spec.Execution.Steps, false, st.Steps)
 		st.Steps = flatten(spec.Execution.RollbackSteps, true, st.Steps)
+		st.Elements = spec.Execution.Steps
 		p.Stages = append(p.Stages, st)
 	}
 	return p, true, nil
@@ -172,6 +176,7 @@ func readTemplate(r policyx.AnalyzerResource) (st stage, ok bool, err error) {
 		Service: t.Spec.Spec.Service.ServiceRef, When: t.Spec.When.PipelineStatus}
 	st.Steps = flatten(t.Spec.Spec.Execution.Steps, false, st.Steps)
 	st.Steps = flatten(t.Spec.Spec.Execution.RollbackSteps, true, st.Steps)
+	st.Elements = t.Spec.Spec.Execution.Steps
 	return st, true, nil
 }
 

@@ -11,7 +11,8 @@
 # "Prevent users from leveraging steps that are not allowed by the
 # company"). The program appends the rules' settings as a Rego value:
 #   rules = {"productionEnvironments": ["prod"], "changeWindowSets": {"prod": "prod_change_window"},
-#            "upstreamEnvironments": {"prod": "pre_stable"}, "platformGroup": "platform_team", "minApprovers": 1}
+#            "upstreamEnvironments": {"prod": "pre_stable"}, "platformGroup": "platform_team", "minApprovers": 1,
+#            "imageScan": {"failOnSeverity": {"cron": "high"}, "default": "critical"}}
 #
 # Rego v0 syntax, as Harness's samples. A pipeline it cannot read is denied.
 package pipeline_rules
@@ -110,6 +111,128 @@ deny[msg] {
 	stage := production_stages[_]
 	count(steps(stage, "rollbackSteps")) == 0
 	msg := sprintf("stage %s deploys to Production (%s) without rollback steps; add rollbackSteps", [stage.identifier, environment(stage)])
+}
+
+# The image scan gate: before the rollout, a Production stage scans the
+# image it deploys (the service's primary artifact as the run resolved
+# it) with a Harness STO scanner step that fails on the archetype's
+# severity or a lower one (its threshold stricter), and a failed scan
+# stops the run. The archetype is the one the stage's deploy template
+# names (deploy_<archetype>_<env>_<strategy>); a stage on no platform
+# template is held to the default. docs/delivery.md, The image scan gate.
+deny[msg] {
+	stage := production_stages[_]
+	count(scans(stage)) == 0
+	msg := sprintf("stage %s deploys to Production (%s) without scanning its image first; keep the platform's image scan before the rollout (a Harness STO Wiz step in a containerized step group, scanning %s:%s and failing on %s): deploy stages come from the catalog's archetypes", [stage.identifier, environment(stage), image_path, image_tag, required_severity(stage)])
+}
+
+deny[msg] {
+	stage := production_stages[_]
+	not gated(stage)
+	scan := scans(stage)[_]
+	problem := scan_problems(stage, scan)[_]
+	msg := sprintf("stage %s deploys to Production (%s), and its image scan step %s %s", [stage.identifier, environment(stage), scan.step.identifier, problem])
+}
+
+# The STO scanner steps Harness's pipeline schema accepts in a Deployment
+# stage that scan an image themselves (Custom Ingest only reads a file).
+scan_types := {"Wiz"}
+
+# The steps that change what runs in the cluster.
+rollout_types := {"K8sRollingDeploy", "K8sCanaryDeploy", "K8sBlueGreenDeploy", "K8sApply", "HelmDeploy"}
+
+# Harness STO's fail_on_severity, the laxest first; none never fails.
+severity_rank := {"critical": 1, "high": 2, "medium": 3, "low": 4}
+
+# Failure strategies under which a failed scan would not stop the stage.
+ignoring_failure := {"Ignore", "MarkAsSuccess"}
+
+image_path := "<+artifacts.primary.imagePath>"
+
+image_tag := "<+artifacts.primary.tag>"
+
+gated(stage) {
+	scan := scans(stage)[_]
+	count(scan_problems(stage, scan)) == 0
+}
+
+# scans are a stage's scanner steps, each with the position of the element
+# of execution.steps that holds it (a step, a step group, a parallel block)
+# and the step groups around it.
+scans(stage) := {{"at": i, "step": node.step, "groups": enclosing(element, path)} |
+	element := stage.spec.execution.steps[i]
+	walk(element, [path, node])
+	is_object(node.step)
+	scan_types[node.step.type]
+}
+
+rollouts(stage) := {{"at": i, "step": node.step} |
+	element := stage.spec.execution.steps[i]
+	walk(element, [path, node])
+	is_object(node.step)
+	rollout_types[node.step.type]
+}
+
+enclosing(element, path) := [group |
+	path[k] == "stepGroup"
+	group := object.get(element, array.slice(path, 0, k + 1), {})
+]
+
+scan_problems(stage, scan) := ((((target_problems(scan) | severity_problems(stage, scan)) | order_problems(stage, scan)) | failure_problems(scan)) | condition_problems(scan))
+
+target_problems(scan) := {p |
+	not scans_deployed_image(scan.step)
+	p := sprintf("does not scan the image the stage deploys; set spec.mode: orchestration, spec.target type: container, name: %s, variant: %s, and spec.image name: %s, tag: %s", [image_path, image_tag, image_path, image_tag])
+}
+
+scans_deployed_image(step) {
+	step.spec.mode == "orchestration"
+	step.spec.target.type == "container"
+	step.spec.target.name == image_path
+	step.spec.target.variant == image_tag
+	step.spec.image.name == image_path
+	step.spec.image.tag == image_tag
+}
+
+severity_problems(stage, scan) := {p |
+	required := required_severity(stage)
+	not strict_enough(scan.step, required)
+	p := sprintf("fails on %v, and the archetype's scan fails on %s; set spec.advanced.fail_on_severity: %s (or a lower severity: the catalog's archetypes.yaml imageScan sets it)", [object.get(scan.step, ["spec", "advanced", "fail_on_severity"], "nothing"), required, required])
+}
+
+strict_enough(step, required) {
+	severity_rank[step.spec.advanced.fail_on_severity] >= severity_rank[required]
+}
+
+order_problems(stage, scan) := {p |
+	late := sort([rollout.step.identifier | rollout := rollouts(stage)[_]; rollout.at <= scan.at])
+	count(late) > 0
+	p := sprintf("does not run before the rollout (%s); move the scan before the rollout steps", [concat(", ", late)])
+}
+
+failure_problems(scan) := {p |
+	holder := array.concat([scan.step], scan.groups)[_]
+	strategy := holder.failureStrategies[_]
+	ignoring_failure[strategy.onFailure.action.type]
+	p := sprintf("would not stop the run: %s has failure strategy %s; a failed scan must fail the stage (Abort)", [holder.identifier, strategy.onFailure.action.type])
+}
+
+condition_problems(scan) := {p |
+	holder := array.concat([scan.step], scan.groups)[_]
+	holder.when
+	p := sprintf("may be skipped: %s has a when condition; the scan must run on every deployment", [holder.identifier])
+}
+
+# required_severity is what the stage's archetype's scan fails on.
+required_severity(stage) = severity {
+	severity := rules.imageScan.failOnSeverity[archetype(stage)]
+} else = rules.imageScan.default {
+	true
+}
+
+archetype(stage) := name {
+	match := regex.find_all_string_submatch_n(sprintf("^deploy_([a-z0-9_]+)_%s_(rolling|canary)(_verified)?$", [environment(stage)]), stage.template.templateRef, 1)
+	name := match[0][1]
 }
 
 has_stages {

@@ -46,6 +46,16 @@ type PipelineRulesSettings struct {
 	UpstreamEnvironments map[string]string `json:"upstreamEnvironments"`
 	PlatformGroup        string            `json:"platformGroup"`
 	MinApprovers         int               `json:"minApprovers"`
+	// ImageScan is what Production stages' image scans fail on.
+	ImageScan ImageScanRules `json:"imageScan"`
+}
+
+// ImageScanRules are the image scan gate's thresholds: by archetype (its
+// identifier, as the deploy templates name it), and Default for an
+// archetype not listed or a stage on no platform template.
+type ImageScanRules struct {
+	FailOnSeverity map[string]string `json:"failOnSeverity"`
+	Default        string            `json:"default"`
 }
 
 // PipelineRules returns the pipeline rules policy for s: the policy file
@@ -59,6 +69,12 @@ func PipelineRules(s PipelineRulesSettings) string {
 	}
 	if s.UpstreamEnvironments == nil {
 		s.UpstreamEnvironments = map[string]string{}
+	}
+	if s.ImageScan.FailOnSeverity == nil {
+		s.ImageScan.FailOnSeverity = map[string]string{}
+	}
+	if s.ImageScan.Default == "" {
+		s.ImageScan.Default = catalog.DefaultFailOnSeverity
 	}
 	rules, err := json.Marshal(s)
 	if err != nil {
