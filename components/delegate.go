@@ -10,6 +10,8 @@ import (
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
+	networkingv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/networking/v1"
+	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/harness/sdk/platform"
@@ -154,6 +156,11 @@ func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...p
 	}
 	d.Selector = release.Status.Name().ApplyT(func(*string) string { return p.Name }).(pulumi.StringOutput)
 	d.Resources.add(plan.KindDelegate, p.Name, release)
+	if p.ScanNamespace != "" {
+		if err := declareScanNamespace(ctx, p, k8s); err != nil {
+			return nil, err
+		}
+	}
 	if c := args.AWSConnector; c != nil {
 		conn, err := platform.NewAwsConnector(ctx, c.Identifier, &platform.AwsConnectorArgs{
 			Identifier:  pulumi.String(c.Identifier),
@@ -181,4 +188,56 @@ func irsaTrustPolicy(providerArn, issuer, serviceAccount string) string {
 	host := strings.TrimPrefix(issuer, "https://")
 	return fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Federated":%q},"Action":"sts:AssumeRoleWithWebIdentity","Condition":{"StringEquals":{%q:%q,%q:"sts.amazonaws.com"}}}]}`,
 		providerArn, host+":sub", "system:serviceaccount:"+serviceAccount, host+":aud")
+}
+
+// declareScanNamespace declares the namespace Production's image scan
+// runs in (plan.ImageScanNamespace): Pod Security baseline (the step
+// group's pod sets no seccomp profile, which restricted requires), the
+// delegate's admin RoleBinding (it creates the scan's pod there), and a
+// NetworkPolicy that lets in only the delegate's namespace (it drives the
+// step) and lets out DNS and HTTPS (Wiz, the registry, Harness).
+func declareScanNamespace(ctx *pulumi.Context, p plan.Delegate, k8s []pulumi.ResourceOption) error {
+	n := p.ScanNamespace
+	level := "baseline"
+	ns, err := corev1.NewNamespace(ctx, p.Name+"-"+n, &corev1.NamespaceArgs{
+		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(n), Labels: pulumi.StringMap{
+			"pod-security.kubernetes.io/enforce": pulumi.String(level),
+			"pod-security.kubernetes.io/audit":   pulumi.String(level),
+			"pod-security.kubernetes.io/warn":    pulumi.String(level),
+		}},
+	}, k8s...)
+	if err != nil {
+		return err
+	}
+	after := append(k8s, pulumi.DependsOn([]pulumi.Resource{ns}))
+	var rb rbacv1.RoleBinding
+	if err := ctx.RegisterResource(roleBindingType, p.Name+"-"+plan.RoleBindingName(n), roleBindingInputs(p, n), &rb, after...); err != nil {
+		return err
+	}
+	byName := func(ns string) *metav1.LabelSelectorArgs {
+		return &metav1.LabelSelectorArgs{MatchLabels: pulumi.StringMap{"kubernetes.io/metadata.name": pulumi.String(ns)}}
+	}
+	_, err = networkingv1.NewNetworkPolicy(ctx, p.Name+"-"+n, &networkingv1.NetworkPolicyArgs{
+		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(plan.GuardrailsName), Namespace: pulumi.String(n)},
+		Spec: &networkingv1.NetworkPolicySpecArgs{
+			PodSelector: &metav1.LabelSelectorArgs{},
+			PolicyTypes: pulumi.StringArray{pulumi.String("Ingress"), pulumi.String("Egress")},
+			Ingress: networkingv1.NetworkPolicyIngressRuleArray{&networkingv1.NetworkPolicyIngressRuleArgs{
+				From: networkingv1.NetworkPolicyPeerArray{&networkingv1.NetworkPolicyPeerArgs{NamespaceSelector: byName(p.Namespace)}},
+			}},
+			Egress: networkingv1.NetworkPolicyEgressRuleArray{
+				&networkingv1.NetworkPolicyEgressRuleArgs{
+					To: networkingv1.NetworkPolicyPeerArray{&networkingv1.NetworkPolicyPeerArgs{NamespaceSelector: byName("kube-system")}},
+					Ports: networkingv1.NetworkPolicyPortArray{
+						&networkingv1.NetworkPolicyPortArgs{Protocol: pulumi.String("UDP"), Port: pulumi.Int(53)},
+						&networkingv1.NetworkPolicyPortArgs{Protocol: pulumi.String("TCP"), Port: pulumi.Int(53)},
+					},
+				},
+				&networkingv1.NetworkPolicyEgressRuleArgs{
+					Ports: networkingv1.NetworkPolicyPortArray{&networkingv1.NetworkPolicyPortArgs{Protocol: pulumi.String("TCP"), Port: pulumi.Int(443)}},
+				},
+			},
+		},
+	}, after...)
+	return err
 }

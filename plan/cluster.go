@@ -160,6 +160,10 @@ type Delegate struct {
 	// enforces (by name).
 	Namespaces []string
 	Guardrails map[string]Guardrail
+	// ScanNamespace is where Production's image scan runs
+	// (ImageScanNamespace; "" outside Production): the delegate may
+	// write there too.
+	ScanNamespace string
 	// IRSA is set on EKS clusters: the role the delegate's service
 	// account assumes, with these managed policies.
 	IRSA *IRSA
@@ -202,6 +206,9 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 		ManagerEndpoint: d.ManagerEndpoint,
 		Permissions:     DelegatePermissions,
 		Namespaces:      namespaces,
+	}
+	if st.IsProduction() {
+		cl.Delegate.ScanNamespace = ImageScanNamespace
 	}
 	if len(namespaces) > 0 {
 		cl.Delegate.Guardrails = map[string]Guardrail{}

@@ -55,6 +55,15 @@ const (
 // (preflight checks the account has it).
 const ScanLicenceModule = "STO"
 
+// ImageScanNamespace is where the scan's pod runs in each Production
+// cluster (Delegate.ScanNamespace), not in the service's namespace: a
+// service namespace enforces Pod Security restricted, which the step
+// group's pod (no seccomp profile: Harness sets none) fails, and denies
+// egress but DNS, where the Wiz CLI needs HTTPS to Wiz, the registry and
+// Harness. Its own namespace enforces baseline, takes ingress from the
+// delegate's namespace only, and sends DNS and HTTPS out.
+const ImageScanNamespace = "harness-image-scan"
+
 // ImageScanSecrets are the project's secrets the gate reads: Wiz's, and
 // the registry's password where the registry needs one.
 func ImageScanSecrets(reg catalog.Registry) []string {
@@ -69,10 +78,9 @@ func ImageScanSecrets(reg catalog.Registry) []string {
 func secretExpr(id string) string { return `<+secrets.getValue("` + id + `")>` }
 
 // imageScanGroup is the gate of a Production deploy stage: a containerized
-// step group whose pod runs in the cluster and namespace the stage
-// deploys to (the infrastructure's Kubernetes connector, a delegate that
-// may write only in the service's namespaces there), holding the Wiz
-// step. The group aborts the run on any failure: a scan that finds an
+// step group whose pod runs in the cluster the stage deploys to (the
+// infrastructure's Kubernetes connector), in its ImageScanNamespace, where
+// the delegate may write, holding the Wiz step. The group aborts the run on any failure: a scan that finds an
 // issue at the archetype's severity, or that cannot run, deploys nothing
 // and has nothing to roll back.
 func imageScanGroup(d *deploymentInput, reg catalog.Registry) document.StepElement {
@@ -97,7 +105,7 @@ func imageScanGroup(d *deploymentInput, reg catalog.Registry) document.StepEleme
 		Steps:      []document.StepElement{scan},
 		StepGroupInfra: &document.StepGroupInfra{Type: "KubernetesDirect", Spec: document.ContainerInfra{
 			ConnectorRef: "<+infra.connectorRef>",
-			Namespace:    "<+infra.namespace>",
+			Namespace:    ImageScanNamespace,
 		}},
 		FailureStrategies: []document.FailureStrategy{onFailure("Abort", "AllErrors")},
 	}}

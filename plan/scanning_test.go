@@ -60,7 +60,7 @@ func TestImageScanGate(t *testing.T) {
 			if g == nil || g.Identifier != ImageScanGroupID || len(g.Steps) != 1 || steps[1].Step.Type != "HarnessApproval" {
 				t.Fatalf("%s: template %s does not scan first: %+v", stack, tmpl.Identifier, steps[0])
 			}
-			infra := document.StepGroupInfra{Type: "KubernetesDirect", Spec: document.ContainerInfra{ConnectorRef: "<+infra.connectorRef>", Namespace: "<+infra.namespace>"}}
+			infra := document.StepGroupInfra{Type: "KubernetesDirect", Spec: document.ContainerInfra{ConnectorRef: "<+infra.connectorRef>", Namespace: ImageScanNamespace}}
 			if g.StepGroupInfra == nil || *g.StepGroupInfra != infra || len(g.FailureStrategies) != 1 || g.FailureStrategies[0].OnFailure.Action.Type != "Abort" {
 				t.Errorf("%s: template %s: group %+v", stack, tmpl.Identifier, g)
 			}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -312,6 +313,8 @@ func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktes
 		for _, cl := range p.Clusters {
 			if !p.IsPlatform() {
 				want += len(cl.Delegate.Namespaces)
+			} else if cl.Delegate.ScanNamespace != "" {
+				want++ // Production's image scan (plan.ImageScanNamespace)
 			}
 		}
 	}
@@ -319,14 +322,18 @@ func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktes
 		t.Errorf("%s: %d role bindings, want one per deployment namespace (%d)", stack, got, want)
 	}
 	// Each binding is created after its namespace and deleted before it.
-	namespaces := map[string]mocktest.Registered{} // by name
+	namespaces := map[string][]mocktest.Registered{} // by name: one per cluster
 	for _, ns := range rec.OfType(tNamespace) {
-		namespaces[value(ns, "metadata.name").StringValue()] = ns
+		n := value(ns, "metadata.name").StringValue()
+		namespaces[n] = append(namespaces[n], ns)
 	}
 	for _, rb := range rec.OfType(tRoleBinding) {
-		ns, ok := namespaces[value(rb, "metadata.namespace").StringValue()]
-		// In the stack of the binding, a service stack.
-		if !ok || !slices.ContainsFunc(c.StacksOf(stack), func(s string) bool { return slices.Contains(rb.Dependencies, ns.URN(s)) }) {
+		// In the stack of the binding: a service stack, or the platform
+		// stack for the image scan's namespace.
+		dependsOnIt := func(ns mocktest.Registered) bool {
+			return slices.ContainsFunc(c.StacksOf(stack), func(s string) bool { return slices.Contains(rb.Dependencies, ns.URN(s)) })
+		}
+		if !slices.ContainsFunc(namespaces[value(rb, "metadata.namespace").StringValue()], dependsOnIt) {
 			t.Errorf("%s: role binding %s does not depend on its namespace %q (%v)", stack, rb.Name, value(rb, "metadata.namespace").StringValue(), rb.Dependencies)
 		}
 	}
@@ -402,6 +409,64 @@ func TestDelegateWaitsForTheClusterProvider(t *testing.T) {
 				continue
 			}
 			delete(providers, d.Dependencies[0]) // one delegate per cluster
+		}
+	}
+}
+
+// Production's image scan runs in a namespace of its own in each cluster:
+// Pod Security baseline, the delegate's admin binding, a NetworkPolicy
+// that lets in only the delegate's namespace and lets out DNS and HTTPS;
+// no other environment has it, and the scan step group names it.
+func TestImageScanNamespace(t *testing.T) {
+	c := example(t)
+	for _, stack := range c.Chain {
+		rec := mustRun(t, c, stack)
+		var scan []mocktest.Registered
+		for _, ns := range rec.OfType(tNamespace) {
+			if value(ns, "metadata.name").StringValue() == plan.ImageScanNamespace {
+				scan = append(scan, ns)
+			}
+		}
+		if !c.Stacks[stack].IsProduction() {
+			if len(scan) != 0 {
+				t.Errorf("%s: %d image scan namespaces outside Production", stack, len(scan))
+			}
+			continue
+		}
+		if len(scan) != len(c.Stacks[stack].Regions) {
+			t.Fatalf("%s: %d image scan namespaces, want one per cluster", stack, len(scan))
+		}
+		for _, ns := range scan {
+			if got := value(ns, "metadata.labels").ObjectValue()["pod-security.kubernetes.io/enforce"].StringValue(); got != "baseline" {
+				t.Errorf("%s: %s enforces %q", stack, ns.Name, got)
+			}
+		}
+		var policies int
+		for _, np := range rec.OfType("kubernetes:networking.k8s.io/v1:NetworkPolicy") {
+			if value(np, "metadata.namespace").StringValue() != plan.ImageScanNamespace {
+				continue
+			}
+			policies++
+			from := fmt.Sprint(value(np, "spec.ingress").Mappable())
+			to := fmt.Sprint(value(np, "spec.egress").Mappable())
+			if !strings.Contains(from, plan.DelegateNamespace) || strings.Count(from, "namespaceSelector") != 1 || !strings.Contains(to, "port:443") || !strings.Contains(to, "port:53") {
+				t.Errorf("%s: scan NetworkPolicy %s: ingress %s egress %s", stack, np.Name, from, to)
+			}
+		}
+		if policies != len(scan) {
+			t.Errorf("%s: %d scan NetworkPolicies for %d namespaces", stack, policies, len(scan))
+		}
+	}
+	p, err := plan.Build(c, "production")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Templates) == 0 {
+		t.Fatal("production plans no templates")
+	}
+	for _, doc := range p.Templates {
+		if !strings.Contains(doc.YAML, "namespace: "+plan.ImageScanNamespace) {
+			t.Errorf("template %s does not run its scan in %s", doc.Identifier, plan.ImageScanNamespace)
 		}
 	}
 }
