@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
@@ -855,76 +853,6 @@ func TestProviderRejectsBadInput(t *testing.T) {
 	}
 	if want := `invalid value for identifier ("int-stable")`; !strings.Contains(err.Error()+s.out.String(), want) {
 		t.Errorf("want the provider's message %q, got %v\n%s", want, err, s.out)
-	}
-}
-
-// An up interrupted midway leaves an object Harness created but the state
-// does not hold. Rerunning up is refused, as Harness refuses a duplicate
-// identifier; the documented recovery (platformctl recover: a refresh that
-// imports the pending creates) followed by up converges with no duplicate.
-func TestInterruptedUpConverges(t *testing.T) {
-	t.Parallel() // the kill takes only its own session's CLI (killCLI)
-	c := example(t)
-	harnessResources := 0
-	for _, stack := range c.StacksOf("dev") {
-		harnessResources += mockCount(t, c, stack, "harness:", mocktest.WithDryRun(true))
-	}
-	// Killed early in the platform stack, late in it, and in the service
-	// stacks (which run two at once): each recovers the same way.
-	for _, at := range []int{harnessResources / 8, harnessResources / 3, harnessResources * 3 / 4} {
-		t.Run(fmt.Sprintf("killed at create %d of %d", at, harnessResources), func(t *testing.T) {
-			t.Parallel()
-			interruptedUpConverges(t, c, int32(at), harnessResources)
-		})
-	}
-}
-
-func interruptedUpConverges(t *testing.T, c *catalog.Catalog, at int32, harnessResources int) {
-	s := openCheckpointed(t, t.TempDir(), c)
-	var created atomic.Int32
-	s.servers().Observe(simulated.CreatedFunc(func(provider, id string) {
-		if provider == "harness" && created.Add(1) == at {
-			// The object exists; the runner dies before the CLI hears so
-			// (a cancelled context would let the CLI finish its in-flight
-			// creates and record them).
-			killCLI(t, s.state)
-		}
-	}))
-	_, err := s.Up(context.Background(), "dev", UpOptions{Parallel: 2})
-	s.servers().Observe(nil)
-	if err == nil {
-		t.Fatal("the cancelled up succeeded; the test did not interrupt it")
-	}
-	partial := len(s.servers().Cloud("harness").IDs())
-	if _, err := s.Up(context.Background(), "dev", UpOptions{}); err == nil || !strings.Contains(err.Error(), "locked") {
-		t.Fatalf("the killed run's lock must refuse the next up, got %v", err)
-	}
-	if err := s.Unlock(context.Background(), "dev"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Up(context.Background(), "dev", UpOptions{}); err == nil || !strings.Contains(err.Error()+s.out.String(), "DUPLICATE_FIELD") {
-		t.Fatalf("rerunning up over an object the interrupted up created must be refused as Harness refuses a duplicate identifier, got %v", err)
-	}
-	imported, err := s.Recover(context.Background(), "dev", RepairOptions{})
-	if err != nil {
-		t.Fatalf("recover: %v\n%s", err, s.out)
-	}
-	if len(imported) == 0 {
-		t.Fatal("recover found no pending create after an interrupted up")
-	}
-	if _, err := s.Up(context.Background(), "dev", UpOptions{}); err != nil {
-		t.Fatalf("up after recover: %v\n%s", err, s.out)
-	}
-	res, err := s.Up(context.Background(), "dev", UpOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	onlyOp(t, "up after convergence", opTypes(*res.Summary.ResourceChanges), apitype.OpSame)
-	if got := len(s.servers().Cloud("harness").IDs()); got != harnessResources {
-		t.Errorf("after the interrupted up (%d objects), recover and up the cloud holds %d objects, want %d", partial, got, harnessResources)
-	}
-	if again, err := s.Recover(context.Background(), "dev", RepairOptions{}); err != nil || len(again) != 0 {
-		t.Errorf("recover on a settled stack: %v, %d pending creates", err, len(again))
 	}
 }
 

@@ -38,6 +38,8 @@ type (
 	Observer = core.Observer
 	// CreatedFunc is an Observer of creations only (core.CreatedFunc).
 	CreatedFunc = core.CreatedFunc
+	// StepFunc is an Observer of every write (core.StepFunc).
+	StepFunc = core.StepFunc
 	// GitHubAPI is the simulated GitHub's REST API (github.API).
 	GitHubAPI = github.API
 )

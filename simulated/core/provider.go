@@ -436,6 +436,7 @@ func (p *Provider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pul
 		if err := p.save(typ, req.GetName(), key, olds, news, out); err != nil {
 			return nil, err
 		}
+		p.observers.updated(p.name, key)
 	}
 	props, err := Marshal(out)
 	if err != nil {
@@ -551,10 +552,17 @@ func (p *Provider) Delete(_ context.Context, req *pulumirpc.DeleteRequest) (*emp
 	}
 	if r, ok := p.behavior.(Revoker); ok {
 		if handled, err := r.Revoke(req.GetType(), key, p.cloud); handled || err != nil {
+			if err == nil {
+				p.observers.deleted(p.name, key)
+			}
 			return &emptypb.Empty{}, err
 		}
 	}
-	return &emptypb.Empty{}, p.cloud.Delete(key)
+	if err := p.cloud.Delete(key); err != nil {
+		return nil, err
+	}
+	p.observers.deleted(p.name, key)
+	return &emptypb.Empty{}, nil
 }
 
 // purged reports a record the service kept after its deletion and has
