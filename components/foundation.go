@@ -215,6 +215,9 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 		if err := declarePolicies(ctx, args.Scope, r.Policy, r.Sets, child, res.add); err != nil {
 			return nil, err
 		}
+		if err := declarePolicies(ctx, args.Scope, r.Template, []plan.PolicySet{r.TemplateSet}, child, res.add); err != nil {
+			return nil, err
+		}
 	}
 	if ci := fp.CI; ci != nil {
 		if err := githubConnector(ci.Connector); err != nil {

@@ -140,6 +140,13 @@ const PipelineRulesPolicy = "pipeline_rules"
 // rules on a pipeline event (Harness's policy set action: onsave, onrun).
 func PipelineRulesPolicySet(action string) string { return Join(PipelineRulesPolicy, action) }
 
+// TemplateRulesPolicy is the policy of the same stage rules for every
+// template of the project; TemplateRulesPolicySet evaluates it on save.
+const (
+	TemplateRulesPolicy    = "template_rules"
+	TemplateRulesPolicySet = "template_rules_onsave"
+)
+
 // DeployTemplate is the identifier of an environment's deploy-stage
 // template of an archetype, strategy and verification:
 // deploy_web_prod_canary_verified.

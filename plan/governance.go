@@ -15,6 +15,14 @@ import (
 type PipelineRules struct {
 	Policy Policy
 	Sets   []PolicySet
+	// Template and TemplateSet are the same stage rules on every template
+	// of the project, evaluated when one is saved (a policy set of type
+	// template, action onsave; Harness evaluates it where the account has
+	// the feature flag OPA_TEMPLATE_GOVERNANCE). A template edited in the
+	// Harness UI is refused on save, before any pipeline runs it.
+	// developer.harness.io/docs/platform/governance/policy-as-code/policy-as-code-for-templates
+	Template    Policy
+	TemplateSet PolicySet
 }
 
 // PipelineRuleActions are the pipeline events the rules are evaluated on.
@@ -57,6 +65,25 @@ func buildPipelineRules(c *catalog.Catalog, tags []string, needs []Ref) *Pipelin
 		Tags:  tags,
 		Needs: needs,
 	}}
+	r.Template = Policy{
+		Identifier:  ident.TemplateRulesPolicy,
+		Name:        "Template rules",
+		Description: "Every stage template of the project, on save: the stage rules of the pipeline rules",
+		Rego:        rego.TemplateRules(settings),
+		Tags:        tags,
+		Needs:       needs,
+	}
+	r.TemplateSet = PolicySet{
+		Identifier: ident.TemplateRulesPolicySet,
+		Name:       "Template rules onsave",
+		Action:     "onsave",
+		Type:       "template",
+		Enabled:    true,
+		Policies:   []string{ident.TemplateRulesPolicy},
+		Severity:   "error",
+		Tags:       tags,
+		Needs:      []Ref{{KindPolicy, ident.TemplateRulesPolicy}},
+	}
 	for _, action := range PipelineRuleActions {
 		r.Sets = append(r.Sets, PolicySet{
 			Identifier: ident.PipelineRulesPolicySet(action),

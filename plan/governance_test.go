@@ -305,3 +305,48 @@ func TestProductionDeploysTheTagUpstreamFirst(t *testing.T) {
 		}
 	}
 }
+
+// The template rules hold every deploy-stage template the plan saves (as
+// Harness gives a template policy its input, input.template), and refuse
+// a template edited to break a stage rule, as the pipeline rules refuse
+// the pipeline.
+func TestTemplateRules(t *testing.T) {
+	c := example(t)
+	policy := mustBuild(t, c, "dev").Foundation.PipelineRules.Template.Rego
+	deny := func(doc map[string]any) []string {
+		return regotest.Deny(t, "template_rules", policy, doc, time.Time{})
+	}
+	checked := 0
+	for _, stack := range c.Chain {
+		for _, tmpl := range mustBuild(t, c, stack).Templates {
+			doc := policyInput(t, tmpl.YAML)
+			if got := deny(doc); len(got) != 0 {
+				t.Errorf("%s: template %s: %q", stack, tmpl.Identifier, got)
+			}
+			checked++
+			if !c.Stacks[stack].IsProduction() {
+				continue
+			}
+			spec := doc["template"].(map[string]any)["spec"].(map[string]any)
+			steps := spec["spec"].(map[string]any)["execution"].(map[string]any)["steps"].([]any)
+			for _, m := range []struct {
+				name, want string
+				edit       func() []any
+			}{
+				{"a script step", "is a ShellScript step", func() []any {
+					return append(slices.Clone(steps), map[string]any{"step": map[string]any{"identifier": "sh", "type": "ShellScript"}})
+				}},
+				{"no image scan", "without scanning its image first", func() []any { return slices.Clone(steps[1:]) }},
+			} {
+				spec["spec"].(map[string]any)["execution"].(map[string]any)["steps"] = m.edit()
+				if got := deny(doc); !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, m.want) && strings.Contains(s, tmpl.Identifier) }) {
+					t.Errorf("%s: template %s with %s: %q, want a denial naming it: %q", stack, tmpl.Identifier, m.name, got, m.want)
+				}
+			}
+			spec["spec"].(map[string]any)["execution"].(map[string]any)["steps"] = steps
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no template checked")
+	}
+}

@@ -278,8 +278,8 @@ func TestEnvironmentSlice(t *testing.T) {
 		}
 		var wantPolicies, wantSets []string
 		if st.OwnsFoundation() {
-			wantPolicies = append(wantPolicies, ident.PipelineRulesPolicy)
-			wantSets = append(wantSets, "pipeline_rules_onsave:onsave:pipeline", "pipeline_rules_onrun:onrun:pipeline")
+			wantPolicies = append(wantPolicies, ident.PipelineRulesPolicy, ident.TemplateRulesPolicy)
+			wantSets = append(wantSets, "pipeline_rules_onsave:onsave:pipeline", "pipeline_rules_onrun:onrun:pipeline", "template_rules_onsave:onsave:template")
 		}
 		if st.IsProduction() {
 			id := st.Environment.Identifier

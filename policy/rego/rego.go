@@ -34,6 +34,12 @@ func ChangeWindow(w *catalog.ChangeWindow) string {
 //go:embed pipeline_rules.rego
 var pipelineRules string
 
+//go:embed template_rules.rego
+var templateRules string
+
+//go:embed stage_rules.rego
+var stageRules string
+
 // PipelineRulesSettings are what the pipeline rules need to know of the
 // organisation: which environments are Production, each one's
 // change-window policy set, the platform team's group and the least
@@ -80,5 +86,12 @@ func PipelineRules(s PipelineRulesSettings) string {
 	if err != nil {
 		panic(err) // strings, a map of strings and an int always marshal
 	}
-	return pipelineRules + "\nrules := " + string(rules) + "\n"
+	return pipelineRules + "\n" + stageRules + "\nrules := " + string(rules) + "\n"
+}
+
+// TemplateRules returns the template rules policy for s: the stage rules
+// of PipelineRules, on a stage template (template_rules.rego).
+func TemplateRules(s PipelineRulesSettings) string {
+	p := PipelineRules(s)
+	return templateRules + p[len(pipelineRules):]
 }

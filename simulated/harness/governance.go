@@ -15,21 +15,28 @@ import (
 	"github.com/company/harness-platform/simulated/core"
 )
 
-// enforceOnSave refuses, as Harness's policy engine does, a pipeline that
-// an enabled policy set of type pipeline and action onsave denies: the
-// sets of the pipeline's project, of its org and of the account, each
-// policy evaluated with the pipeline document as input (its YAML as JSON:
-// input.pipeline) and every deny message reported. A set whose policies
-// have severity warning does not refuse. doc is the pipeline expanded
-// (its templates applied: expandPipeline), as Harness evaluates it.
+// enforceOnSave refuses, as Harness's policy engine does, an entity
+// (kind pipeline or template: the policy set's type) that an enabled
+// policy set of that type and action onsave denies: the sets of the
+// entity's project, of its org and of the account, each policy evaluated
+// with the entity's document as input (its YAML as JSON: input.pipeline,
+// input.template) and every deny message reported. A set whose policies
+// have severity warning does not refuse. A pipeline's doc is the pipeline
+// expanded (its templates applied: expandPipeline), as Harness evaluates
+// it. Template policies are evaluated in accounts with the feature flag
+// OPA_TEMPLATE_GOVERNANCE, which the simulated account has.
 // https://developer.harness.io/docs/platform/governance/policy-as-code/harness-governance-overview
-func enforceOnSave(news resource.PropertyMap, doc map[string]any, cloud *core.Cloud) error {
+// https://developer.harness.io/docs/platform/governance/policy-as-code/policy-as-code-for-templates
+func enforceOnSave(kind, typ string, news resource.PropertyMap, doc map[string]any, cloud *core.Cloud) error {
+	if cloud == nil {
+		return nil // no account to hold policies
+	}
 	org, project := core.Str(news, "orgId"), core.Str(news, "projectId")
 	all := cloud.OfType("harness:platform/policySet:PolicySet")
 	var ids []string // the sets that apply
 	for id, set := range all {
 		props := set.Properties
-		if props["type"] == "pipeline" && props["action"] == "onsave" && props["enabled"] == true && covers(props, org, project) {
+		if props["type"] == kind && props["action"] == "onsave" && props["enabled"] == true && covers(props, org, project) {
 			ids = append(ids, id)
 		}
 	}
@@ -63,7 +70,7 @@ func enforceOnSave(news resource.PropertyMap, doc map[string]any, cloud *core.Cl
 			}
 			msgs, err := deny(fmt.Sprint(policy.Properties["rego"]), input)
 			if err != nil {
-				return fmt.Errorf("harness:platform/pipeline:Pipeline: policy %v of policy set %v does not evaluate: %v", ref["identifier"], props["identifier"], err)
+				return fmt.Errorf("%s: policy %v of policy set %v does not evaluate: %v", typ, ref["identifier"], props["identifier"], err)
 			}
 			for _, m := range msgs {
 				denials = append(denials, fmt.Sprintf("%v/%v: %s", props["identifier"], ref["identifier"], m))
@@ -71,8 +78,8 @@ func enforceOnSave(news resource.PropertyMap, doc map[string]any, cloud *core.Cl
 		}
 	}
 	if len(denials) > 0 {
-		return fmt.Errorf("harness:platform/pipeline:Pipeline: POLICY_EVALUATION_FAILURE: pipeline %s was refused on save by the project's policies:\n  %s",
-			core.Str(news, "identifier"), strings.Join(denials, "\n  "))
+		return fmt.Errorf("%s: POLICY_EVALUATION_FAILURE: %s %s was refused on save by the project's policies:\n  %s",
+			typ, kind, core.Str(news, "identifier"), strings.Join(denials, "\n  "))
 	}
 	return nil
 }

@@ -562,7 +562,14 @@ func (Behavior) CheckDelete(typ, id string, cloud *core.Cloud) error {
 // https://developer.harness.io/docs/platform/pipelines/pipeline-chaining/
 func (Behavior) CheckSave(typ string, news resource.PropertyMap, cloud *core.Cloud) error {
 	if typ == TemplateType {
-		return checkTemplateYAML(news)
+		if err := checkTemplateYAML(news); err != nil {
+			return err
+		}
+		var doc map[string]any
+		if err := yaml.Unmarshal([]byte(core.Str(news, "templateYaml")), &doc); err != nil {
+			return err
+		}
+		return enforceOnSave("template", typ, news, doc, cloud)
 	}
 	if typ != "harness:platform/pipeline:Pipeline" {
 		return nil
@@ -574,7 +581,7 @@ func (Behavior) CheckSave(typ string, news resource.PropertyMap, cloud *core.Clo
 	if err != nil {
 		return fmt.Errorf("%s: pipeline %s: %w", typ, core.Str(news, "identifier"), err)
 	}
-	if err := enforceOnSave(news, doc, cloud); err != nil {
+	if err := enforceOnSave("pipeline", typ, news, doc, cloud); err != nil {
 		return err
 	}
 	for _, c := range chainedStages(core.Str(news, "yaml")) {

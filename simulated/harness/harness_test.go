@@ -527,3 +527,51 @@ func TestImportedInputsPassCheck(t *testing.T) {
 		}
 	}
 }
+
+// A template policy set (type template, action onsave) refuses a stage
+// template its rules deny when the template is saved, with the set and
+// the policy's message; a pipeline set does not apply to templates.
+func TestHarnessEnforcesTemplatePoliciesOnSave(t *testing.T) {
+	p := harnessProvider(t)
+	ctx := context.Background()
+	create := func(typ, id string, in map[string]any) error {
+		in["identifier"] = id
+		in["orgId"], in["projectId"] = "default", "platform"
+		props, err := core.Marshal(resource.NewPropertyMapFromMap(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Create(ctx, &pulumirpc.CreateRequest{Type: typ, Name: id, Properties: props})
+		return err
+	}
+	template := func(id, stepType string) map[string]any {
+		return map[string]any{"version": "v1", "isStable": true, "templateYaml": "template:\n  identifier: " + id + "\n  versionLabel: v1\n  type: Stage\n" +
+			"  orgIdentifier: default\n  projectIdentifier: platform\n  spec:\n    type: Deployment\n    spec:\n      execution:\n        steps:\n" +
+			"          - step:\n              identifier: s\n              type: " + stepType + "\n"}
+	}
+	settings := rego.PipelineRulesSettings{PlatformGroup: "platform_team", MinApprovers: 1}
+	for id, policy := range map[string]string{"pipeline_rules": rego.PipelineRules(settings), "template_rules": rego.TemplateRules(settings)} {
+		if err := create("harness:platform/policy:Policy", id, map[string]any{"rego": policy}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := create("harness:platform/policySet:PolicySet", "pipeline_rules_onsave", map[string]any{"action": "onsave", "type": "pipeline", "enabled": true,
+		"policies": []any{map[string]any{"identifier": "pipeline_rules", "severity": "error"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := create(TemplateType, "scripted_before", template("scripted_before", "ShellScript")); err != nil {
+		t.Fatalf("a pipeline set applied to a template: %v", err)
+	}
+	if err := create("harness:platform/policySet:PolicySet", "template_rules_onsave", map[string]any{"action": "onsave", "type": "template", "enabled": true,
+		"policies": []any{map[string]any{"identifier": "template_rules", "severity": "error"}}}); err != nil {
+		t.Fatal(err)
+	}
+	err := create(TemplateType, "scripted", template("scripted", "ShellScript"))
+	if err == nil || !strings.Contains(err.Error(), "POLICY_EVALUATION_FAILURE: template scripted was refused on save") ||
+		!strings.Contains(err.Error(), "template_rules_onsave/template_rules: stage scripted: step s is a ShellScript step") {
+		t.Fatalf("a script step in a template: %v", err)
+	}
+	if err := create(TemplateType, "rolling", template("rolling", "K8sRollingDeploy")); err != nil {
+		t.Fatalf("a template the rules allow: %v", err)
+	}
+}
