@@ -257,7 +257,15 @@ func (s *Session) previewStack(ctx context.Context, name string, o runOptions) (
 	fmt.Fprintf(stdout, "\n%s: %d resources have providers configured from what this update creates (a new cluster's), and cannot be planned before it exists: "+
 		"planning a first step, the %d resources their configuration comes from; once it is applied, preview again for the rest\n",
 		name, step.Waiting, len(step.Targets))
-	first, err := stack.Preview(ctx, append(opts, optpreview.Plan(file), optpreview.Target(step.Targets))...)
+	// Without the policy packs: the preview above ran them on every
+	// resource, and a targeted preview shows them the resources it
+	// leaves for later without their inputs (Pulumi's --target), which
+	// they refuse (a connector without its delegate credentials, ...).
+	firstOpts := []optpreview.Option{optpreview.ProgressStreams(stdout), optpreview.ErrorProgressStreams(stderr), optpreview.Parallel(o.parallel())}
+	if o.Diff {
+		firstOpts = append(firstOpts, optpreview.Diff())
+	}
+	first, err := stack.Preview(ctx, append(firstOpts, optpreview.Plan(file), optpreview.Target(step.Targets))...)
 	if err != nil {
 		return first, fmt.Errorf("planning the first step of %s: %w", name, err)
 	}
@@ -402,6 +410,13 @@ func (s *Session) upStack(ctx context.Context, name string, o runOptions) (auto.
 		if step != nil {
 			fmt.Fprintf(stdout, "%s: applying the plan's first step (%d resources); then preview again (--save-plan) for the rest\n", name, len(step.Targets))
 			opts = append(opts, optup.Target(step.Targets))
+			if len(o.PolicyPacks) > 0 {
+				// Without the policy packs, as the first step's preview
+				// (previewStack): the preview before this update ran
+				// them on every resource, and a targeted update shows
+				// them those it leaves for later without their inputs.
+				opts = append(opts, optup.PolicyPacks(), optup.PolicyPackConfigs())
+			}
 		}
 	}
 	r, err := stack.Up(ctx, opts...)

@@ -27,9 +27,21 @@ func TestUpdatePlans(t *testing.T) {
 	state := t.TempDir()
 	s := open(t, state, c)
 	// A new environment: its clusters first, from a plan of their own,
-	// then the rest, from a plan made once they exist.
+	// then the rest, from a plan made once they exist; with the policy
+	// pack, as the merge workflow runs them (the first step's targeted
+	// preview and up show the pack the resources left for later without
+	// their inputs: it runs on the whole preview before them instead).
+	pack, err := BuildPolicyPack("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	config, err := PolicyConfig("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := PreviewOptions{PolicyPacks: []string{pack}, PolicyPackConfigs: []string{config}}
 	first := t.TempDir()
-	if _, err := s.Preview(ctx, "dev", PreviewOptions{PlanDir: first}); err != nil {
+	if _, err := s.Preview(ctx, "dev", PreviewOptions{PlanDir: first, PolicyPacks: policy.PolicyPacks, PolicyPackConfigs: policy.PolicyPackConfigs}); err != nil {
 		t.Fatalf("preview --save-plan: %v\n%s", err, s.out)
 	}
 	step, err := readFirstStep(first, "dev")
@@ -43,7 +55,7 @@ func TestUpdatePlans(t *testing.T) {
 	if _, err := os.Stat(planFile(first, "dev.services")); !os.IsNotExist(err) {
 		t.Errorf("the service stack was planned before the first step: %v", err)
 	}
-	if _, err := s.Up(ctx, "dev", UpOptions{PlanDir: first}); err != nil {
+	if _, err := s.Up(ctx, "dev", UpOptions{PlanDir: first, PolicyPacks: policy.PolicyPacks, PolicyPackConfigs: policy.PolicyPackConfigs}); err != nil {
 		t.Fatalf("up --plan of the first step: %v\n%s", err, s.out)
 	}
 	kinds := map[string]int{}

@@ -48,6 +48,38 @@ type options struct {
 	region                     string // rotate-delegate-token
 }
 
+// OfflineEnv names a state directory in which every command that takes
+// --offline runs offline, as --offline --state DIR would (a --state given
+// wins): how the offline runner of the workflows' own steps
+// (internal/ghrunner) runs them, since they call platformctl as they do
+// against the real services.
+const OfflineEnv = "HARNESS_PLATFORM_OFFLINE"
+
+// offlineFromEnv applies OfflineEnv to a command's options.
+func offlineFromEnv(o *options) {
+	if dir := os.Getenv(OfflineEnv); dir != "" {
+		o.offline = true
+		if o.state == "" {
+			o.state = dir
+		}
+	}
+}
+
+// resolvePaths makes the plans' directory absolute: the CLI runs in
+// the session's workspace (offline, or a read-only run's copy of the
+// project), and the directory is the one given, wherever that runs.
+func resolvePaths(o *options) error {
+	if o.planDir == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(o.planDir)
+	if err != nil {
+		return err
+	}
+	o.planDir = abs
+	return nil
+}
+
 // stateDir is the offline state directory: --state, else <dir>/.state.
 func (o options) stateDir() string {
 	if o.state == "" {
@@ -95,6 +127,12 @@ func (s spec) command() *cobra.Command {
 	}
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		o.command = cmd.Name()
+		if cmd.Flags().Lookup("offline") != nil {
+			offlineFromEnv(o)
+		}
+		if err := resolvePaths(o); err != nil {
+			return err
+		}
 		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 		c, err := catalog.Load(o.dir)
 		if err != nil {
@@ -150,7 +188,7 @@ func runFlags(fs *pflag.FlagSet, o *options) {
 func engineFlags(fs *pflag.FlagSet, o *options) {
 	runFlags(fs, o)
 	stackFlag(fs, o)
-	fs.BoolVar(&o.offline, "offline", false, "use a local file:// backend and the simulated cloud")
+	fs.BoolVar(&o.offline, "offline", false, "use a local file:// backend and the simulated cloud (env "+OfflineEnv+"=DIR: the same, with --state DIR unless given)")
 	fs.StringVar(&o.runner, "runner-address", "", "offline: the address `ADDR` the simulated services see the run come from (default: the first of the stack files' runner networks)")
 }
 

@@ -121,13 +121,24 @@ func policyPacks(f options) (packs, configs []string, err error) {
 		return nil, nil, nil
 	}
 	if len(f.policyPacks) > 0 {
-		return f.policyPacks, f.policyConfigs, nil
+		// The CLI runs in the session's workspace (offline, or a
+		// read-only run's copy of the project), not where the paths
+		// were given: they are made absolute here.
+		if packs, err = absPaths(f.policyPacks); err != nil {
+			return nil, nil, err
+		}
+		if configs, err = absPaths(f.policyConfigs); err != nil {
+			return nil, nil, err
+		}
+		return packs, configs, nil
 	}
 	pack, err := engine.BuildPolicyPack(f.dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	configs = f.policyConfigs
+	if configs, err = absPaths(f.policyConfigs); err != nil {
+		return nil, nil, err
+	}
 	if len(configs) == 0 {
 		config, err := engine.PolicyConfig(f.dir)
 		if err != nil {
@@ -136,6 +147,19 @@ func policyPacks(f options) (packs, configs []string, err error) {
 		configs = []string{config}
 	}
 	return []string{pack}, configs, nil
+}
+
+// absPaths are paths made absolute against the working directory.
+func absPaths(paths []string) ([]string, error) {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = abs
+	}
+	return out, nil
 }
 
 func printOutputs(ctx context.Context, s *engine.Session, f options, stdout io.Writer) error {

@@ -1,0 +1,247 @@
+package delivery
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/company/harness-platform/internal/ghrunner"
+)
+
+// The workflows' scheduling, run by internal/ghrunner with every step
+// stood in for (dry: no platformctl, no Pulumi): the jobs, their needs,
+// if:, reusable workflows, concurrency groups and artifacts as GitHub
+// runs them. The steps themselves run offline in the engine's
+// TestWorkflowsOffline.
+
+// dryRunner runs the repository's workflows, edited by edit (nil: as
+// they are), each step stood in for by dryStep.
+func dryRunner(t *testing.T, firstStep bool, edit func(name, text string) string) (*ghrunner.Runner, string) {
+	t.Helper()
+	files := map[string]string{}
+	paths, _ := filepath.Glob(filepath.Join(workflows, "*.yml"))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		if edit != nil {
+			text = edit(filepath.Base(p), text)
+		}
+		files[".github/workflows/"+filepath.Base(p)] = text
+	}
+	root := t.TempDir()
+	o, err := ghrunner.OriginOf("company/harness-platform", filepath.Join(root, "origin"), files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sha, err := o.Head("main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	r := &ghrunner.Runner{Origin: o, Root: filepath.Join(root, "runs"), Log: &log,
+		Env:     map[string]string{"PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME")},
+		Actions: map[string]ghrunner.Action{"actions/upload-artifact": ghrunner.UploadArtifact, "actions/download-artifact": ghrunner.DownloadArtifact},
+		Intercept: func(s *ghrunner.StepContext) (bool, error) {
+			return dryStep(s, firstStep)
+		}}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("runner log:\n%s", log.String())
+		}
+	})
+	return r, sha
+}
+
+// dryStep stands in for every step but the artifacts' (whose stand-ins
+// run): the delivery paths are github-actions; a plan is saved (a first
+// step when firstStep); an up leaves a state backup, as an up of a
+// stack that exists does.
+func dryStep(s *ghrunner.StepContext, firstStep bool) (bool, error) {
+	if strings.HasPrefix(s.Uses, "actions/upload-artifact@") || strings.HasPrefix(s.Uses, "actions/download-artifact@") {
+		return false, nil
+	}
+	id := ""
+	if s.Step.ID != nil {
+		id = s.Step.ID.Value
+	}
+	write := func(name, text string) error {
+		p := filepath.Join(s.Workspace, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, []byte(text), 0o644)
+	}
+	switch {
+	case id == "paths":
+		for _, env := range []string{"dev", "staging", "production"} {
+			s.Outputs[env] = "github-actions"
+		}
+	case id == "plan" && s.Job.ID == "plan":
+		stack := s.Job.Inputs["stack"].(string)
+		if err := write("plans/"+stack+".plan.json", "{}"); err != nil {
+			return true, err
+		}
+		// A first step only in the first round.
+		first := firstStep && s.Job.Inputs["round"] == "1"
+		if first {
+			if err := write("plans/"+stack+".first.json", "{}"); err != nil {
+				return true, err
+			}
+		}
+		s.Outputs["first-step"] = fmt.Sprint(first)
+	case strings.HasPrefix(s.Name, "Up every stack of "):
+		stack := strings.TrimPrefix(s.Name, "Up every stack of ")
+		if err := write(".backups/"+stack+"/20260101T000000.000000000Z.json", "{}"); err != nil {
+			return true, err
+		}
+	case id == "check":
+		s.Outputs["result"] = "clean"
+	}
+	return true, nil
+}
+
+func push(sha string) ghrunner.Event {
+	return ghrunner.Event{Name: "push", Ref: "refs/heads/main", SHA: sha, Payload: map[string]any{}}
+}
+
+// The nightly drift check queued behind a pending up: a drift check run
+// by hand holds dev's group, a merge's dev up waits behind it, then the
+// scheduled check arrives. With the workflows' queue: max all three run
+// in order and nothing is cancelled; without it (GitHub's default of one
+// pending run) the merge's up is cancelled and the rest of its chain
+// does not run.
+func TestWorkflowsQueueInOrder(t *testing.T) {
+	for _, queue := range []bool{true, false} {
+		t.Run(fmt.Sprintf("queue-max-%v", queue), func(t *testing.T) {
+			var edit func(string, string) string
+			if !queue {
+				edit = func(_, text string) string {
+					return strings.ReplaceAll(text, "\n      queue: max\n", "\n")
+				}
+			}
+			r, sha := dryRunner(t, false, edit)
+			var up, scheduled *ghrunner.Run
+			r.Hold = func(j *ghrunner.Job) bool { return j.Name == "drift (dev)" && j.Run.Event.Name == "workflow_dispatch" }
+			r.OnStart = func(j *ghrunner.Job) {
+				if j.Name == "drift (dev)" && j.Run.Event.Name == "workflow_dispatch" && up == nil {
+					var err error
+					if up, err = r.Trigger(".github/workflows/up.yml", push(sha)); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			r.OnPending = func(j *ghrunner.Job) {
+				if up != nil && j.Run == up && j.Name == "dev / up" && scheduled == nil {
+					var err error
+					if scheduled, err = r.Trigger(".github/workflows/drift.yml", ghrunner.Event{Name: "schedule", Ref: "refs/heads/main", SHA: sha}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			byHand, err := r.Trigger(".github/workflows/drift.yml", ghrunner.Event{Name: "workflow_dispatch", Ref: "refs/heads/main", SHA: sha})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			if up == nil || scheduled == nil {
+				t.Fatalf("the up (%v) or the scheduled check (%v) never queued", up != nil, scheduled != nil)
+			}
+			var dev []string
+			for _, s := range r.Started {
+				if strings.HasSuffix(s, " drift (dev)") || strings.HasSuffix(s, " dev / up") {
+					dev = append(dev, s)
+				}
+			}
+			checks := func(run *ghrunner.Run) {
+				for _, env := range []string{"dev", "staging", "production"} {
+					if got := run.Job("drift (" + env + ")").Result; got != ghrunner.Success {
+						t.Errorf("run #%d: drift (%s) %s", run.ID, env, got)
+					}
+				}
+			}
+			checks(byHand)
+			checks(scheduled)
+			results := up.Results()
+			if queue {
+				want := []string{fmt.Sprintf("#%d.1 drift (dev)", byHand.ID), fmt.Sprintf("#%d.1 dev / up", up.ID), fmt.Sprintf("#%d.1 drift (dev)", scheduled.ID)}
+				if !slices.Equal(dev, want) {
+					t.Errorf("stack-dev's jobs started %q, want %q", dev, want)
+				}
+				if len(r.Cancellations) != 0 {
+					t.Errorf("cancelled: %q", r.Cancellations)
+				}
+				for _, job := range []string{"dev / up", "staging / up", "plan-production / plan", "production / up"} {
+					if results[job] != ghrunner.Success {
+						t.Errorf("the merge's %s: %s (%v)", job, results[job], results)
+					}
+				}
+			} else {
+				if results["dev / up"] != ghrunner.Cancelled || results["staging"] != ghrunner.Skipped || results["production"] != ghrunner.Skipped {
+					t.Errorf("without queue: max the merge's up: %v, want dev's up cancelled and the rest skipped", results)
+				}
+				if len(r.Cancellations) != 1 || !strings.Contains(r.Cancellations[0], "dev / up: cancelled while pending in group stack-dev") {
+					t.Errorf("cancelled: %q", r.Cancellations)
+				}
+			}
+		})
+	}
+}
+
+// A new region in a production that exists: its plan is a first step, so
+// production and production-rest both update production in the same
+// attempt, each backing it up first; each round's backups are an
+// artifact of their own (upload-artifact@v4 refuses a second artifact
+// of one name in a run). With the round left out of the name, the second
+// up's upload fails.
+func TestFirstStepRoundsKeepTheirBackups(t *testing.T) {
+	for _, withRound := range []bool{true, false} {
+		t.Run(fmt.Sprintf("round-in-name-%v", withRound), func(t *testing.T) {
+			var edit func(string, string) string
+			if !withRound {
+				edit = func(_, text string) string {
+					return strings.ReplaceAll(text, "${{ github.run_id }}-${{ inputs.round }}-${{ github.run_attempt }}", "${{ github.run_id }}-${{ github.run_attempt }}")
+				}
+			}
+			r, sha := dryRunner(t, true, edit)
+			run, err := r.Trigger(".github/workflows/up.yml", push(sha))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			results := run.Results()
+			if withRound {
+				for _, job := range []string{"production / up", "plan-production-rest / plan", "production-rest / up"} {
+					if results[job] != ghrunner.Success {
+						t.Errorf("%s: %s (%v)", job, results[job], results)
+					}
+				}
+				for _, name := range []string{"state-backups-production-%d-1-1", "state-backups-production-%d-2-1", "plans-production-%d-1", "plans-production-%d-2"} {
+					if a := run.Artifacts[fmt.Sprintf(name, run.ID)]; a == nil || len(a.Files) == 0 {
+						t.Errorf("artifact %s: %+v", fmt.Sprintf(name, run.ID), a)
+					}
+				}
+				// The backups are hidden (.backups/): uploaded with
+				// include-hidden-files.
+				if a := run.Artifacts[fmt.Sprintf("state-backups-dev-%d-1-1", run.ID)]; a == nil || !slices.Equal(a.Files, []string{"dev/20260101T000000.000000000Z.json"}) {
+					t.Errorf("dev's backups: %+v", a)
+				}
+			} else {
+				j := run.Job("production-rest / up")
+				last := j.Steps[len(j.Steps)-1]
+				if j.Result != ghrunner.Failure || !strings.Contains(fmt.Sprint(last.Err), "an artifact with this name already exists on the workflow run") {
+					t.Errorf("production-rest without the round in the backups' name: %s, %v", j.Result, last.Err)
+				}
+			}
+		})
+	}
+}
