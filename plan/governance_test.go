@@ -46,6 +46,31 @@ func expandedYAML(t *testing.T, c *catalog.Catalog, stack, service string) strin
 	return ""
 }
 
+// ruleCase is a pipeline, an edit of it, and the one denial the pipeline
+// rules must give it ("": none).
+type ruleCase struct {
+	name     string
+	pipeline string
+	mutate   func(map[string]any)
+	want     string
+}
+
+// checkRuleCases evaluates policy on each case's edited pipeline.
+func checkRuleCases(t *testing.T, policy string, cases []ruleCase) {
+	t.Helper()
+	for _, tc := range cases {
+		doc := policyInput(t, tc.pipeline)
+		tc.mutate(doc)
+		got := ruleDenials(t, policy, doc)
+		switch {
+		case tc.want == "" && len(got) > 0:
+			t.Errorf("%s: denied: %q", tc.name, got)
+		case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want)):
+			t.Errorf("%s: got %q, want one denial containing %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 func policyInput(t *testing.T, y string) map[string]any {
 	t.Helper()
 	var doc map[string]any
@@ -187,12 +212,7 @@ func TestPipelineRulesRefuse(t *testing.T) {
 			e["steps"] = append([]any{element}, e["steps"].([]any)...)
 		}
 	}
-	for _, tc := range []struct {
-		name     string
-		pipeline string
-		mutate   func(map[string]any)
-		want     string // "" allowed
-	}{
+	checkRuleCases(t, policy, []ruleCase{
 		{"as generated", prod, func(map[string]any) {}, ""},
 		{"dev has no gates", dev, func(map[string]any) {}, ""},
 		{"dev script step", dev, insert(script), "step fix_it is a ShellScript step"},
@@ -258,17 +278,7 @@ func TestPipelineRulesRefuse(t *testing.T) {
 		}, "is not built from the platform's deploy template"},
 		{"a pinned platform version", prod, func(doc map[string]any) { stage(doc)["template"].(map[string]any)["versionLabel"] = "v1" }, ""},
 		{"no stages", prod, func(doc map[string]any) { delete(doc["pipeline"].(map[string]any), "stages") }, "the pipeline has no stages list"},
-	} {
-		doc := policyInput(t, tc.pipeline)
-		tc.mutate(doc)
-		got := ruleDenials(t, policy, doc)
-		switch {
-		case tc.want == "" && len(got) > 0:
-			t.Errorf("%s: denied: %q", tc.name, got)
-		case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want)):
-			t.Errorf("%s: got %q, want one denial containing %q", tc.name, got, tc.want)
-		}
-	}
+	})
 }
 
 // A Production pipeline deploys its run's tag to the upstream environment

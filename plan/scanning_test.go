@@ -148,12 +148,7 @@ func TestImageScanGateRules(t *testing.T) {
 	severity := func(v any) func(map[string]any) {
 		return func(doc map[string]any) { spec(doc)["advanced"].(map[string]any)["fail_on_severity"] = v }
 	}
-	for _, tc := range []struct {
-		name     string
-		pipeline string
-		mutate   func(map[string]any)
-		want     string // "" allowed
-	}{
+	checkRuleCases(t, policy, []ruleCase{
 		{"as generated", api, func(map[string]any) {}, ""},
 		{"cron as generated", cron, func(map[string]any) {}, ""},
 		{"no scan", api, func(doc map[string]any) { setSteps(doc, steps(doc)[1:]) },
@@ -205,17 +200,7 @@ func TestImageScanGateRules(t *testing.T) {
 			setSteps(doc, append([]any{bad}, steps(doc)...))
 		}, ""},
 		{"pre-stable needs none", expandedYAML(t, c, "staging.services", "payment-service"), func(map[string]any) {}, ""},
-	} {
-		doc := policyInput(t, tc.pipeline)
-		tc.mutate(doc)
-		got := ruleDenials(t, policy, doc)
-		switch {
-		case tc.want == "" && len(got) > 0:
-			t.Errorf("%s: denied: %q", tc.name, got)
-		case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want)):
-			t.Errorf("%s: got %q, want one denial containing %q", tc.name, got, tc.want)
-		}
-	}
+	})
 }
 
 // A team whose services reach Production may read the Wiz secrets their
