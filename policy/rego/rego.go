@@ -67,6 +67,12 @@ type ImageScanRules struct {
 // PipelineRules returns the pipeline rules policy for s: the policy file
 // with s appended as a Rego value.
 func PipelineRules(s PipelineRulesSettings) string {
+	return pipelineRules + "\n" + stageRulesWith(s)
+}
+
+// stageRulesWith is the stage rules with s appended as a Rego value: the
+// part the pipeline and template rules share.
+func stageRulesWith(s PipelineRulesSettings) string {
 	if s.ProductionEnvironments == nil {
 		s.ProductionEnvironments = []string{}
 	}
@@ -86,12 +92,11 @@ func PipelineRules(s PipelineRulesSettings) string {
 	if err != nil {
 		panic(err) // strings, a map of strings and an int always marshal
 	}
-	return pipelineRules + "\n" + stageRules + "\nrules := " + string(rules) + "\n"
+	return stageRules + "\nrules := " + string(rules) + "\n"
 }
 
 // TemplateRules returns the template rules policy for s: the stage rules
 // of PipelineRules, on a stage template (template_rules.rego).
 func TemplateRules(s PipelineRulesSettings) string {
-	p := PipelineRules(s)
-	return templateRules + p[len(pipelineRules):]
+	return templateRules + "\n" + stageRulesWith(s)
 }
