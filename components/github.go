@@ -2,6 +2,7 @@ package components
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 
 	"github.com/pulumi/pulumi-github/sdk/v6/go/github"
@@ -135,13 +136,38 @@ func (ps githubProviders) options(owner string) ([]pulumi.ResourceOption, error)
 	p, ok := ps.byOwner[owner]
 	if !ok {
 		var err error
-		if p, err = github.NewProvider(ps.ctx, "github-"+owner, &github.ProviderArgs{Owner: pulumi.String(owner)},
-			append(parent, pulumi.Version(GitHubVersion))...); err != nil {
+		if p, err = newGitHubProvider(ps.ctx, "github-"+owner, owner, append(parent, pulumi.Version(GitHubVersion))...); err != nil {
 			return nil, err
 		}
 		ps.byOwner[owner] = p
 	}
 	return append(parent, pulumi.Provider(p), pulumi.Version(GitHubVersion)), nil
+}
+
+// newGitHubProvider registers a GitHub provider for owner whose token the
+// provider plugin reads itself, from GITHUB_TOKEN in its own environment
+// at Configure (terraform-provider-github's token DefaultFunc), so the
+// token is never one of the provider's inputs. github.NewProvider would
+// copy GITHUB_TOKEN from the program's process into the inputs: every
+// run's token (ESC mints one per open, the read-only App's in a preview,
+// the writing App's in an up) would then be a change of every GitHub
+// provider, the saved plan of a preview would hold the reader's token,
+// and an up --plan with the writer's token is refused ("violates plan:
+// properties changed: ++token"). The bridge's CheckConfig returns the
+// inputs as given (pulumi-terraform-bridge pkg/tfbridge/provider.go), so
+// nothing puts the token back. The base URL keeps the SDK's default
+// (GITHUB_BASE_URL, else GitHub's), as the inputs already in state have it.
+func newGitHubProvider(ctx *pulumi.Context, name, owner string, opts ...pulumi.ResourceOption) (*github.Provider, error) {
+	baseURL := os.Getenv("GITHUB_BASE_URL")
+	if baseURL == "" {
+		baseURL = "https://api.github.com/"
+	}
+	var p github.Provider
+	args := &github.ProviderArgs{Owner: pulumi.String(owner), BaseUrl: pulumi.String(baseURL)}
+	if err := ctx.RegisterResource("pulumi:providers:github", name, args, &p, opts...); err != nil {
+		return nil, err
+	}
+	return &p, nil
 }
 
 // DeclareServiceGitHub declares, at the stack's root (see
