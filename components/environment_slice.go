@@ -135,14 +135,17 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 	// One resource per template version, named by it, saved stable: a
 	// new version is created (and made stable) before the old one is
 	// deleted, and pipelines, which reference the stable version, follow
-	// it without being written. The provider updates a version in place
-	// when its version changes, and never unsets isStable.
+	// it without being written. A version whose runtime inputs differ is
+	// saved non-stable beside the stable one until every pipeline pins
+	// it (plan.TemplateVersions); making it stable is an update of it.
+	// Harness then unmarks the previous stable version, which is deleted
+	// in the same update.
 	for _, t := range args.Templates {
 		tmpl, err := platform.NewTemplate(ctx, t.Identifier+"-"+t.Version, &platform.TemplateArgs{
 			Identifier: pulumi.String(t.Identifier),
 			Name:       pulumi.String(t.Name),
 			Version:    pulumi.String(t.Version),
-			IsStable:   pulumi.Bool(true),
+			IsStable:   pulumi.Bool(!t.Candidate),
 			OrgId:      org,
 			ProjectId:  proj,
 			// Its tags are in TemplateYaml: the provider neither sends
@@ -154,7 +157,9 @@ func NewEnvironmentSlice(ctx *pulumi.Context, name string, args *EnvironmentSlic
 		if err != nil {
 			return nil, err
 		}
-		declared(plan.KindTemplate, t.Identifier, tmpl)
+		if !t.Candidate {
+			declared(plan.KindTemplate, t.Identifier, tmpl)
+		}
 	}
 	return e, ctx.RegisterResourceOutputs(e, pulumi.Map{})
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -47,6 +48,23 @@ func TestDeployToHarnessFollowsTheEvent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The templates the pipelines reference, stable, as the platform
+	// stack saves them.
+	tp, err := plan.Build(c, "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tmpl plan.StageTemplate
+	for _, tm := range tp.Templates {
+		must(cloud.Put("Template/"+tm.Identifier+"/"+tm.Version, core.Record{Type: harness.TemplateType, Name: tm.Identifier + "-" + tm.Version,
+			Properties: map[string]any{"identifier": tm.Identifier, "orgId": org, "projectId": project, "version": tm.Version, "isStable": true, "templateYaml": tm.YAML}}))
+		if tm.Identifier == d.Pipeline.Template {
+			tmpl = tm
+		}
+	}
+	if tmpl.Identifier == "" {
+		t.Fatalf("dev declares no template %s", d.Pipeline.Template)
+	}
 	must(cloud.Put("Pipeline/"+d.Pipeline.Identifier, core.Record{Type: "harness:platform/pipeline:Pipeline", Name: d.Pipeline.Identifier,
 		Properties: map[string]any{"identifier": d.Pipeline.Identifier, "orgId": org, "projectId": project, "yaml": d.Pipeline.YAML}}))
 	must(cloud.Put("Triggers/"+d.Trigger.Identifier, core.Record{Type: "harness:platform/triggers:Triggers", Name: d.Trigger.Identifier,
@@ -82,6 +100,28 @@ func TestDeployToHarnessFollowsTheEvent(t *testing.T) {
 		if log, _, err := run(tc.service, "1.4.2", tc.region); err == nil || !strings.Contains(log, tc.want) {
 			t.Errorf("%s: %v\n%s", tc.name, err, log)
 		}
+	}
+	// A stable version with a runtime input the pipeline's templateInputs
+	// predate (a template changed under the pipeline): Harness merges the
+	// inputs only where the template has <+input>, and the new one has no
+	// value, so the pipeline is not started.
+	changed := strings.Replace(tmpl.YAML, "versionLabel: "+tmpl.Version, "versionLabel: vnext", 1)
+	changed = regexp.MustCompile(`(?m)^(\s+)timeout: \S+$`).ReplaceAllString(changed, "${1}timeout: <+input>")
+	must(cloud.Put("Template/"+tmpl.Identifier+"/"+tmpl.Version, core.Record{Type: harness.TemplateType, Name: tmpl.Identifier + "-" + tmpl.Version,
+		Properties: map[string]any{"identifier": tmpl.Identifier, "orgId": org, "projectId": project, "version": tmpl.Version, "isStable": false, "templateYaml": tmpl.YAML}}))
+	must(cloud.Put("Template/"+tmpl.Identifier+"/vnext", core.Record{Type: harness.TemplateType, Name: tmpl.Identifier + "-vnext",
+		Properties: map[string]any{"identifier": tmpl.Identifier, "orgId": org, "projectId": project, "version": "vnext", "isStable": true, "templateYaml": changed}}))
+	want := "Harness did not start the pipeline: INVALID_RUNTIME_INPUT_YAML: Failed while requesting Pipeline Execution: stage deploy: template " + tmpl.Identifier + " version vnext has runtime inputs the pipeline gives no value"
+	if log, _, err := run(d.Service, "1.4.2", region); err == nil || !strings.Contains(log, want) {
+		t.Errorf("a pipeline out of step with its template's stable version: %v, want %q\n%s", err, want, log)
+	}
+	// Pinned to the version its inputs were written for (as the service
+	// stacks pin a version in flight), it starts.
+	pinned := regexp.MustCompile(`(?m)^(\s+)templateRef: `+regexp.QuoteMeta(tmpl.Identifier)+`\n`).ReplaceAllString(d.Pipeline.YAML, "${0}${1}versionLabel: "+tmpl.Version+"\n")
+	must(cloud.Put("Pipeline/"+d.Pipeline.Identifier, core.Record{Type: "harness:platform/pipeline:Pipeline", Name: d.Pipeline.Identifier,
+		Properties: map[string]any{"identifier": d.Pipeline.Identifier, "orgId": org, "projectId": project, "yaml": pinned}}))
+	if log, _, err := run(d.Service, "1.4.2", region); err != nil || !strings.Contains(log, "Harness started "+d.Pipeline.Identifier) {
+		t.Errorf("a pipeline pinned to the version its inputs were written for: %v\n%s", err, log)
 	}
 	// A POST the gateway fails is not repeated: it may have been queued.
 	hooks.FailNextPosts = 1

@@ -148,6 +148,19 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 		doc.Pipeline.Stages = slices.Clone(doc.Pipeline.Stages)
 		doc.Pipeline.Stages[len(doc.Pipeline.Stages)-1] = thin
 		py, err := document.MarshalString(doc)
+		// pinned writes the pipeline with its deploy stage pinned to a
+		// version of its template (PinTemplates); only a template in
+		// flight calls it.
+		pinned := func(label string) (string, error) {
+			pin := doc
+			pin.Pipeline.Stages = slices.Clone(doc.Pipeline.Stages)
+			link := *thin.Stage.Template
+			link.VersionLabel = label
+			stage := thin
+			stage.Stage.Template = &link
+			pin.Pipeline.Stages[len(pin.Pipeline.Stages)-1] = stage
+			return document.MarshalString(pin)
+		}
 		if err != nil {
 			return fmt.Errorf("pipeline of %s: %w", d.svc.Name, err)
 		}
@@ -196,6 +209,7 @@ func buildDeployments(p *Plan, c *catalog.Catalog, st *catalog.Stack) error {
 				Tags:        tags,
 				YAML:        py,
 				resolved:    func() (string, error) { return document.MarshalString(pipelineDocument(d)) },
+				pinned:      pinned,
 				Template:    tmpl.Identifier,
 				Needs:       needs,
 			},

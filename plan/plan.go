@@ -335,7 +335,12 @@ type Pipeline struct {
 	// Template is the identifier of the stage template YAML references;
 	// "" for none.
 	Template string
-	Needs    []Ref
+	// TemplateVersion is the version YAML pins (versionLabel) while its
+	// template is in flight (PinTemplates); "" for the stable version.
+	TemplateVersion string
+	// pinned writes YAML pinned to a version of its template.
+	pinned func(label string) (string, error)
+	Needs  []Ref
 }
 
 // Resolved is what runs: YAML with its template applied, as Harness

@@ -37,6 +37,9 @@ type StageTemplate struct {
 	Needs []Ref
 	// YAML is the template document (template: {..., type: Stage, spec}).
 	YAML string
+	// Candidate: this version is saved non-stable, beside the stable one,
+	// while the pipelines move to it (TemplateVersions).
+	Candidate bool
 }
 
 // TemplateKey is what a deploy stage's template depends on besides its

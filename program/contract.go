@@ -46,13 +46,16 @@ const (
 	// stacks; OutPlatform (service stacks) names the platform stack.
 	OutServiceStacks = "serviceStacks"
 	OutPlatform      = "platform"
-	// OutTemplates (platform stacks) are the deploy-stage templates the
-	// stack declares, by identifier: each one's version, name, tags and
-	// YAML, so that the next run can keep one its plan no longer has
-	// while a service stack's pipelines still use it.
+	// OutTemplates (platform stacks) are the deploy-stage template
+	// versions the stack declares: the stable one by identifier, one
+	// saved non-stable (in flight) by "identifier@version"; each one's
+	// version, name, tags and YAML. The service stacks pin their
+	// pipelines to a version in flight, and the next run keeps a
+	// version while a service stack's pipelines still use it
+	// (plan.TemplateVersions).
 	OutTemplates = "templates"
 	// OutTemplatesUsed (service stacks) are the templates the stack's
-	// pipelines reference.
+	// pipelines reference: the identifier, with "@version" when pinned.
 	OutTemplatesUsed = "templatesUsed"
 )
 
@@ -307,63 +310,56 @@ func decode(stack string, outputs map[string]any) *contract {
 	c.KubernetesVersions = byRegion(outputs[OutKubernetesVersions])
 	c.Kubeconfigs = byRegion(outputs[OutKubeconfigs])
 	templates, _ := outputs[OutTemplates].(map[string]any)
-	for id, v := range templates {
+	for key, v := range templates {
 		m, _ := v.(map[string]any)
-		t := plan.StageTemplate{Identifier: id, Tags: stringList(m["tags"])}
+		// A candidate's key is "identifier@version" (export).
+		id, _, candidate := strings.Cut(key, "@")
+		t := plan.StageTemplate{Identifier: id, Tags: stringList(m["tags"]), Candidate: candidate}
 		t.Version, _ = m["version"].(string)
 		t.Name, _ = m["name"].(string)
 		t.YAML, _ = m["yaml"].(string)
 		c.Templates = append(c.Templates, t)
 	}
-	slices.SortFunc(c.Templates, func(a, b plan.StageTemplate) int { return strings.Compare(a.Identifier, b.Identifier) })
+	slices.SortFunc(c.Templates, func(a, b plan.StageTemplate) int {
+		return strings.Compare(a.Identifier+"\x00"+a.Version, b.Identifier+"\x00"+b.Version)
+	})
 	return c
 }
 
-// readTemplateUsers reads, when this platform stack's plan drops a
-// template its last contract declared, which of the environment's service
-// stacks' pipelines still use it; the stack keeps declaring it, as
-// deployed, until none does (Harness refuses to delete a template a
-// pipeline references, and the service stacks deploy after their
-// platform stack). It returns the templates to keep.
-func readTemplateUsers(ctx *pulumi.Context, c *catalog.Catalog, p *plan.Plan, previous *contract, through OutputsReader) ([]plan.StageTemplate, error) {
-	if previous == nil {
-		return nil, nil
+// templateVersions are the template versions a platform stack declares
+// (plan.TemplateVersions), from its plan, its last contract and, when they
+// matter, its service stacks' uses of them; what is in flight is logged.
+func templateVersions(ctx *pulumi.Context, c *catalog.Catalog, p *plan.Plan, previous *contract, through OutputsReader) ([]plan.StageTemplate, error) {
+	var deployed []plan.StageTemplate
+	if previous != nil {
+		deployed = previous.Templates
 	}
-	planned := map[string]bool{}
-	for _, t := range p.Templates {
-		planned[t.Identifier] = true
+	matter, err := plan.UsesMatter(p.Templates, deployed)
+	if err != nil {
+		return nil, err
 	}
-	var dropped []plan.StageTemplate
-	for _, t := range previous.Templates {
-		if !planned[t.Identifier] {
-			dropped = append(dropped, t)
+	var uses []plan.TemplateUse
+	if matter {
+		for _, stack := range c.StacksOf(p.Platform)[1:] {
+			outputs, err := through(stack, func() (map[string]any, error) { return deployedOutputs(ctx, stack) })
+			if err != nil {
+				return nil, err
+			}
+			for _, u := range stringList(outputs[OutTemplatesUsed]) {
+				uses = append(uses, plan.ParseTemplateUse(stack, u))
+			}
 		}
 	}
-	if len(dropped) == 0 {
-		return nil, nil
+	templates, notes, err := plan.TemplateVersions(p.Templates, deployed, uses)
+	if err != nil {
+		return nil, err
 	}
-	users := map[string][]string{}
-	for _, stack := range c.StacksOf(p.Platform)[1:] {
-		outputs, err := through(stack, func() (map[string]any, error) { return deployedOutputs(ctx, stack) })
-		if err != nil {
+	for _, n := range notes {
+		if err := ctx.Log.Info(n, nil); err != nil {
 			return nil, err
 		}
-		for _, id := range stringList(outputs[OutTemplatesUsed]) {
-			users[id] = append(users[id], stack)
-		}
 	}
-	var kept []plan.StageTemplate
-	for _, t := range dropped {
-		if len(users[t.Identifier]) == 0 {
-			continue
-		}
-		if err := ctx.Log.Info(fmt.Sprintf("template %s is kept at version %s: the catalog no longer uses it, but the pipelines of %s still do until their next up; the next up of %s after theirs deletes it",
-			t.Identifier, t.Version, strings.Join(users[t.Identifier], ", "), p.Stack), nil); err != nil {
-			return nil, err
-		}
-		kept = append(kept, t)
-	}
-	return kept, nil
+	return templates, nil
 }
 
 // byRegion decodes an output of strings by region (nil when absent).
@@ -453,7 +449,11 @@ func export(ctx *pulumi.Context, p *plan.Plan, upstream *contract, webhooks pulu
 	if p.IsPlatform() {
 		templates := pulumi.Map{}
 		for _, t := range declared {
-			templates[t.Identifier] = pulumi.Map{
+			key := t.Identifier
+			if t.Candidate {
+				key += "@" + t.Version
+			}
+			templates[key] = pulumi.Map{
 				"version": pulumi.String(t.Version),
 				"name":    pulumi.String(t.Name),
 				"tags":    pulumi.ToStringArray(t.Tags),
@@ -464,8 +464,9 @@ func export(ctx *pulumi.Context, p *plan.Plan, upstream *contract, webhooks pulu
 	} else {
 		var used []string
 		for _, d := range p.Deployments {
-			if d.Pipeline.Template != "" && !slices.Contains(used, d.Pipeline.Template) {
-				used = append(used, d.Pipeline.Template)
+			u := plan.TemplateUse{Template: d.Pipeline.Template, Version: d.Pipeline.TemplateVersion}.String()
+			if d.Pipeline.Template != "" && !slices.Contains(used, u) {
+				used = append(used, u)
 			}
 		}
 		slices.Sort(used)

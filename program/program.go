@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"slices"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
@@ -98,8 +97,9 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 				}
 			}
 		}
-		// A platform stack's templates: the plan's, and those it dropped
-		// that a service stack's pipelines still use.
+		// A platform stack's templates: the plan's, some saved non-stable
+		// while the pipelines move to them, and older versions a service
+		// stack's pipelines still use (plan.TemplateVersions).
 		templates := p.Templates
 		if p.IsPlatform() {
 			previous, err := readPrevious(ctx)
@@ -109,11 +109,14 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 			if previous != nil {
 				o.KubernetesVersions = previous.KubernetesVersions
 			}
-			kept, err := readTemplateUsers(ctx, c, p, previous, cfg.outputs)
-			if err != nil {
+			if templates, err = templateVersions(ctx, c, p, previous, cfg.outputs); err != nil {
 				return err
 			}
-			templates = append(slices.Clip(templates), kept...)
+		} else if from != nil {
+			// Pipelines whose template is in flight pin its new version.
+			if err := plan.PinTemplates(p, from.Templates); err != nil {
+				return err
+			}
 		}
 		strict := !ctx.DryRun() || cfg.strict != nil && cfg.strict(ctx.Stack())
 		err = enforce(ctx, plan.Guard(c, p, o), strict)

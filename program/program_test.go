@@ -706,3 +706,90 @@ func mustBuildPlan(t *testing.T, c *catalog.Catalog, stack string) *plan.Plan {
 	}
 	return p
 }
+
+// A template version whose runtime inputs differ from the stable one's
+// (a program upgrade that lifts an input) goes live in three steps: the
+// platform stack saves it non-stable beside the stable version; each
+// service stack pins its pipelines to it with their new inputs; once
+// every pipeline pins it, the platform stack makes it stable and the
+// previous version goes.
+func TestTemplateVersionInFlight(t *testing.T) {
+	c := example(t)
+	const stack = "production"
+	services := c.StacksOf(stack)[1]
+	next := mustBuildPlan(t, c, stack).Templates[0]
+	// The stable version an older program saved: no serviceRef input.
+	old := next
+	old.Version = "v0000old"
+	old.YAML = strings.Replace(strings.Replace(next.YAML, "serviceRef: <+input>", "serviceRef: fixed", 1), "versionLabel: "+next.Version, "versionLabel: v0000old", 1)
+	if old.YAML == next.YAML {
+		t.Fatal("the template has no serviceRef input")
+	}
+	entry := func(t plan.StageTemplate) map[string]any {
+		return map[string]any{"version": t.Version, "name": t.Name, "tags": []any{}, "yaml": t.YAML}
+	}
+	outputs := deployedChain(c)
+	platform := func(deployed map[string]any, users ...any) map[string]mocktest.Registered {
+		t.Helper()
+		outputs[stack][OutTemplates] = resource.NewPropertyValue(deployed)
+		outputs[services][OutTemplatesUsed] = resource.NewPropertyValue(users)
+		rec := &mocktest.Recorder{StackOutputs: outputs}
+		if err := mocktest.Run(New(c.Files()), stack, rec); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]mocktest.Registered{}
+		for _, r := range rec.OfType(tTemplate) {
+			if str(r, "identifier") == next.Identifier {
+				out[str(r, "version")] = r
+			}
+		}
+		return out
+	}
+	// 1. The platform stack: the new version non-stable, the old one kept stable.
+	got := platform(map[string]any{next.Identifier: entry(old)}, next.Identifier)
+	if len(got) != 2 || !got[old.Version].Inputs["isStable"].BoolValue() || got[next.Version].Inputs["isStable"].BoolValue() ||
+		str(got[old.Version], "templateYaml") != old.YAML {
+		t.Fatalf("step 1: versions declared %v, want %s stable as deployed and %s non-stable", got, old.Version, next.Version)
+	}
+	// 2. The service stack: its pipelines of the template pin the new
+	// version; the others do not.
+	outputs[stack][OutTemplates] = resource.NewPropertyValue(map[string]any{next.Identifier: entry(old), next.Identifier + "@" + next.Version: entry(next)})
+	rec := &mocktest.Recorder{StackOutputs: outputs}
+	if err := mocktest.Run(New(c.Files()), services, rec); err != nil {
+		t.Fatal(err)
+	}
+	pinned, unpinned := 0, 0
+	for _, r := range rec.OfType(tPipeline) {
+		y := str(r, "yaml")
+		switch {
+		case strings.Contains(y, "templateRef: "+next.Identifier+"\n"):
+			if !strings.Contains(y, "versionLabel: "+next.Version+"\n") {
+				t.Errorf("pipeline %s of %s is not pinned to %s", r.Name, next.Identifier, next.Version)
+			}
+			pinned++
+		case strings.Contains(y, "versionLabel:"):
+			t.Errorf("pipeline %s is pinned, though its template is not in flight", r.Name)
+		default:
+			unpinned++
+		}
+	}
+	if pinned == 0 || unpinned == 0 {
+		t.Errorf("%d pipelines pinned, %d not: want some of each", pinned, unpinned)
+	}
+	// 3. Every pipeline pins it: stable, and the old version is gone.
+	got = platform(map[string]any{next.Identifier: entry(old), next.Identifier + "@" + next.Version: entry(next)}, next.Identifier+"@"+next.Version)
+	if len(got) != 1 || !got[next.Version].Inputs["isStable"].BoolValue() {
+		t.Fatalf("step 3: versions declared %v, want %s alone, stable", got, next.Version)
+	}
+	// 4. The service stack unpins.
+	outputs[stack][OutTemplates] = resource.NewPropertyValue(map[string]any{next.Identifier: entry(next)})
+	rec = &mocktest.Recorder{StackOutputs: outputs}
+	if err := mocktest.Run(New(c.Files()), services, rec); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rec.OfType(tPipeline) {
+		if strings.Contains(str(r, "yaml"), "versionLabel:") {
+			t.Errorf("pipeline %s is still pinned once its version is stable", r.Name)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/company/harness-platform/harness/template"
 	"github.com/company/harness-platform/simulated/core"
 )
 
@@ -205,6 +206,14 @@ func (w *Webhooks) process(u *url.URL, ev *webhookEvent, payload map[string]any)
 			return "INVALID_RUNTIME_INPUT_YAML", fmt.Sprintf("Failed while requesting Pipeline Execution: variable %s: value %q is not one of the allowed values %s", v.Name, value, strings.Join(values, ", ")), ""
 		}
 	}
+	// The pipeline as it runs: each template stage takes the version its
+	// reference names, with the pipeline's templateInputs merged only
+	// where that version has <+input>. An input the pipeline does not
+	// give (a template changed under it, not reconciled) is one no
+	// trigger supplies: the run is not started.
+	if msg := unfilledTemplateInputs(fmt.Sprint(pipeline["yaml"]), ev.org, ev.project, w.cloud); msg != "" {
+		return "INVALID_RUNTIME_INPUT_YAML", "Failed while requesting Pipeline Execution: " + msg, ""
+	}
 	return "TARGET_EXECUTION_REQUESTED", "Pipeline execution was requested successfully", core.ShortHash("execution "+ev.payload+ev.trigger) + core.ShortHash(ev.trigger+ev.payload) + core.ShortHash(ev.payload)[:6]
 }
 
@@ -255,4 +264,50 @@ func allowedValues(pipelineYAML string) map[string][]string {
 func jsonEscape(s string) string {
 	b, _ := json.Marshal(s)
 	return strings.Trim(string(b), `"`)
+}
+
+// unfilledTemplateInputs says which runtime inputs of a pipeline's
+// templates, at the versions its references name, the pipeline gives no
+// value ("" when none): a pipeline whose templateInputs predate its
+// template's version. Harness merges templateInputs into the template
+// only where the template has <+input> (harness-core
+// mergeTemplateInputsToTemplateSpecInTemplateYaml) and validates the
+// resolved YAML without <+input> before it runs (harness-core#42768);
+// the Studio asks to reconcile the pipeline
+// (developer.harness.io/docs/platform/templates/reconcile-pipeline-templates).
+// The wording is the simulation's.
+func unfilledTemplateInputs(pipelineYAML, org, project string, cloud *core.Cloud) string {
+	expanded, refs, err := expandPipeline(pipelineYAML, org, project, cloud)
+	if err != nil {
+		return err.Error()
+	}
+	if len(refs) == 0 {
+		return ""
+	}
+	p, _ := expanded["pipeline"].(map[string]any)
+	stages, _ := p["stages"].([]any)
+	var out []string
+	for _, r := range refs {
+		for _, e := range stages {
+			st, _ := e.(map[string]any)["stage"].(map[string]any)
+			if st == nil || st["identifier"] != r.Where {
+				continue
+			}
+			body := make(map[string]any, len(st))
+			for k, v := range st {
+				if k != "template" {
+					body[k] = v
+				}
+			}
+			if left := template.Inputs(body); len(left) > 0 {
+				version := r.Version
+				if rec, err := resolveTemplate(cloud, r, org, project); err == nil {
+					version = str2(rec.Properties["version"])
+				}
+				out = append(out, fmt.Sprintf("stage %s: template %s version %s has runtime inputs the pipeline gives no value: %s; the pipeline's template inputs are out of date (reconcile the pipeline with the template)",
+					r.Where, r.Template, version, strings.Join(left, ", ")))
+			}
+		}
+	}
+	return strings.Join(out, "; ")
 }
