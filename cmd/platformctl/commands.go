@@ -386,8 +386,8 @@ func commands() []*cobra.Command {
 			},
 			run: runEngine},
 		{use: "recover --stack STACK", group: groupStacks,
-			short: "settle the pending creates of an interrupted up",
-			long:  "After an interrupted up: settle its pending creates, so the next up creates only what is missing.",
+			short: "settle the pending operations of an interrupted up",
+			long:  "After an interrupted up: settle its pending operations (creates, updates, deletes), so the next up creates, updates or deletes only what is left to do.",
 			flags: func(fs *pflag.FlagSet, o *options) {
 				engineFlags(fs, o)
 				fs.BoolVar(&o.unlock, "unlock", false, "first remove the lock a killed run left (pulumi cancel); only when no run is in progress")

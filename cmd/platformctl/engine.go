@@ -240,7 +240,7 @@ func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 }
 
 // recoverStack settles what an interrupted up left: the lock (with
-// --unlock) and the pending creates.
+// --unlock) and the pending operations (creates, updates, deletes).
 func recoverStack(ctx context.Context, s *engine.Session, f options, stdout io.Writer) error {
 	if f.unlock {
 		if err := s.Unlock(ctx, f.stack); err != nil {
@@ -252,10 +252,10 @@ func recoverStack(ctx context.Context, s *engine.Session, f options, stdout io.W
 		return err
 	}
 	if len(settled) == 0 {
-		fmt.Fprintf(stdout, "%s has no pending creates: nothing to recover\n", f.stack)
+		fmt.Fprintf(stdout, "%s has no pending operations: nothing to recover\n", f.stack)
 		return nil
 	}
-	fmt.Fprintf(stdout, "%s: settled %d pending create(s); run `platformctl up --stack %s --yes` to create what is missing\n", f.stack, len(settled), f.stack)
+	fmt.Fprintf(stdout, "%s: settled %d pending operation(s); run `platformctl up --stack %s --yes` to finish what the interrupted up left\n", f.stack, len(settled), f.stack)
 	return nil
 }
 
