@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -468,10 +469,114 @@ func TestDeployTemplate(t *testing.T) {
 			t.Errorf("the deploy form accepts %v", bad)
 		}
 	}
-	// The link a service page would carry to this template parses as the
-	// catalog wants a link (an absolute URL).
-	if l := DeployLink("https://backstage.company.io/", "payment-service"); l != "https://backstage.company.io/create/templates/default/deploy-service?formData=%7B%22service%22%3A%22component%3Adefault%2Fpayment-service%22%7D" {
-		t.Errorf("deploy link %s", l)
+}
+
+// A service page's deploy link (the first link of the catalog-info.yaml the
+// program writes) opens this template in the foundation's Backstage
+// instance with the service filled in: the scaffolder's route
+// /create/templates/<namespace>/<name>, the form's first state the JSON in
+// formData (useFormDataFromQuery). What it fills in, the rest answered, is
+// what the form accepts, and runs the service's pipeline of the chosen
+// environment, for every service with a catalog-info.yaml, in every
+// environment it runs in.
+func TestDeployLinkFillsTheForm(t *testing.T) {
+	t.Parallel()
+	c := load(t)
+	base := c.Root().Foundation.BackstageURL
+	if base == "" {
+		t.Fatal("the example foundation has no backstageUrl: no catalog-info.yaml carries the deploy link")
+	}
+	var tpl struct {
+		Metadata struct{ Name, Namespace string }
+	}
+	if err := yaml.Unmarshal(mustRead(t, filepath.Join(root, DeployFile)), &tpl); err != nil {
+		t.Fatal(err)
+	}
+	if tpl.Metadata.Namespace == "" {
+		tpl.Metadata.Namespace = "default"
+	}
+	type run struct{ service, ref, env, pipeline string }
+	var runs []run
+	var all []map[string]any
+	seen := map[string]bool{}
+	for _, stack := range c.AllStacks() {
+		p, err := plan.Build(c, stack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ci := range p.GitHub.CatalogInfo {
+			if seen[ci.Service] {
+				continue
+			}
+			seen[ci.Service] = true
+			content, err := ci.Content("account_id")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var entity struct {
+				Kind     string
+				Metadata struct {
+					Name, Namespace string
+					Links           []struct{ URL, Title, Icon string }
+				}
+			}
+			if err := yaml.Unmarshal([]byte(content), &entity); err != nil {
+				t.Fatal(err)
+			}
+			if len(entity.Metadata.Links) == 0 || entity.Metadata.Links[0].Title != plan.DeployLinkTitle {
+				t.Errorf("%s: the first link is not %q: %+v", ci.Service, plan.DeployLinkTitle, entity.Metadata.Links)
+				continue
+			}
+			link, err := url.Parse(entity.Metadata.Links[0].URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := base + "/create/templates/" + tpl.Metadata.Namespace + "/" + tpl.Metadata.Name; link.Scheme+"://"+link.Host+link.Path != want {
+				t.Errorf("%s: the deploy link opens %s, the template's page is %s", ci.Service, link, want)
+			}
+			var formData map[string]any
+			if err := json.Unmarshal([]byte(link.Query().Get("formData")), &formData); err != nil {
+				t.Fatalf("%s: formData of %s: %v", ci.Service, link, err)
+			}
+			// The EntityPicker selects the entity whose
+			// stringifyEntityRef is the value: kind:namespace/name in
+			// lower case, the namespace default when the entity names none.
+			ns := entity.Metadata.Namespace
+			if ns == "" {
+				ns = "default"
+			}
+			ref := strings.ToLower(entity.Kind + ":" + ns + "/" + entity.Metadata.Name)
+			if len(formData) != 1 || formData[plan.DeployServiceField] != ref {
+				t.Errorf("%s: the link fills in %v, want {%s: %s}", ci.Service, formData, plan.DeployServiceField, ref)
+			}
+			s, _ := c.Service(ci.Service)
+			for _, env := range s.Environments {
+				e := c.Stacks[env].Environment
+				answers := maps(formData, map[string]any{"environment": e.Identifier, "region": s.In[env].Regions[0], "imageTag": "v2.3.1"})
+				if errs := formErrors(t, DeployFile, answers); errs != nil {
+					t.Errorf("%s in %s: the form refuses the link's answers: %v", ci.Service, env, errs)
+				}
+				runs = append(runs, run{ci.Service, ref, env, ident.Pipeline(ci.Service, e.Identifier)})
+				all = append(all, map[string]any{"parameters": answers, "environment": map[string]any{AccountParameter: "acct"},
+					"steps": map[string]any{"runPipeline": map[string]any{"body": map[string]any{"data": map[string]any{"planExecution": map[string]any{"uuid": "exec1"}}}}}})
+			}
+		}
+	}
+	if len(runs) == 0 {
+		t.Fatal("no service of the example catalog has backstage: true")
+	}
+	for i, r := range render(t, DeployFile, all...) {
+		want := runs[i]
+		if len(r.FormErrors) != 0 {
+			t.Errorf("%+v: the scaffolder's form refuses it: %v", want, r.FormErrors)
+		}
+		if path := HarnessProxy + "/gateway/pipeline/api/pipeline/execute/" + want.pipeline; r.Steps[0].Input["path"] != path {
+			t.Errorf("%+v: runs %v, want %s", want, r.Steps[0].Input["path"], path)
+		}
+		links := r.Output["links"].([]any)
+		if got := links[1].(map[string]any)["entityRef"]; got != want.ref {
+			t.Errorf("%+v: the run links to %v", want, got)
+		}
 	}
 }
 

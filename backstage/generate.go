@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,7 +26,9 @@ const (
 	OnboardFile = "backstage/templates/onboard-service/template.yaml"
 	DeployFile  = "backstage/templates/deploy-service/template.yaml"
 	OnboardName = "onboard-service"
-	DeployName  = "deploy-service"
+	// DeployName is the template a service's catalog-info.yaml links to
+	// (plan.DeployTemplateURL).
+	DeployName = plan.DeployTemplate
 )
 
 // HarnessProxy is the Backstage proxy route to Harness's API: the one the
@@ -549,13 +550,17 @@ func deployTemplate(c *catalog.Catalog) m {
 	// ident.Pipeline(service, environment): the service's name with '-'
 	// as '_' (a service name is a Kubernetes name: '-' is the one
 	// character ident.From replaces), '_', the environment's identifier.
-	pipeline := `${{ parameters.service | parseEntityRef | pick("name") | replace("-", "_") }}_${{ parameters.environment }}`
+	service := "parameters." + plan.DeployServiceField
+	pipeline := `${{ ` + service + ` | parseEntityRef | pick("name") | replace("-", "_") }}_${{ parameters.environment }}`
 	params := []any{m{
 		{"title", "What to deploy"},
 		{"description", "Runs the service's pipeline of the environment in Harness with these runtime inputs; Production runs ask for the approvals and the change window as every run does."},
-		{"required", []string{"service", "environment", "region", "imageTag"}},
+		{"required", []string{plan.DeployServiceField, "environment", "region", "imageTag"}},
 		{"properties", m{
-			{"service", m{{"title", "Service"}, {"type", "string"},
+			// The field a service page's link fills in (its catalog-info.yaml,
+			// plan.DeployTemplateURL): the service's entity ref, as the
+			// EntityPicker holds it.
+			{plan.DeployServiceField, m{{"title", "Service"}, {"type", "string"},
 				{"description", "A service of the catalog with a Backstage catalog-info.yaml (backstage: true)."},
 				{"ui:field", "EntityPicker"},
 				{"ui:options", m{
@@ -617,19 +622,8 @@ func deployTemplate(c *catalog.Catalog) m {
 			{"steps", steps},
 			{"output", m{{"links", []any{
 				m{{"title", "The run in Harness"}, {"url", run}, {"icon", "dashboard"}},
-				m{{"title", "The service"}, {"entityRef", "${{ parameters.service }}"}},
+				m{{"title", "The service"}, {"entityRef", "${{ " + service + " }}"}},
 			}}}},
 		}},
 	}
-}
-
-// DeployLink is the link a service's catalog-info.yaml would carry to
-// open the deploy template with the service filled in: the scaffolder
-// reads its first form state from the formData query parameter
-// (@backstage/plugin-scaffolder-react, useFormDataFromQuery). base is the
-// Backstage instance's URL: the catalog refuses a link that is not an
-// absolute URL (FieldFormatEntityPolicy).
-func DeployLink(base, service string) string {
-	data, _ := json.Marshal(map[string]string{"service": "component:default/" + service})
-	return strings.TrimSuffix(base, "/") + "/create/templates/default/" + DeployName + "?formData=" + url.QueryEscape(string(data))
 }

@@ -267,6 +267,9 @@ type foundationDoc struct {
 	// Repository is where this program lives; its GitHub environments
 	// and branch protection are declared with the foundation.
 	Repository string `yaml:"repository" desc:"This program's GitHub repository, owner/name: its staging and production environments and main's protection are managed here."`
+	// BackstageURL is the Backstage instance the services' catalog-info
+	// files are read by: their deploy link opens its scaffolder.
+	BackstageURL string `yaml:"backstageUrl" desc:"https URL of the Backstage instance, e.g. https://backstage.company.io: each service's catalog-info.yaml links to its \"Deploy to an environment\" template there, with the service filled in. Absent: no such link (Backstage's catalog refuses a link that is not an absolute URL)."`
 }
 
 type orgDoc struct {

@@ -337,6 +337,9 @@ type Foundation struct {
 	Registry Registry
 	// Repository is this program's GitHub repository (owner/name), or "".
 	Repository string
+	// BackstageURL is the Backstage instance's https URL without a
+	// trailing '/', or "": where the services' deploy links point.
+	BackstageURL string
 }
 
 // Registry is the Docker registry the catalog's images are in.

@@ -3,6 +3,7 @@ package catalog
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/diag"
@@ -181,7 +182,8 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 				Type:                orDefault(f.Registry.Type, DefaultRegistryType),
 				Username:            f.Registry.Username,
 			},
-			Repository: f.Repository,
+			Repository:   f.Repository,
+			BackstageURL: strings.TrimRight(f.BackstageURL, "/"),
 		}
 	}
 	if vd := d.Verification; vd != nil {

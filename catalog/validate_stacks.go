@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -110,6 +111,14 @@ func (v *validator) checkStacks() {
 			}
 			if f.Repository != "" && !repoPattern.MatchString(f.Repository) {
 				v.at(f.At.Field("repository"), "write the repository as owner/name, e.g. company/harness-platform", "foundation repository %q is not owner/name", f.Repository)
+			}
+			// The deploy link is <backstageUrl>/create/templates/...: a
+			// query or a fragment here would swallow that path.
+			if b := f.BackstageURL; b != "" {
+				if u, err := url.Parse(b); err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
+					v.at(f.At.Field("backstageUrl"), "write the https URL Backstage is served at (its app.baseUrl), such as https://backstage.company.io",
+						"foundation backstageUrl %q is not the https URL of a Backstage instance", b)
+				}
 			}
 			if r.Username == "" && st.RegistryPassword != nil {
 				v.at(st.At.Field(Namespace+":registryPassword"), "set registry.username, or remove the password", "registryPassword is set but registry.username is not")

@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -167,6 +168,10 @@ type CatalogInfo struct {
 	Pipelines []NamedID
 	ServiceID string
 	Scope     Scope
+	// DeployURL opens the Backstage deploy template with the service
+	// filled in (DeployTemplateURL), or "" when the foundation names no
+	// Backstage instance (backstageUrl).
+	DeployURL string
 }
 
 // NamedID is a labelled identifier.
@@ -236,6 +241,9 @@ func buildGitHub(p *Plan, c *catalog.Catalog, st *catalog.Stack) {
 				e := c.Stacks[env].Environment
 				info.Pipelines = append(info.Pipelines, NamedID{Label: e.Name, ID: ident.Pipeline(s.Name, e.Identifier)})
 			}
+			if f := c.Root().Foundation; f != nil && f.BackstageURL != "" {
+				info.DeployURL = DeployTemplateURL(f.BackstageURL, s.Name)
+			}
 			g.CatalogInfo = append(g.CatalogInfo, info)
 		}
 	}
@@ -263,12 +271,52 @@ func ServiceURL(account string, s Scope, id string) string {
 	return fmt.Sprintf("%s/ng/account/%s/home/orgs/%s/projects/%s/services/%s/", HarnessURL, account, s.OrgID, s.ProjectID, id)
 }
 
+// The Backstage software template that runs a service's pipeline
+// (backstage/generate.go writes it: backstage/templates/deploy-service),
+// its form's field for the service, and the title of the service page's
+// link to it (seed 004, section 11: "Deploy to Environment" on the
+// service page).
+const (
+	DeployTemplate     = "deploy-service"
+	DeployServiceField = "service"
+	DeployLinkTitle    = "Deploy to an environment"
+	// DeployLinkIcon is one of the icons every Backstage app has
+	// (@backstage/core-app-api AppIcons: "scaffolder", the scaffolder's
+	// own "Create..." icon); EntityLinksCard shows a link's icon with
+	// app.getSystemIcon(icon), a generic one for an unknown key.
+	DeployLinkIcon = "scaffolder"
+)
+
+// DeployTemplateURL opens the deploy template of the Backstage instance at
+// base with the service filled in. The scaffolder serves a template at
+// <base>/create/templates/<namespace>/<name> (plugin-scaffolder: its page's
+// default path /create, selectedTemplateRouteRef
+// /templates/:namespace/:templateName; the template is in the default
+// namespace), and its form starts from the JSON object in the formData
+// query parameter (@backstage/plugin-scaffolder-react,
+// useFormDataFromQuery: qs.parse(location.search), then
+// JSON.parse(query.formData)). The service is the entity ref the form's
+// EntityPicker holds for the service's Component, stringifyEntityRef's
+// kind:namespace/name in lower case: its catalog-info.yaml names no
+// namespace, so default. An absolute URL: the catalog refuses a link
+// that is not one (@backstage/catalog-model FieldFormatEntityPolicy,
+// isValidUrl: new URL(value)).
+func DeployTemplateURL(base, service string) string {
+	data, _ := json.Marshal(map[string]string{DeployServiceField: "component:default/" + strings.ToLower(service)})
+	return strings.TrimRight(base, "/") + "/create/templates/default/" + DeployTemplate + "?formData=" + url.QueryEscape(string(data))
+}
+
 // Content is the catalog-info.yaml of the service in account: the Harness
 // plugin's annotations (harness.io/pipelines and harness.io/services, each
-// a block of "label: URL" lines) and a link to each pipeline.
+// a block of "label: URL" lines), a link to each pipeline and, first,
+// when the foundation names the Backstage instance, the link that opens
+// the deploy template for the service.
 func (ci CatalogInfo) Content(account string) (string, error) {
 	var pipelines strings.Builder
 	var linkList []map[string]string
+	if ci.DeployURL != "" {
+		linkList = append(linkList, map[string]string{"url": ci.DeployURL, "title": DeployLinkTitle, "icon": DeployLinkIcon})
+	}
 	for _, p := range ci.Pipelines {
 		url := PipelineURL(account, ci.Scope, p.ID)
 		fmt.Fprintf(&pipelines, "%s: %s\n", p.Label, url)

@@ -220,9 +220,37 @@ func TestServiceRepositories(t *testing.T) {
 }
 
 // A service that asks for it gets a catalog-info.yaml whose annotations the
-// Harness plugin parses: blocks of "label: URL" lines.
+// Harness plugin parses (blocks of "label: URL" lines), a link to each of
+// its pipelines and, when the foundation names the Backstage instance,
+// first, the link that opens the deploy template for it; without
+// backstageUrl, no such link and no error.
 func TestCatalogInfo(t *testing.T) {
 	c := example(t)
+	base := c.Root().Foundation.BackstageURL
+	if base == "" {
+		t.Fatal("the example foundation has no backstageUrl: nothing checks the deploy link")
+	}
+	files := c.Files()
+	stackFile := "Pulumi." + c.Chain[0] + ".yaml"
+	line := "    backstageUrl: " + base + "\n"
+	if !strings.Contains(string(files[stackFile]), line) {
+		t.Fatalf("%s has no %q", stackFile, line)
+	}
+	without := catalog.Files{}
+	for k, v := range files {
+		without[k] = v
+	}
+	without[stackFile] = []byte(strings.Replace(string(files[stackFile]), line, "", 1))
+	unset, err := catalog.Resolve(without, nil)
+	if err != nil {
+		t.Fatalf("without backstageUrl: %v", err)
+	}
+	checkCatalogInfo(t, c, base)
+	checkCatalogInfo(t, unset, "")
+}
+
+func checkCatalogInfo(t *testing.T, c *catalog.Catalog, backstage string) {
+	t.Helper()
 	files := mustRun(t, c, "dev").OfType(tGHFile)
 	var wanted []string
 	for _, s := range c.Services {
@@ -238,7 +266,7 @@ func TestCatalogInfo(t *testing.T) {
 			Metadata struct {
 				Name        string
 				Annotations map[string]string
-				Links       []struct{ URL, Title string }
+				Links       []struct{ URL, Title, Icon string }
 			}
 			Spec struct{ Owner string }
 		}
@@ -249,9 +277,27 @@ func TestCatalogInfo(t *testing.T) {
 		if str(f, "file") != "catalog-info.yaml" || doc.Spec.Owner != s.Team {
 			t.Errorf("%s: file %s owner %s", s.Name, str(f, "file"), doc.Spec.Owner)
 		}
+		links := doc.Metadata.Links
+		if backstage != "" {
+			// The deploy link: the template's page in that instance, its
+			// form filled in with the service's entity ref
+			// (backstage/backstage_test.go renders the template with it).
+			want := backstage + "/create/templates/default/" + plan.DeployTemplate +
+				"?formData=%7B%22" + plan.DeployServiceField + "%22%3A%22component%3Adefault%2F" + s.Name + "%22%7D"
+			if len(links) == 0 || links[0].URL != want || links[0].Title != plan.DeployLinkTitle || links[0].Icon != "scaffolder" {
+				t.Errorf("%s: first link %+v, want the deploy link %s", s.Name, links, want)
+			} else {
+				links = links[1:]
+			}
+		}
 		lines := strings.Split(strings.TrimSpace(doc.Metadata.Annotations["harness.io/pipelines"]), "\n")
-		if len(lines) != len(s.Environments) || len(doc.Metadata.Links) != len(lines) {
-			t.Errorf("%s: %d pipeline lines, %d links, %d environments", s.Name, len(lines), len(doc.Metadata.Links), len(s.Environments))
+		if len(lines) != len(s.Environments) || len(links) != len(lines) {
+			t.Errorf("%s: %d pipeline lines, %d pipeline links, %d environments", s.Name, len(lines), len(links), len(s.Environments))
+		}
+		for _, l := range links {
+			if strings.Contains(l.URL, "/create/templates/") {
+				t.Errorf("%s: a second or unexpected deploy link %s (backstageUrl %q)", s.Name, l.URL, backstage)
+			}
 		}
 		for _, l := range lines {
 			// The plugin splits each line at its first ':'.
