@@ -88,7 +88,7 @@ test-fast|test-engine) echo "$*" >> "@LOG@" ;;
 esac
 `
 
-func writeScript(t *testing.T, path, text string, repl ...string) {
+func writeScript(t testing.TB, path, text string, repl ...string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -101,7 +101,7 @@ func writeScript(t *testing.T, path, text string, repl ...string) {
 // newOfflineRunner makes the repository from the project's working tree
 // (what git would commit), platformctl, the stand-ins, and an empty
 // offline state.
-func newOfflineRunner(t *testing.T) *offlineRunner {
+func newOfflineRunner(t testing.TB) *offlineRunner {
 	t.Helper()
 	if _, err := engine.FindCLI(); err != nil {
 		t.Fatalf("%v (make test installs it)", err)
