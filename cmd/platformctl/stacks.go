@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/diag"
 )
 
 // affectedStacks lists, in chain order, the stacks a change from base to
@@ -23,7 +24,7 @@ func affectedStacks(c, base *catalog.Catalog) []string {
 	touched := map[string]bool{} // shards
 	for _, s := range c.Services {
 		old, ok := base.Service(s.Name)
-		if !ok || !reflect.DeepEqual(old, s) {
+		if !ok || !sameEntry(old, s) {
 			touched[s.Stack] = true
 			if ok {
 				touched[old.Stack] = true
@@ -45,6 +46,14 @@ func affectedStacks(c, base *catalog.Catalog) []string {
 		}
 	}
 	return out
+}
+
+// sameEntry reports whether a service's entry means the same in both
+// catalogs: where it sits in the file does not count (a line added to an
+// entry moves every later one).
+func sameEntry(a, b catalog.Service) bool {
+	a.Pos, b.Pos = diag.Pos{}, diag.Pos{}
+	return reflect.DeepEqual(a, b)
 }
 
 // sameSettings reports whether every file but the services file is the

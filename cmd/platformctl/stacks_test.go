@@ -52,6 +52,12 @@ func TestAffectedStacks(t *testing.T) {
 	if got := affectedStacks(c, base); !slices.Equal(got, want) {
 		t.Errorf("one service changed: %v, want %v", got, want)
 	}
+	// A line added to its entry moves every later entry in the file, and
+	// changes none of them.
+	c = edit(catalog.ServicesFile, "image: registry.company.io/identity/svc-00010\n", "image: registry.company.io/identity/svc-00010\n    description: Added by a pull request.\n")
+	if got := affectedStacks(c, base); !slices.Equal(got, want) {
+		t.Errorf("a line added to one service: %v, want %v", got, want)
+	}
 	c = edit(catalog.TeamsFile, "Basket, checkout and pricing.", "Basket and checkout.")
 	if got := affectedStacks(c, base); len(got) != len(c.AllStacks()) || len(got) < 10 {
 		t.Errorf("a team changed: %d stacks, want all %d", len(got), len(c.AllStacks()))
