@@ -93,8 +93,10 @@ func (a EKSAddon) Minors() []string {
 // EKSAddonCompatible reports whether the add-on's table gives version for
 // Kubernetes version k8s: what the simulated EKS takes for the add-on
 // version's compatibility with a cluster (DescribeAddonVersions'
-// compatibilities). The real EKS knows more builds than the tables' latest
-// ones; the program asks only for those.
+// compatibilities), in its CreateAddon and UpdateAddon and in its answer
+// to preflight. The real EKS knows more builds than the tables' latest
+// ones; the program asks only for those, and preflight asks the real EKS
+// whether it lists them.
 func EKSAddonCompatible(name, version, k8s string) bool {
 	a, ok := LookupEKSAddon(name)
 	return ok && version != "" && a.Versions[k8s] == version

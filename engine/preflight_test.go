@@ -2,15 +2,22 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+
 	"github.com/company/harness-platform/apibudget"
+	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/simulated"
+	"github.com/company/harness-platform/simulated/aws"
 )
 
 // Preflight against the simulated services: with everything in place it
@@ -117,6 +124,74 @@ func TestPreflight(t *testing.T) {
 		if _, err := s.Preview(ctx, "dev", PreviewOptions{}); err == nil || !strings.Contains(s.out.String(), c.preview) {
 			t.Errorf("%s: the preview passed or failed otherwise (%v), want %q:\n%s", c.name, err, c.preview, s.out)
 		}
+	}
+}
+
+// Preflight's question to EKS of the add-ons' versions (DescribeAddonVersions)
+// agrees with the run: in the deployed dev, the versions it judges are
+// those of the add-ons the up created (the VPC CNI, whose table has no
+// row for 1.35, none), each the one the simulated EKS lists for the
+// cluster's version, as its default, and preflight reports nothing; a
+// version the simulated EKS does not list for it, preflight reports with
+// the one it lists, and the simulated EKS refuses as the update of the
+// deployed add-on.
+func TestPreflightEKSAddons(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := example(t)
+	s := open(t, deployedDev(t), c)
+	if problems, err := s.Preflight(ctx, "dev"); err != nil || len(problems) > 0 {
+		t.Fatalf("preflight of the deployed dev: %v %v", problems, err)
+	}
+	req, err := preflight.Require(c, s.account(), "dev", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cloud := s.servers().Cloud("aws")
+	if err := cloud.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	deployed := map[string]string{} // cluster/add-on: version
+	for _, r := range cloud.OfType("aws:eks/addon:Addon") {
+		deployed[fmt.Sprint(r.Properties["clusterName"])+"/"+fmt.Sprint(r.Properties["addonName"])] = fmt.Sprint(r.Properties["addonVersion"])
+	}
+	judged := map[string]string{}
+	for _, e := range req.EKS {
+		for _, a := range e.Addons {
+			if a.Version == "" {
+				continue
+			}
+			judged[e.Name+"/"+a.Name] = a.Version
+			listed, err := s.servers().EKSAddonVersions(ctx, e.Region, a.Name, e.Version)
+			if want := []preflight.EKSAddonVersion{{Version: a.Version, Default: true}}; err != nil || !slices.Equal(listed, want) {
+				t.Errorf("%s on %s: the simulated EKS lists %+v %v, want %+v", a.Name, e.Name, listed, err, want)
+			}
+		}
+	}
+	if len(deployed) == 0 || !maps.Equal(judged, deployed) {
+		t.Errorf("preflight judges the add-ons %v, the up created %v", judged, deployed)
+	}
+
+	// CoreDNS at the build the table gives for 1.33, on the 1.35 cluster.
+	e := req.EKS[0]
+	coredns, _ := calendar.LookupEKSAddon("coredns")
+	stale := coredns.Version("1.33")
+	for i, a := range e.Addons {
+		if a.Name == "coredns" {
+			e.Addons[i].Version = stale
+		}
+	}
+	problems := preflight.Run(ctx, s.servers(), preflight.Requirements{Account: req.Account, EKS: []preflight.EKSCluster{e}})
+	want := fmt.Sprintf("EKS add-on coredns of cluster %s in %s (Kubernetes %s): EKS does not list %s, the version calendar/eks-addons.json gives for Kubernetes %s, as compatible with it (DescribeAddonVersions lists %s (default))",
+		e.Name, e.Region, e.Version, stale, e.Version, coredns.Version(e.Version))
+	if text := problemsText(problems); !strings.Contains(text, want) {
+		t.Errorf("preflight of CoreDNS %s: %s, want %q", stale, text, want)
+	}
+	update := resource.NewPropertyMapFromMap(map[string]any{"clusterName": e.Name, "addonName": "coredns", "addonVersion": stale})
+	if err := (aws.Behavior{}).CheckSave("aws:eks/addon:Addon", update, cloud); err == nil ||
+		!strings.HasPrefix(err.Error(), "updating EKS Add-On ("+e.Name+":coredns): operation error EKS: UpdateAddon") ||
+		!strings.HasSuffix(err.Error(), "InvalidParameterException: Addon version specified is not supported") {
+		t.Errorf("the simulated EKS's update of CoreDNS to %s: %v", stale, err)
 	}
 }
 

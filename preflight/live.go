@@ -240,6 +240,45 @@ func (l Live) EKS(ctx context.Context, region, name, version string) (EKSAnswer,
 	return a, nil
 }
 
+// EKSAddonVersions asks EKS in region, as the run (the default credential
+// chain, as the AWS provider), which versions of the add-on it offers for
+// Kubernetes version k8s: DescribeAddonVersions with addonName and
+// kubernetesVersion (GET /addons/supported-versions, every page), whose
+// addons[].addonVersions[] each carry compatibilities[], the cluster
+// versions it runs on (clusterVersion) and whether it is EKS's default
+// there (defaultVersion). Only a version whose compatibilities name k8s
+// is kept, whatever EKS filtered.
+func (l Live) EKSAddonVersions(ctx context.Context, region, addon, k8s string) ([]EKSAddonVersion, error) {
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(region))
+	if err != nil {
+		return nil, err
+	}
+	var out []EKSAddonVersion
+	pages := eks.NewDescribeAddonVersionsPaginator(eks.NewFromConfig(cfg), &eks.DescribeAddonVersionsInput{
+		AddonName: aws.String(addon), KubernetesVersion: aws.String(k8s),
+	})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range page.Addons {
+			if aws.ToString(a.AddonName) != addon {
+				continue
+			}
+			for _, v := range a.AddonVersions {
+				for _, c := range v.Compatibilities {
+					if aws.ToString(c.ClusterVersion) == k8s {
+						out = append(out, EKSAddonVersion{Version: aws.ToString(v.AddonVersion), Default: c.DefaultVersion})
+						break
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
 // RunnerAddress asks CheckIP for the address this run comes from.
 func (l Live) RunnerAddress(ctx context.Context) (netip.Addr, error) {
 	u := l.CheckIP

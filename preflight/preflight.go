@@ -58,6 +58,12 @@ type Services interface {
 	// EKS: what EKS in region says, to the run, of a version
 	// (DescribeClusterVersions) and of the cluster name (DescribeCluster).
 	EKS(ctx context.Context, region, name, version string) (EKSAnswer, error)
+	// EKSAddonVersions are the versions of the add-on that EKS in region
+	// lists, to the run, as compatible with Kubernetes version k8s
+	// (DescribeAddonVersions with addonName and kubernetesVersion: every
+	// page), in EKS's order, each saying whether it is EKS's default for
+	// k8s; none when EKS lists none.
+	EKSAddonVersions(ctx context.Context, region, addon, k8s string) ([]EKSAddonVersion, error)
 	// Command: the program name is installed where the run is (on PATH).
 	Command(ctx context.Context, name string) error
 	// RunnerAddress is the public address this run reaches the internet
@@ -173,6 +179,16 @@ type EKSAnswer struct {
 	Deployed string
 }
 
+// EKSAddonVersion is an add-on version EKS lists for a Kubernetes version
+// (DescribeAddonVersions: addons[].addonVersions[].addonVersion).
+type EKSAddonVersion struct {
+	Version string
+	// Default: EKS's default for that Kubernetes version (the version's
+	// compatibilities[].defaultVersion), what CreateAddon installs when
+	// no version is asked for.
+	Default bool
+}
+
 // EKS versionStatus values.
 const (
 	EKSStandardSupport = "STANDARD_SUPPORT"
@@ -253,6 +269,30 @@ type EKSCluster struct {
 	Version, Policy string
 	// File is the stack file that sets the version.
 	File string
+	// Addons are the add-ons the program versions from AWS's tables
+	// (calendar.EKSAddons), in their order, each at the version the
+	// cluster's plan declares.
+	Addons []EKSAddon
+}
+
+// EKSAddon is an EKS add-on of a cluster at the version the plan declares
+// it at: the row of its table (calendar/eks-addons.json) for the
+// cluster's Kubernetes version; "" when the table has no row, and the
+// program leaves the add-on unmanaged.
+type EKSAddon struct{ Name, Version string }
+
+// eksAddons are the add-ons of calendar.EKSAddons at the versions
+// declared (plan.EKSAddonsFor), "" for one not declared.
+func eksAddons(declared []plan.EKSAddon) []EKSAddon {
+	var out []EKSAddon
+	for _, a := range calendar.EKSAddons() {
+		v := ""
+		if i := slices.IndexFunc(declared, func(d plan.EKSAddon) bool { return d.Name == a.Name }); i >= 0 {
+			v = declared[i].Version
+		}
+		out = append(out, EKSAddon{Name: a.Name, Version: v})
+	}
+	return out
 }
 
 // AWSIdentities are the roles a run of the environment may be: the
@@ -295,7 +335,7 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 			// The platform stack declares the clusters; its service
 			// stacks' plans name them too.
 			if e := cl.EKS; e != nil && p.IsPlatform() {
-				r.EKS = append(r.EKS, EKSCluster{Name: e.Name, Region: e.AWSRegion, Version: e.KubernetesVersion, Policy: e.UpgradePolicy, File: st.File})
+				r.EKS = append(r.EKS, EKSCluster{Name: e.Name, Region: e.AWSRegion, Version: e.KubernetesVersion, Policy: e.UpgradePolicy, File: st.File, Addons: eksAddons(e.Addons)})
 			}
 			if p.IsPlatform() {
 				r.DelegateTokens = append(r.DelegateTokens, PlannedToken{Name: cl.Delegate.Token, Region: cl.Region, Pos: regionPos(st, cl.Region)})
@@ -359,6 +399,9 @@ type Problem struct {
 	Err   error
 	// Fix says what to do.
 	Fix string
+	// Warning: the run goes on as the program plans it (say, an add-on
+	// left unmanaged); the platform team should still act.
+	Warning bool
 }
 
 func (p Problem) Error() string { return fmt.Sprintf("%s: %v; %s", p.Check, p.Err, p.Fix) }
@@ -443,6 +486,7 @@ func Run(ctx context.Context, svc Services, r Requirements) []Problem {
 	}
 	for _, e := range r.EKS {
 		out = append(out, checkEKS(ctx, svc, e)...)
+		out = append(out, checkEKSAddons(ctx, svc, e)...)
 	}
 	if r.Network != nil {
 		out = append(out, checkNetwork(ctx, svc, *r.Network)...)
@@ -481,6 +525,87 @@ func checkEKS(ctx context.Context, svc Services, e EKSCluster) []Problem {
 		}
 	}
 	return out
+}
+
+// checkEKSAddons asks EKS, for each add-on the program versions from
+// AWS's tables (calendar/eks-addons.json), which of its versions EKS
+// lists as compatible with the cluster's Kubernetes version
+// (DescribeAddonVersions, one call per add-on): a version the plan
+// declares that EKS does not list would be refused halfway through an up
+// (CreateAddon, UpdateAddon: InvalidParameterException: Addon version
+// specified is not supported); an add-on whose table has no row for the
+// version is left unmanaged (validation warns), and EKS's default is the
+// row to add. An add-on without a row that EKS has no version of either
+// is not reported: there is no row to add.
+func checkEKSAddons(ctx context.Context, svc Services, e EKSCluster) []Problem {
+	var out []Problem
+	for _, a := range e.Addons {
+		check := fmt.Sprintf("EKS add-on %s of cluster %s in %s (Kubernetes %s)", a.Name, e.Name, e.Region, e.Version)
+		listed, err := svc.EKSAddonVersions(ctx, e.Region, a.Name, e.Version)
+		if err != nil {
+			// The cluster's other add-ons would be refused alike.
+			return append(out, Problem{Check: check, Err: err, Fix: "let the run's AWS identity call eks:DescribeAddonVersions"})
+		}
+		table, _ := calendar.LookupEKSAddon(a.Name)
+		def := ""
+		var versions []string
+		for _, v := range listed {
+			if v.Default && def == "" {
+				def = v.Version
+			}
+			versions = append(versions, v.Version)
+		}
+		switch {
+		case a.Version != "" && slices.Contains(versions, a.Version):
+		case a.Version != "" && len(listed) == 0:
+			out = append(out, Problem{Check: check,
+				Err: fmt.Errorf("EKS lists no %s version for Kubernetes %s (DescribeAddonVersions), and the plan asks for %s (%s): CreateAddon or UpdateAddon would refuse it (InvalidParameterException: Addon version specified is not supported)", a.Name, e.Version, a.Version, calendar.EKSAddonsFile),
+				Fix: fmt.Sprintf("keep kubernetesVersion in %s at a version EKS has %s builds for (aws eks describe-addon-versions --addon-name %s --kubernetes-version %s; %s)", e.File, a.Name, a.Name, e.Version, table.Page)})
+		case a.Version != "":
+			out = append(out, Problem{Check: check,
+				Err: fmt.Errorf("EKS does not list %s, the version %s gives for Kubernetes %s, as compatible with it (DescribeAddonVersions lists %s): CreateAddon or UpdateAddon would refuse it (InvalidParameterException: Addon version specified is not supported)", a.Version, calendar.EKSAddonsFile, e.Version, listVersions(listed)),
+				Fix: fmt.Sprintf("set %s's row for %s in %s to a version EKS lists%s, as AWS's table gives it (%s), and set \"read\" to the day it was read", a.Name, e.Version, calendar.EKSAddonsFile, defaultNote(def), table.Page)})
+		case len(listed) == 0:
+			// No row, and EKS has nothing to add either.
+		default:
+			what := fmt.Sprintf("EKS's default for Kubernetes %s is %s", e.Version, def)
+			row := def
+			if def == "" {
+				what = fmt.Sprintf("EKS lists %s and marks none its default", listVersions(listed))
+				row = versions[0]
+			}
+			// Validation warns of the missing row too, and the run leaves
+			// the add-on as it is: a warning, not a reason to stop.
+			out = append(out, Problem{Check: check, Warning: true,
+				Err: fmt.Errorf("%s has no %s version for Kubernetes %s (read %s), so the program leaves %s unmanaged: the cluster keeps the build it runs; %s (DescribeAddonVersions)", calendar.EKSAddonsFile, a.Name, e.Version, calendar.EKSAddonsRead, a.Name, what),
+				Fix: fmt.Sprintf("add \"%s\": \"%s\" to %s's versions in %s, or the build AWS's table gives for %s (%s) if EKS lists it too, and set \"read\" to the day it was read", e.Version, row, a.Name, calendar.EKSAddonsFile, e.Version, table.Page)})
+		}
+	}
+	return out
+}
+
+// listVersions says what EKS lists: every version, its default marked.
+func listVersions(listed []EKSAddonVersion) string {
+	if len(listed) == 0 {
+		return "none"
+	}
+	var out []string
+	for _, v := range listed {
+		if v.Default {
+			out = append(out, v.Version+" (default)")
+		} else {
+			out = append(out, v.Version)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// defaultNote names EKS's default, when it has one.
+func defaultNote(def string) string {
+	if def == "" {
+		return ""
+	}
+	return " (its default: " + def + ")"
 }
 
 func orNone(s string) string {

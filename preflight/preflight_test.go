@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/company/harness-platform/apibudget"
+	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/diag"
 	"github.com/company/harness-platform/internal/catalogtest"
@@ -57,8 +58,20 @@ func TestRequire(t *testing.T) {
 		t.Errorf("%d writes for %d repositories", len(r.Writes), len(repos))
 	}
 	dev := c.Stacks["dev"]
-	if len(r.EKS) != 2 || r.EKS[0] != (EKSCluster{Name: "int-stable-euw1", Region: "eu-west-1", Version: dev.Cluster.KubernetesVersion, Policy: "STANDARD", File: "Pulumi.dev.yaml"}) {
-		t.Errorf("EKS clusters %+v", r.EKS)
+	if len(r.EKS) != 2 {
+		t.Fatalf("EKS clusters %+v", r.EKS)
+	}
+	if e := r.EKS[0]; e.Name != "int-stable-euw1" || e.Region != "eu-west-1" || e.Version != dev.Cluster.KubernetesVersion || e.Policy != "STANDARD" || e.File != "Pulumi.dev.yaml" {
+		t.Errorf("EKS cluster %+v", e)
+	}
+	// Every add-on the tables version, at the plan's version: "" for one
+	// whose table has no row (the VPC CNI at 1.35: left unmanaged).
+	var addons []EKSAddon
+	for _, a := range calendar.EKSAddons() {
+		addons = append(addons, EKSAddon{Name: a.Name, Version: a.Version(dev.Cluster.KubernetesVersion)})
+	}
+	if !slices.Equal(r.EKS[0].Addons, addons) || !slices.Contains(addons, EKSAddon{Name: "vpc-cni"}) {
+		t.Errorf("EKS add-ons %+v, want %+v", r.EKS[0].Addons, addons)
 	}
 	// A service stack's name checks its whole environment.
 	shard := c.StacksOf("staging")[1]
@@ -111,6 +124,10 @@ type fake struct {
 	// scan is what the account holds for the image scan ("" Licence:
 	// ACTIVE).
 	scan ScanAccount
+	// addons are the versions EKS lists of each add-on (none: nil);
+	// asked, when set, records each question (region/addon/k8s).
+	addons map[string][]EKSAddonVersion
+	asked  *[]string
 }
 
 // inOrder is a fake whose every answer passes; refusing one that refuses
@@ -163,6 +180,12 @@ func (f fake) GitHubRateLimit(context.Context, string) (RateLimit, error)     { 
 func (f fake) EKS(context.Context, string, string, string) (EKSAnswer, error) {
 	return f.eks, f.err
 }
+func (f fake) EKSAddonVersions(_ context.Context, region, addon, k8s string) ([]EKSAddonVersion, error) {
+	if f.asked != nil {
+		*f.asked = append(*f.asked, region+"/"+addon+"/"+k8s)
+	}
+	return f.addons[addon], f.err
+}
 
 // Preflight asks EKS itself (DescribeClusterVersions, DescribeCluster)
 // whether it offers the version and would take the cluster to it.
@@ -197,6 +220,128 @@ func TestEKSChecks(t *testing.T) {
 				t.Errorf("got %q, want %q", text, tc.want)
 			}
 		})
+	}
+}
+
+// Preflight asks EKS (DescribeAddonVersions) which versions of each
+// add-on it offers for the cluster's Kubernetes version: a version the
+// plan declares that EKS does not list is reported with those it does and
+// its default; an add-on whose table has no row, with EKS's default, the
+// row to add; one EKS has no version of either, not at all.
+func TestEKSAddonChecks(t *testing.T) {
+	e := EKSCluster{Name: "prod-euw1", Region: "eu-west-1", Version: "1.35", Policy: "STANDARD", File: "Pulumi.production.yaml"}
+	declared := func(vpcCNI, kubeProxy, coreDNS string) []EKSAddon {
+		return []EKSAddon{{"vpc-cni", vpcCNI}, {"kube-proxy", kubeProxy}, {"coredns", coreDNS}}
+	}
+	kubeProxy := []EKSAddonVersion{{Version: "v1.35.3-eksbuild.13"}, {Version: "v1.35.0-eksbuild.2", Default: true}}
+	coreDNS := []EKSAddonVersion{{Version: "v1.14.3-eksbuild.3"}, {Version: "v1.14.1-eksbuild.1", Default: true}}
+	vpcCNI := []EKSAddonVersion{{Version: "v1.21.1-eksbuild.1"}, {Version: "v1.20.6-eksbuild.1", Default: true}}
+	for _, tc := range []struct {
+		name   string
+		addons []EKSAddon
+		listed map[string][]EKSAddonVersion
+		want   []string
+	}{
+		{"compatible, no VPC CNI row, EKS without a VPC CNI either", declared("", "v1.35.3-eksbuild.13", "v1.14.3-eksbuild.3"),
+			map[string][]EKSAddonVersion{"kube-proxy": kubeProxy, "coredns": coreDNS}, nil},
+		{"incompatible", declared("", "v1.35.3-eksbuild.13", "v1.14.4-eksbuild.1"),
+			map[string][]EKSAddonVersion{"kube-proxy": kubeProxy, "coredns": coreDNS},
+			[]string{"EKS add-on coredns of cluster prod-euw1 in eu-west-1 (Kubernetes 1.35): EKS does not list v1.14.4-eksbuild.1, the version calendar/eks-addons.json gives for Kubernetes 1.35, as compatible with it " +
+				"(DescribeAddonVersions lists v1.14.3-eksbuild.3, v1.14.1-eksbuild.1 (default)): CreateAddon or UpdateAddon would refuse it (InvalidParameterException: Addon version specified is not supported); " +
+				`set coredns's row for 1.35 in calendar/eks-addons.json to a version EKS lists (its default: v1.14.1-eksbuild.1), as AWS's table gives it (https://docs.aws.amazon.com/eks/latest/userguide/managing-coredns.html#coredns-versions), and set "read" to the day it was read`}},
+		{"none listed", declared("", "v1.35.3-eksbuild.13", "v1.14.3-eksbuild.3"),
+			map[string][]EKSAddonVersion{"coredns": coreDNS},
+			[]string{"EKS add-on kube-proxy of cluster prod-euw1 in eu-west-1 (Kubernetes 1.35): EKS lists no kube-proxy version for Kubernetes 1.35 (DescribeAddonVersions), and the plan asks for v1.35.3-eksbuild.13 (calendar/eks-addons.json): " +
+				"CreateAddon or UpdateAddon would refuse it (InvalidParameterException: Addon version specified is not supported); keep kubernetesVersion in Pulumi.production.yaml at a version EKS has kube-proxy builds for"}},
+		{"no row: EKS's default is the row to add", declared("", "v1.35.3-eksbuild.13", "v1.14.3-eksbuild.3"),
+			map[string][]EKSAddonVersion{"vpc-cni": vpcCNI, "kube-proxy": kubeProxy, "coredns": coreDNS},
+			[]string{"EKS add-on vpc-cni of cluster prod-euw1 in eu-west-1 (Kubernetes 1.35): calendar/eks-addons.json has no vpc-cni version for Kubernetes 1.35 (read " + calendar.EKSAddonsRead + "), so the program leaves vpc-cni unmanaged: " +
+				"the cluster keeps the build it runs; EKS's default for Kubernetes 1.35 is v1.20.6-eksbuild.1 (DescribeAddonVersions); " +
+				`add "1.35": "v1.20.6-eksbuild.1" to vpc-cni's versions in calendar/eks-addons.json, or the build AWS's table gives for 1.35 (https://docs.aws.amazon.com/eks/latest/userguide/managing-vpc-cni.html#vpc-cni-versions) if EKS lists it too, and set "read" to the day it was read`}},
+		{"no row, no default", declared("", "v1.35.3-eksbuild.13", "v1.14.3-eksbuild.3"),
+			map[string][]EKSAddonVersion{"vpc-cni": {{Version: "v1.21.1-eksbuild.1"}}, "kube-proxy": kubeProxy, "coredns": coreDNS},
+			[]string{`EKS lists v1.21.1-eksbuild.1 and marks none its default (DescribeAddonVersions); add "1.35": "v1.21.1-eksbuild.1" to vpc-cni's versions`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := inOrder()
+			f.addons = tc.listed
+			var asked []string
+			f.asked = &asked
+			c := e
+			c.Addons = tc.addons
+			problems := Run(context.Background(), f, Requirements{EKS: []EKSCluster{c}})
+			if len(problems) != len(tc.want) {
+				t.Errorf("%d problems, want %d: %v", len(problems), len(tc.want), problems)
+			}
+			for i, w := range tc.want {
+				if i < len(problems) && !strings.Contains(problems[i].Error(), w) {
+					t.Errorf("got %q, want %q", problems[i].Error(), w)
+				}
+				// A missing row leaves the add-on unmanaged, as validation
+				// warns: the run goes on. A version EKS refuses stops it.
+				if i < len(problems) && problems[i].Warning != strings.Contains(w, "to vpc-cni's versions") {
+					t.Errorf("%q: warning %v", w, problems[i].Warning)
+				}
+			}
+			if want := []string{"eu-west-1/vpc-cni/1.35", "eu-west-1/kube-proxy/1.35", "eu-west-1/coredns/1.35"}; !slices.Equal(asked, want) {
+				t.Errorf("asked EKS %v, want %v", asked, want)
+			}
+		})
+	}
+	// Refused: once for the cluster, with the permission to grant.
+	f := refusing()
+	c := e
+	c.Addons = declared("", "v1.35.3-eksbuild.13", "v1.14.3-eksbuild.3")
+	problems := checkEKSAddons(context.Background(), f, c)
+	if len(problems) != 1 || problems[0].Error() != "EKS add-on vpc-cni of cluster prod-euw1 in eu-west-1 (Kubernetes 1.35): refused; let the run's AWS identity call eks:DescribeAddonVersions" {
+		t.Errorf("refused: %v", problems)
+	}
+}
+
+// Live asks EKS's DescribeAddonVersions (GET /addons/supported-versions)
+// with the add-on and the Kubernetes version, through every page, and
+// keeps the versions whose compatibilities name that version, with
+// defaultVersion; EKS's refusal is its answer.
+func TestLiveEKSAddonVersions(t *testing.T) {
+	var queries []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/addons/supported-versions" || !strings.Contains(r.Header.Get("Authorization"), "Credential=AKIDPREFLIGHT/") {
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
+		q := r.URL.Query()
+		queries = append(queries, q.Encode())
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case q.Get("addonName") == "coredns":
+			w.Header().Set("x-amzn-ErrorType", "AccessDeniedException")
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprint(w, `{"message":"User: arn:aws:sts::111111111111:assumed-role/harness-platform-preview/pr is not authorized to perform: eks:DescribeAddonVersions"}`)
+		case q.Get("nextToken") == "":
+			fmt.Fprint(w, `{"addons":[{"addonName":"vpc-cni","type":"networking","owner":"aws","addonVersions":[
+				{"addonVersion":"v1.21.1-eksbuild.1","architecture":["amd64","arm64"],"compatibilities":[{"clusterVersion":"1.35","defaultVersion":false,"platformVersions":["*"]}]},
+				{"addonVersion":"v1.19.0-eksbuild.1","compatibilities":[{"clusterVersion":"1.34","defaultVersion":true}]}]}],"nextToken":"page2"}`)
+		default:
+			fmt.Fprint(w, `{"addons":[{"addonName":"vpc-cni","addonVersions":[
+				{"addonVersion":"v1.20.6-eksbuild.1","compatibilities":[{"clusterVersion":"1.35","defaultVersion":true,"platformVersions":["*"]}]}]}]}`)
+		}
+	}))
+	defer srv.Close()
+	for k, v := range map[string]string{"AWS_ENDPOINT_URL_EKS": srv.URL, "AWS_ACCESS_KEY_ID": "AKIDPREFLIGHT", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_SESSION_TOKEN": "",
+		"AWS_PROFILE": "", "AWS_CONFIG_FILE": filepath.Join(t.TempDir(), "none"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(t.TempDir(), "none"), "AWS_EC2_METADATA_DISABLED": "true"} {
+		t.Setenv(k, v)
+	}
+	got, err := Live{}.EKSAddonVersions(context.Background(), "eu-west-1", "vpc-cni", "1.35")
+	want := []EKSAddonVersion{{Version: "v1.21.1-eksbuild.1"}, {Version: "v1.20.6-eksbuild.1", Default: true}}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("vpc-cni for 1.35: %+v %v, want %+v", got, err, want)
+	}
+	if len(queries) != 2 || queries[0] != "addonName=vpc-cni&kubernetesVersion=1.35" || queries[1] != "addonName=vpc-cni&kubernetesVersion=1.35&nextToken=page2" {
+		t.Errorf("queries %q", queries)
+	}
+	if _, err := (Live{}).EKSAddonVersions(context.Background(), "eu-west-1", "coredns", "1.35"); err == nil ||
+		!strings.Contains(err.Error(), "operation error EKS: DescribeAddonVersions") || !strings.Contains(err.Error(), "AccessDeniedException") {
+		t.Errorf("refused: %v", err)
 	}
 }
 

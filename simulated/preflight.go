@@ -120,6 +120,17 @@ func (s *Servers) EKS(_ context.Context, _, name, version string) (preflight.EKS
 	return aws.EKS(s.clouds["aws"], name, version)
 }
 
+// EKSAddonVersions: the add-on versions the simulated EKS takes on a
+// cluster of Kubernetes k8s (AWS's tables, calendar/eks-addons.json), the
+// table's row its default. Refused to no one, as the simulated STS and
+// EKS answer preflight's other AWS reads: the Reach's identity in another
+// account is the AWS provider's refusal (allowedAccountIds, which
+// preflight's identity check reports), not EKS's, DescribeAddonVersions
+// reads no account's resources, and the simulated IAM evaluates no policy.
+func (s *Servers) EKSAddonVersions(_ context.Context, _, addon, k8s string) ([]preflight.EKSAddonVersion, error) {
+	return aws.EKSAddonVersions(addon, k8s), nil
+}
+
 // RunnerAddress: the runner's address.
 func (s *Servers) RunnerAddress(context.Context) (netip.Addr, error) {
 	return s.Reach().Runner, nil

@@ -379,11 +379,17 @@ func runPreflight(c *catalog.Catalog, f options, stdout, stderr io.Writer) error
 		if err != nil {
 			return fmt.Errorf("%s failed: %w", f.stack, err)
 		}
+		blocking := 0
 		for _, p := range problems {
+			if p.Warning {
+				fmt.Fprintf(stderr, "preflight: warning: %v\n", p)
+				continue
+			}
+			blocking++
 			fmt.Fprintf(stderr, "preflight: %v\n", p)
 		}
-		if len(problems) > 0 {
-			return fmt.Errorf("%s: %d problem(s); nothing was run", f.stack, len(problems))
+		if blocking > 0 {
+			return fmt.Errorf("%s: %d problem(s); nothing was run", f.stack, blocking)
 		}
 		also := ""
 		if f.readOnly {

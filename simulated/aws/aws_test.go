@@ -1,12 +1,16 @@
 package aws
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 
+	"github.com/company/harness-platform/calendar"
+	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/simulated/core"
 )
 
@@ -249,5 +253,52 @@ func TestAddonCheck(t *testing.T) {
 	}
 	if got := aws.Replaces(eksAddonType, nil, nil, []string{"addonName", "addonVersion"}); strings.Join(got, ",") != "addonName" {
 		t.Errorf("a change of name and version replaces %v, want addonName", got)
+	}
+}
+
+// The simulated EKS's answer to preflight's DescribeAddonVersions lists,
+// for every add-on and Kubernetes version, exactly the versions its
+// CreateAddon takes on a cluster of that version, the table's row as its
+// default; none where the table has no row (the VPC CNI at 1.35 today),
+// or for an add-on it has no table of.
+func TestEKSAddonVersionsAgreeWithCreateAddon(t *testing.T) {
+	cloud, err := core.OpenCloud(t.TempDir(), "aws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(id, typ string, props map[string]any) {
+		if err := cloud.Put(id, core.Record{Type: typ, Name: id, Properties: props}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("nodes", eksNodeGroupType, map[string]any{"clusterName": "c", "scalingConfig": map[string]any{"desiredSize": 2.0}})
+	for _, table := range calendar.EKSAddons() {
+		var builds []string
+		for _, k := range table.Minors() {
+			if v := table.Version(k); !slices.Contains(builds, v) {
+				builds = append(builds, v)
+			}
+		}
+		for minor := 27; minor <= 37; minor++ {
+			k8s := fmt.Sprintf("1.%d", minor)
+			put("cluster", eksClusterType, map[string]any{"name": "c", "version": k8s})
+			listed := EKSAddonVersions(table.Name, k8s)
+			for _, v := range builds {
+				taken := Behavior{}.CheckSave(eksAddonType, resource.NewPropertyMapFromMap(map[string]any{"clusterName": "c", "addonName": table.Name, "addonVersion": v}), cloud) == nil
+				i := slices.IndexFunc(listed, func(l preflight.EKSAddonVersion) bool { return l.Version == v })
+				if taken != (i >= 0) {
+					t.Errorf("%s %s on %s: CreateAddon takes it %v, DescribeAddonVersions lists it %v", table.Name, v, k8s, taken, i >= 0)
+				}
+				if i >= 0 && listed[i].Default != (v == table.Version(k8s)) {
+					t.Errorf("%s %s on %s: default %v, the table's row is %q", table.Name, v, k8s, listed[i].Default, table.Version(k8s))
+				}
+			}
+			if row := table.Version(k8s); row == "" && len(listed) > 0 || row != "" && !slices.Equal(listed, []preflight.EKSAddonVersion{{Version: row, Default: true}}) {
+				t.Errorf("%s for %s: %+v, the table's row is %q", table.Name, k8s, listed, row)
+			}
+		}
+	}
+	if got := EKSAddonVersions("eks-pod-identity-agent", "1.35"); got != nil {
+		t.Errorf("an add-on without a table: %+v", got)
 	}
 }

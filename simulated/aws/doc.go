@@ -22,7 +22,9 @@
 //     ClusterCA) and OIDC issuer, key ids.
 //   - EKS's refusals of versions (CheckWrite): a version past extended
 //     support on today's calendar (package calendar), an update of more
-//     than one minor version, or down. EKS's answers to preflight (EKS).
+//     than one minor version, or down. EKS's answers to preflight (EKS;
+//     EKSAddonVersions: the add-on versions its CreateAddon takes for a
+//     Kubernetes version, the table's row as EKS's default).
 //   - EKS's refusals of a cluster's parts given the cluster as it stands
 //     (CheckSave), with EKS's words where they were found: an add-on
 //     version not compatible with the cluster's Kubernetes version

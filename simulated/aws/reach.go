@@ -195,3 +195,28 @@ func EKS(cloud *core.Cloud, name, version string) (preflight.EKSAnswer, error) {
 	}
 	return a, nil
 }
+
+// EKSAddonVersions is EKS's answer to preflight's DescribeAddonVersions of
+// an add-on for Kubernetes version k8s: the versions of the add-on's table
+// (calendar/eks-addons.json) that the simulated EKS takes on a cluster of
+// that version (calendar.EKSAddonCompatible, what CheckSave refuses
+// CreateAddon and UpdateAddon by), the table's row for k8s as its
+// default. None for a version the table has no row for, or an add-on it
+// has no table of. The real EKS lists older builds too, and its default
+// is often older than the table's latest build; the simulated one knows
+// only the tables.
+func EKSAddonVersions(addon, k8s string) []preflight.EKSAddonVersion {
+	table, ok := calendar.LookupEKSAddon(addon)
+	if !ok {
+		return nil
+	}
+	var out []preflight.EKSAddonVersion
+	for _, minor := range slices.Backward(table.Minors()) {
+		v := table.Version(minor)
+		if !calendar.EKSAddonCompatible(addon, v, k8s) || slices.ContainsFunc(out, func(o preflight.EKSAddonVersion) bool { return o.Version == v }) {
+			continue
+		}
+		out = append(out, preflight.EKSAddonVersion{Version: v, Default: v == table.Version(k8s)})
+	}
+	return out
+}
