@@ -33,9 +33,10 @@ func TestGitExperienceEnforcedAsPreflightSays(t *testing.T) {
 	}
 }
 
-// A manifest the config repository does not hold is what preflight
-// reports, with the service's catalog line, before a pipeline fetches it;
-// with every manifest there, nothing.
+// A manifest the config repository does not hold, or that does not take
+// its image from the Values file, is what preflight reports, with the
+// service's catalog line, before a pipeline fetches it; with every
+// manifest there and conforming, nothing.
 func TestManifestsContractAsPreflightSays(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -55,5 +56,18 @@ func TestManifestsContractAsPreflightSays(t *testing.T) {
 	}
 	if text := problemsText(problems); len(problems) != 1 || !strings.Contains(text, "is not on branch main of company/platform-next") || !strings.Contains(text, "catalog/services.yaml:") {
 		t.Errorf("one manifest missing: %s", text)
+	}
+	// One manifest with an image of its own instead of the Values file's:
+	// the pipeline would deploy it, whatever the run was given.
+	reach = simulated.DefaultReach(c)
+	for repo, files := range reach.GitHub.Files {
+		reach.GitHub.Contents[repo][files[0]] = strings.Replace(reach.GitHub.Contents[repo][files[0]], "{{.Values.image}}", "registry.company.io/payments/payment-service:1.4.2", 1)
+	}
+	s.servers().SetReach(reach)
+	if problems, err = s.Preflight(ctx, "dev"); err != nil {
+		t.Fatal(err)
+	}
+	if text := problemsText(problems); len(problems) != 1 || !strings.Contains(text, "breaks the manifests contract") || !strings.Contains(text, "catalog/services.yaml:") {
+		t.Errorf("one manifest not taking its image from the Values file: %s", text)
 	}
 }

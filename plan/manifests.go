@@ -25,6 +25,9 @@ import (
 type ManifestFile struct {
 	Path                 string
 	Service, Env, Region string
+	// Image is the service's image repository (no tag): a manifest that
+	// names it itself deploys that tag, whatever the run was given.
+	Image string
 	// Pos is the service's catalog entry.
 	Pos diag.Pos
 }
@@ -60,7 +63,7 @@ func Manifests(c *catalog.Catalog, env string) *ManifestsRepo {
 		for _, r := range in.Regions {
 			m.Files = append(m.Files, ManifestFile{
 				Path:    ident.ManifestPath(s.Name, st.Environment.Name, r) + "/manifests.yaml",
-				Service: s.Name, Env: st.Environment.Name, Region: r, Pos: s.Pos,
+				Service: s.Name, Env: st.Environment.Name, Region: r, Image: s.Image, Pos: s.Pos,
 			})
 		}
 	}

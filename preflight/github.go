@@ -204,23 +204,3 @@ func (l Live) GitHubRateLimit(ctx context.Context, _ string) (RateLimit, error) 
 	core := rl.GetCore()
 	return RateLimit{Limit: core.Limit, Remaining: core.Remaining, Reset: max(0, time.Until(core.Reset.Time))}, nil
 }
-
-// GitHubTree lists the files on branch of owner/repo in one call (GET
-// /repos/{owner}/{repo}/git/trees/{branch}?recursive=1).
-func (l Live) GitHubTree(ctx context.Context, owner, repo, branch string) ([]string, bool, error) {
-	c, err := l.githubClient()
-	if err != nil {
-		return nil, false, err
-	}
-	tree, _, err := c.Git.GetTree(ctx, owner, repo, branch, true)
-	if err != nil {
-		return nil, false, err
-	}
-	var paths []string
-	for _, e := range tree.Entries {
-		if e.GetType() == "blob" {
-			paths = append(paths, e.GetPath())
-		}
-	}
-	return paths, tree.GetTruncated(), nil
-}

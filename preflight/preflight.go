@@ -72,10 +72,11 @@ type Services interface {
 	// GitHubRateLimit is what GitHub says remains of the credential's
 	// primary budget (GET /rate_limit), as seen for owner's token.
 	GitHubRateLimit(ctx context.Context, owner string) (RateLimit, error)
-	// GitHubTree is the paths of the files on branch of owner/repo (GET
-	// /repos/{owner}/{repo}/git/trees/{branch}?recursive=1: one call);
-	// truncated when GitHub cut the listing (over 100,000 entries).
-	GitHubTree(ctx context.Context, owner, repo, branch string) (paths []string, truncated bool, err error)
+	// GitHubFiles are the files on branch of owner/repo whose path keep
+	// accepts, by path, read from the repository's archive (GET
+	// /repos/{owner}/{repo}/tarball/{branch}: one call, whatever the
+	// number of files).
+	GitHubFiles(ctx context.Context, owner, repo, branch string, keep func(path string) bool) (map[string][]byte, error)
 	// GitExperience is what the account's Git Experience settings say in
 	// the project (enforce_git_experience, default_store_type_for_entities).
 	GitExperience(ctx context.Context, account, org, project string) (GitExperience, error)
@@ -362,7 +363,7 @@ func Require(c *catalog.Catalog, account, env string, kubeconfigs map[string]str
 			}
 		}
 	}
-	// The manifests contract: one read of the config repository's tree.
+	// The manifests contract: one read of the config repository's archive.
 	if r.Manifests = plan.Manifests(c, st.Name); r.Manifests != nil && len(r.Manifests.Files) > 0 {
 		r.Lookups.Add(apibudget.Calls{GitHubReads: 1})
 	}
@@ -814,37 +815,41 @@ func checkGitHubRepo(ctx context.Context, svc Services, w GitHubWrite, plan stri
 }
 
 // checkManifests reports every manifest a pipeline of the environment
-// deploys that is not on the config repository's branch (the manifests
-// contract, plan.Manifests), each with the catalog entry it comes from and
-// the fix; one read of the repository's tree.
+// deploys that is not on the config repository's branch, or does not take
+// its image from the Values file (the manifests contract, plan.Manifests;
+// manifestProblem), each with the catalog entry it comes from and the
+// fix; one read of the repository's archive.
 func checkManifests(ctx context.Context, svc Services, m *plan.ManifestsRepo) []Problem {
 	if m == nil || len(m.Files) == 0 {
 		return nil
 	}
 	repo := m.Owner + "/" + m.Repo
-	paths, truncated, err := svc.GitHubTree(ctx, m.Owner, m.Repo, m.Branch)
+	wanted := make(map[string]bool, len(m.Files))
+	for _, f := range m.Files {
+		wanted[f.Path] = true
+	}
+	files, err := svc.GitHubFiles(ctx, m.Owner, m.Repo, m.Branch, func(p string) bool { return wanted[p] })
 	if err != nil {
 		return []Problem{{Check: fmt.Sprintf("config repository %s, branch %s", repo, m.Branch), Err: err,
-			Fix: "give the GitHub token read access to the config repository the cross-org connector reads (foundation.github.url and branch)"}}
-	}
-	if truncated {
-		return []Problem{{Check: fmt.Sprintf("config repository %s, branch %s", repo, m.Branch), Err: errors.New("GitHub truncated the tree (over 100,000 entries)"),
-			Fix: "split the generated manifests over fewer files, or check them from a clone"}}
-	}
-	present := map[string]bool{}
-	for _, p := range paths {
-		present[p] = true
+			Fix: "give the GitHub token read access to the contents of the config repository the cross-org connector reads (foundation.github.url and branch)"}}
 	}
 	var out []Problem
 	for _, f := range m.Files {
-		if present[f.Path] {
+		check := fmt.Sprintf("manifests of %s in %s/%s (%s)", f.Service, f.Env, f.Region, f.Pos)
+		content, ok := files[f.Path]
+		if !ok {
+			out = append(out, Problem{Check: check,
+				Err: fmt.Errorf("%s is not on branch %s of %s, and the pipeline fetches it there", f.Path, m.Branch, repo),
+				Fix: fmt.Sprintf("add it to %s (taking its image as {{.Values.image}}; docs/delivery.md, The manifests contract), or take %s out of the service's environments or regions", repo, f.Env),
+			})
 			continue
 		}
-		out = append(out, Problem{
-			Check: fmt.Sprintf("manifests of %s in %s/%s (%s)", f.Service, f.Env, f.Region, f.Pos),
-			Err:   fmt.Errorf("%s is not on branch %s of %s, and the pipeline fetches it there", f.Path, m.Branch, repo),
-			Fix:   fmt.Sprintf("add it to %s (taking its image as {{.Values.image}}; docs/delivery.md, The manifests contract), or take %s out of the service's environments or regions", repo, f.Env),
-		})
+		if problem := manifestProblem(content, f.Image); problem != "" {
+			out = append(out, Problem{Check: check,
+				Err: fmt.Errorf("%s on branch %s of %s breaks the manifests contract: %s", f.Path, m.Branch, repo, problem),
+				Fix: fmt.Sprintf("write the service's container image as image: {{.Values.image}} there (Harness renders it from the service's Values file, image: <+artifacts.primary.image>), and no image of %s of its own; docs/delivery.md, The manifests contract", f.Image),
+			})
+		}
 	}
 	return out
 }

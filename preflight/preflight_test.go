@@ -117,8 +117,8 @@ type fake struct {
 	// opens are the ESC environments the token may open (nil: every one).
 	opens []string
 	gitx  GitExperience
-	// tree is the config repository's files (nil: none asked).
-	tree []string
+	// tree is the config repository's files, by path (nil: none asked).
+	tree map[string]string
 	// tokens are the account's delegate tokens.
 	tokens []DelegateToken
 	// scan is what the account holds for the image scan ("" Licence:
@@ -144,8 +144,14 @@ func refusing() fake {
 }
 
 func (f fake) Harness(context.Context, string, string) error { return f.err }
-func (f fake) GitHubTree(context.Context, string, string, string) ([]string, bool, error) {
-	return f.tree, false, f.err
+func (f fake) GitHubFiles(_ context.Context, _, _, _ string, keep func(string) bool) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for p, content := range f.tree {
+		if keep(p) {
+			out[p] = []byte(content)
+		}
+	}
+	return out, f.err
 }
 func (f fake) GitExperience(context.Context, string, string, string) (GitExperience, error) {
 	return f.gitx, nil
@@ -791,8 +797,9 @@ func TestGitExperienceEnforced(t *testing.T) {
 }
 
 // Every manifest a pipeline of the environment deploys is on the config
-// repository's branch; each one missing is reported with the service's
-// catalog entry and the fix, from one read of the tree.
+// repository's branch and takes its image from the Values file; each one
+// missing or not conforming is reported with the service's catalog entry
+// and the fix, from one read of the repository's archive.
 func TestManifestsContract(t *testing.T) {
 	c := catalogtest.Example(t, "..")
 	r, err := Require(c, "acct", "dev", nil)
@@ -804,18 +811,24 @@ func TestManifestsContract(t *testing.T) {
 		t.Fatalf("manifests %+v", m)
 	}
 	f := inOrder()
+	f.tree = map[string]string{"README.md": "not a manifest"}
 	for _, file := range m.Files {
-		f.tree = append(f.tree, file.Path)
+		f.tree[file.Path] = "spec:\n  template:\n    spec:\n      containers:\n        - name: app\n          image: {{ .Values.image }}\n"
 	}
 	if problems := checkManifests(context.Background(), f, m); len(problems) != 0 {
 		t.Errorf("every manifest present: %v", problems)
 	}
-	missing := m.Files[0]
-	f.tree = f.tree[1:]
+	missing, pinned := m.Files[0], m.Files[1]
+	delete(f.tree, missing.Path)
+	f.tree[pinned.Path] = "spec:\n  template:\n    spec:\n      containers:\n        - name: app\n          image: " + pinned.Image + ":1.4.2\n"
 	problems := checkManifests(context.Background(), f, m)
-	if len(problems) != 1 || !strings.Contains(problems[0].Error(), missing.Path+" is not on branch main of company/platform-next") ||
+	if len(problems) != 2 || !strings.Contains(problems[0].Error(), missing.Path+" is not on branch main of company/platform-next") ||
 		!strings.Contains(problems[0].Check, "catalog/services.yaml:") || !strings.Contains(problems[0].Fix, "{{.Values.image}}") {
 		t.Errorf("one missing: %v", problems)
+	}
+	if len(problems) == 2 && (!strings.Contains(problems[1].Error(), pinned.Path+" on branch main of company/platform-next breaks the manifests contract: it names the service's image itself (image: "+pinned.Image+":1.4.2)") ||
+		!strings.Contains(problems[1].Check, "manifests of "+pinned.Service) || !strings.Contains(problems[1].Fix, "image: {{.Values.image}}")) {
+		t.Errorf("one with its own tag: %v", problems[1])
 	}
 }
 

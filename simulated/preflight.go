@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"slices"
 
 	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/preflight"
@@ -34,19 +33,28 @@ func (s *Servers) GitExperience(_ context.Context, account, _, _ string) (prefli
 	return harness.GitExperience(s.Reach()), nil
 }
 
-// GitHubTree: the files of a repository as the Reach's GitHub account
-// holds them (its Files): 404 for one it does not hold, as GitHub answers
-// a repository the token cannot see.
-func (s *Servers) GitHubTree(_ context.Context, owner, repo, branch string) ([]string, bool, error) {
+// GitHubFiles: the files of a repository as the Reach's GitHub account
+// holds them (its Files, with their Contents), read as GitHub's archive
+// gives them: 401 without a credential, 404 for a repository the token
+// cannot see, as GitHub answers GET /repos/{owner}/{repo}/tarball/{ref}.
+func (s *Servers) GitHubFiles(_ context.Context, owner, repo, branch string, keep func(string) bool) (map[string][]byte, error) {
 	r := s.Reach()
+	call := "GET https://api.github.com/repos/" + owner + "/" + repo + "/tarball/" + branch
 	if r.NoGitHubCredential {
-		return nil, false, errors.New("GET https://api.github.com/repos/" + owner + "/" + repo + "/git/trees/" + branch + ": 401 Requires authentication")
+		return nil, errors.New(call + ": 401 Requires authentication")
 	}
 	files, ok := r.GitHub.Files[owner+"/"+repo]
 	if !ok {
-		return nil, false, errors.New("GET https://api.github.com/repos/" + owner + "/" + repo + "/git/trees/" + branch + ": 404 Not Found")
+		return nil, errors.New(call + ": 404 Not Found")
 	}
-	return slices.Clone(files), false, nil
+	contents := r.GitHub.Contents[owner+"/"+repo]
+	out := map[string][]byte{}
+	for _, p := range files {
+		if keep(p) {
+			out[p] = []byte(contents[p])
+		}
+	}
+	return out, nil
 }
 
 // GitHubRepo: the repository as the Reach's GitHub account holds it.

@@ -72,10 +72,15 @@ func DefaultReach(c *catalog.Catalog) Reach {
 		if m := plan.Manifests(c, env); m != nil {
 			if reach.GitHub.Files == nil {
 				reach.GitHub.Files = map[string][]string{}
+				reach.GitHub.Contents = map[string]map[string]string{}
 			}
 			repo := m.Owner + "/" + m.Repo
+			if reach.GitHub.Contents[repo] == nil {
+				reach.GitHub.Contents[repo] = map[string]string{}
+			}
 			for _, f := range m.Files {
 				reach.GitHub.Files[repo] = append(reach.GitHub.Files[repo], f.Path)
+				reach.GitHub.Contents[repo][f.Path] = Manifest(f.Service)
 			}
 		}
 	}
@@ -87,3 +92,12 @@ func (s *Servers) Account() string { return Account }
 
 // Team is the Pulumi Cloud team whose token the run holds (Reach).
 func (s *Servers) Team() string { return s.Reach().PulumiTeam }
+
+// Manifest is a manifest that keeps the manifests contract: a Deployment
+// of service whose container takes its image from the Values file, as the
+// config repository's generator writes them.
+func Manifest(service string) string {
+	return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + service + "\nspec:\n  selector:\n    matchLabels:\n      app: " + service +
+		"\n  template:\n    metadata:\n      labels:\n        app: " + service + "\n    spec:\n      containers:\n        - name: " + service +
+		"\n          image: {{.Values.image}}\n"
+}

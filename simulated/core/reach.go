@@ -77,6 +77,9 @@ type GitHubAccount struct {
 	// reads files of (owner/name: the config repository), as its tree
 	// lists them; a repository not here is not found.
 	Files map[string][]string
+	// Contents are the files' contents, by repository and path (a file
+	// without one is empty).
+	Contents map[string]map[string]string
 }
 
 // IdentityIn is who the run is in account ("" when not modelled).
