@@ -107,29 +107,15 @@ func TestBackstageAcceptsTheFiles(t *testing.T) {
 	c := load(t)
 	dir := t.TempDir()
 	files := []string{filepath.Join(root, OnboardFile), filepath.Join(root, DeployFile)}
-	seen := map[string]bool{}
-	for _, stack := range c.AllStacks() {
-		p, err := plan.Build(c, stack)
-		if err != nil {
+	infos := catalogInfos(t, c)
+	for _, ci := range infos {
+		f := filepath.Join(dir, ci.Service+"-catalog-info.yaml")
+		if err := os.WriteFile(f, []byte(ci.Content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, ci := range p.GitHub.CatalogInfo {
-			if seen[ci.Service] {
-				continue
-			}
-			seen[ci.Service] = true
-			content, err := ci.Content("account_id")
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := filepath.Join(dir, ci.Service+"-catalog-info.yaml")
-			if err := os.WriteFile(f, []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			files = append(files, f)
-		}
+		files = append(files, f)
 	}
-	if len(seen) == 0 {
+	if len(infos) == 0 {
 		t.Fatal("no service of the example catalog has backstage: true: nothing checks the catalog-info.yaml shape")
 	}
 	out, err := check(t, append([]string{"validate"}, files...)...)
@@ -498,68 +484,53 @@ func TestDeployLinkFillsTheForm(t *testing.T) {
 	type run struct{ service, ref, env, pipeline string }
 	var runs []run
 	var all []map[string]any
-	seen := map[string]bool{}
-	for _, stack := range c.AllStacks() {
-		p, err := plan.Build(c, stack)
+	for _, ci := range catalogInfos(t, c) {
+		var entity struct {
+			Kind     string
+			Metadata struct {
+				Name, Namespace string
+				Links           []struct{ URL, Title, Icon string }
+			}
+		}
+		if err := yaml.Unmarshal([]byte(ci.Content), &entity); err != nil {
+			t.Fatal(err)
+		}
+		if len(entity.Metadata.Links) == 0 || entity.Metadata.Links[0].Title != plan.DeployLinkTitle {
+			t.Errorf("%s: the first link is not %q: %+v", ci.Service, plan.DeployLinkTitle, entity.Metadata.Links)
+			continue
+		}
+		link, err := url.Parse(entity.Metadata.Links[0].URL)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, ci := range p.GitHub.CatalogInfo {
-			if seen[ci.Service] {
-				continue
+		if want := base + "/create/templates/" + tpl.Metadata.Namespace + "/" + tpl.Metadata.Name; link.Scheme+"://"+link.Host+link.Path != want {
+			t.Errorf("%s: the deploy link opens %s, the template's page is %s", ci.Service, link, want)
+		}
+		var formData map[string]any
+		if err := json.Unmarshal([]byte(link.Query().Get("formData")), &formData); err != nil {
+			t.Fatalf("%s: formData of %s: %v", ci.Service, link, err)
+		}
+		// The EntityPicker selects the entity whose
+		// stringifyEntityRef is the value: kind:namespace/name in
+		// lower case, the namespace default when the entity names none.
+		ns := entity.Metadata.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		ref := strings.ToLower(entity.Kind + ":" + ns + "/" + entity.Metadata.Name)
+		if len(formData) != 1 || formData[plan.DeployServiceField] != ref {
+			t.Errorf("%s: the link fills in %v, want {%s: %s}", ci.Service, formData, plan.DeployServiceField, ref)
+		}
+		s, _ := c.Service(ci.Service)
+		for _, env := range s.Environments {
+			e := c.Stacks[env].Environment
+			answers := maps(formData, map[string]any{"environment": e.Identifier, "region": s.In[env].Regions[0], "imageTag": "v2.3.1"})
+			if errs := formErrors(t, DeployFile, answers); errs != nil {
+				t.Errorf("%s in %s: the form refuses the link's answers: %v", ci.Service, env, errs)
 			}
-			seen[ci.Service] = true
-			content, err := ci.Content("account_id")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var entity struct {
-				Kind     string
-				Metadata struct {
-					Name, Namespace string
-					Links           []struct{ URL, Title, Icon string }
-				}
-			}
-			if err := yaml.Unmarshal([]byte(content), &entity); err != nil {
-				t.Fatal(err)
-			}
-			if len(entity.Metadata.Links) == 0 || entity.Metadata.Links[0].Title != plan.DeployLinkTitle {
-				t.Errorf("%s: the first link is not %q: %+v", ci.Service, plan.DeployLinkTitle, entity.Metadata.Links)
-				continue
-			}
-			link, err := url.Parse(entity.Metadata.Links[0].URL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := base + "/create/templates/" + tpl.Metadata.Namespace + "/" + tpl.Metadata.Name; link.Scheme+"://"+link.Host+link.Path != want {
-				t.Errorf("%s: the deploy link opens %s, the template's page is %s", ci.Service, link, want)
-			}
-			var formData map[string]any
-			if err := json.Unmarshal([]byte(link.Query().Get("formData")), &formData); err != nil {
-				t.Fatalf("%s: formData of %s: %v", ci.Service, link, err)
-			}
-			// The EntityPicker selects the entity whose
-			// stringifyEntityRef is the value: kind:namespace/name in
-			// lower case, the namespace default when the entity names none.
-			ns := entity.Metadata.Namespace
-			if ns == "" {
-				ns = "default"
-			}
-			ref := strings.ToLower(entity.Kind + ":" + ns + "/" + entity.Metadata.Name)
-			if len(formData) != 1 || formData[plan.DeployServiceField] != ref {
-				t.Errorf("%s: the link fills in %v, want {%s: %s}", ci.Service, formData, plan.DeployServiceField, ref)
-			}
-			s, _ := c.Service(ci.Service)
-			for _, env := range s.Environments {
-				e := c.Stacks[env].Environment
-				answers := maps(formData, map[string]any{"environment": e.Identifier, "region": s.In[env].Regions[0], "imageTag": "v2.3.1"})
-				if errs := formErrors(t, DeployFile, answers); errs != nil {
-					t.Errorf("%s in %s: the form refuses the link's answers: %v", ci.Service, env, errs)
-				}
-				runs = append(runs, run{ci.Service, ref, env, ident.Pipeline(ci.Service, e.Identifier)})
-				all = append(all, map[string]any{"parameters": answers, "environment": map[string]any{AccountParameter: "acct"},
-					"steps": map[string]any{"runPipeline": map[string]any{"body": map[string]any{"data": map[string]any{"planExecution": map[string]any{"uuid": "exec1"}}}}}})
-			}
+			runs = append(runs, run{ci.Service, ref, env, ident.Pipeline(ci.Service, e.Identifier)})
+			all = append(all, map[string]any{"parameters": answers, "environment": map[string]any{AccountParameter: "acct"},
+				"steps": map[string]any{"runPipeline": map[string]any{"body": map[string]any{"data": map[string]any{"planExecution": map[string]any{"uuid": "exec1"}}}}}})
 		}
 	}
 	if len(runs) == 0 {
@@ -846,4 +817,34 @@ func check(t *testing.T, args ...string) (string, error) {
 		return stderr.String(), err
 	}
 	return stdout.String(), err
+}
+
+// catalogInfo is a service's catalog-info.yaml as the program writes it.
+type catalogInfo struct{ Service, Content string }
+
+// catalogInfos are the catalog-info.yaml files the example catalog's
+// stacks write, one per service (the first stack to write one; every
+// stack writes the same), in the stacks' order.
+func catalogInfos(t *testing.T, c *catalog.Catalog) []catalogInfo {
+	t.Helper()
+	var out []catalogInfo
+	seen := map[string]bool{}
+	for _, stack := range c.AllStacks() {
+		p, err := plan.Build(c, stack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ci := range p.GitHub.CatalogInfo {
+			if seen[ci.Service] {
+				continue
+			}
+			seen[ci.Service] = true
+			content, err := ci.Content("account_id")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, catalogInfo{Service: ci.Service, Content: content})
+		}
+	}
+	return out
 }
