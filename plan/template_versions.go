@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -213,11 +214,17 @@ func TemplateVersions(planned, deployed []StageTemplate, uses []TemplateUse) ([]
 			add(t)
 		}
 	}
-	slices.SortFunc(out, func(a, b StageTemplate) int {
-		return strings.Compare(a.Identifier+"\x00"+a.Version, b.Identifier+"\x00"+b.Version)
-	})
+	SortTemplateVersions(out)
 	slices.Sort(notes)
 	return out, notes, nil
+}
+
+// SortTemplateVersions orders template versions by identifier, then
+// version: how a platform stack declares and exports them.
+func SortTemplateVersions(ts []StageTemplate) {
+	slices.SortFunc(ts, func(a, b StageTemplate) int {
+		return cmp.Or(strings.Compare(a.Identifier, b.Identifier), strings.Compare(a.Version, b.Version))
+	})
 }
 
 // PinTemplates pins, in a service stack's plan, the pipelines whose

@@ -320,9 +320,7 @@ func decode(stack string, outputs map[string]any) *contract {
 		t.YAML, _ = m["yaml"].(string)
 		c.Templates = append(c.Templates, t)
 	}
-	slices.SortFunc(c.Templates, func(a, b plan.StageTemplate) int {
-		return strings.Compare(a.Identifier+"\x00"+a.Version, b.Identifier+"\x00"+b.Version)
-	})
+	plan.SortTemplateVersions(c.Templates)
 	return c
 }
 
