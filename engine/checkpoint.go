@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -262,6 +263,11 @@ func (r reveal) value(v any) (any, bool, error) {
 // passphrase and salt: a key derivation is a fifth of a second of CPU.
 var crypters sync.Map
 
+// crypterKey is a crypter's key in crypters.
+func crypterKey(passphrase, salt string) [32]byte {
+	return sha256.Sum256([]byte(passphrase + "\x00" + salt))
+}
+
 // crypter is the passphrase crypter of a checkpoint's secrets provider,
 // as the CLI's passphrase secrets manager derives it; errFallBack for
 // another provider or an unknown passphrase.
@@ -284,7 +290,7 @@ func (s *Session) crypterOf(salt string) (config.Crypter, error) {
 	if s.passphrase == "" {
 		return nil, errFallBack
 	}
-	key := sha256.Sum256([]byte(s.passphrase + "\x00" + salt))
+	key := crypterKey(s.passphrase, salt)
 	if c, ok := crypters.Load(key); ok {
 		return c.(config.Crypter), nil
 	}
@@ -330,4 +336,37 @@ func (s *Session) holdsSecret(stack, key, value string) bool {
 	}
 	plaintext, err := c.DecryptValue(context.Background(), ciphertext)
 	return err == nil && plaintext == value
+}
+
+// sharedSalt is the encryption salt an offline workspace's new stacks
+// share (copyProject): the first salt one of its stack files already
+// holds, else a new one, as the CLI's passphrase secrets manager makes it
+// (pkg/secrets/passphrase, NewPassphraseSecretsManager): "v1:", eight
+// random bytes, and the word pulumi encrypted with the derived key, which
+// tells the CLI a wrong passphrase.
+func sharedSalt(workDir string, stacks []string, passphrase string) (string, error) {
+	for _, name := range stacks {
+		data, err := os.ReadFile(filepath.Join(workDir, "Pulumi."+name+".yaml"))
+		if err != nil {
+			continue
+		}
+		var file struct {
+			Salt string `yaml:"encryptionsalt"`
+		}
+		if yaml.Unmarshal(data, &file) == nil && file.Salt != "" {
+			return file.Salt, nil
+		}
+	}
+	raw := make([]byte, 8)
+	if _, err := rand.Read(raw); err != nil {
+		return "", err
+	}
+	c := config.NewSymmetricCrypterFromPassphrase(passphrase, raw)
+	check, err := c.EncryptValue(context.Background(), "pulumi")
+	if err != nil {
+		return "", err
+	}
+	salt := "v1:" + base64.StdEncoding.EncodeToString(raw) + ":" + check
+	crypters.Store(crypterKey(passphrase, salt), c)
+	return salt, nil
 }

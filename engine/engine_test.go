@@ -409,6 +409,36 @@ func TestChainFirstUpIsQuiet(t *testing.T) {
 		}
 	})
 
+	// The offline stacks share one encryption salt (copyProject), so the
+	// CLI derives the passphrase's key once per operation, not again for
+	// each stack reference it reads.
+	t.Run("one encryption salt", func(t *testing.T) {
+		salts := map[string][]string{}
+		for _, stack := range c.AllStacks() {
+			var cp struct {
+				Checkpoint struct {
+					Latest struct {
+						SecretsProviders struct {
+							Type  string
+							State struct{ Salt string }
+						} `json:"secrets_providers"`
+					}
+				}
+			}
+			if err := json.Unmarshal(stateFile(t, s.state, stack), &cp); err != nil {
+				t.Fatal(err)
+			}
+			p := cp.Checkpoint.Latest.SecretsProviders
+			if p.Type != "passphrase" || p.State.Salt == "" {
+				t.Fatalf("%s: secrets provider %+v, want passphrase with a salt", stack, p)
+			}
+			salts[p.State.Salt] = append(salts[p.State.Salt], stack)
+		}
+		if len(salts) != 1 {
+			t.Errorf("the chain's stacks use %d salts, want one: %v", len(salts), salts)
+		}
+	})
+
 	t.Run("stack references carry the foundation", func(t *testing.T) {
 		for _, stack := range []string{"staging", "production"} {
 			outs, err := s.Outputs(ctx, stack)

@@ -203,12 +203,12 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 		if s.cloud, err = opts.Simulation.Start(state, shared, c); err != nil {
 			return nil, err
 		}
-		if err := s.copyProject(workDir); err != nil {
-			return nil, err
-		}
 		passphrase := opts.Passphrase
 		if passphrase == "" {
 			passphrase = DefaultPassphrase
+		}
+		if err := s.copyProject(workDir, passphrase); err != nil {
+			return nil, err
 		}
 		// metadata=skip: the file backend (gocloud fileblob) otherwise
 		// rewrites a sidecar .attrs file in place beside every checkpoint
@@ -340,7 +340,15 @@ func (s *Session) Close() {
 // workspace, keeping the encryption salt the workspace already has so that
 // secrets stay readable across runs. The project's files are never
 // modified.
-func (s *Session) copyProject(workDir string) error {
+//
+// A stack file without a salt gets the workspace's shared one
+// (sharedSalt), so that `stack init` encrypts the new stack's secrets
+// with it instead of drawing a salt of its own: the CLI derives the
+// passphrase's key (PBKDF2, a million rounds, a quarter of a second of
+// CPU) once per salt and process (pkg/secrets/passphrase caches managers
+// by salt), so with one salt an operation derives it once, not again for
+// each stack whose outputs it reads through a stack reference.
+func (s *Session) copyProject(workDir, passphrase string) error {
 	data, err := s.projectFile("Pulumi.yaml")
 	if err != nil {
 		return err
@@ -348,6 +356,7 @@ func (s *Session) copyProject(workDir string) error {
 	if err := os.WriteFile(filepath.Join(workDir, "Pulumi.yaml"), data, 0o600); err != nil {
 		return err
 	}
+	shared := ""
 	for _, name := range s.Catalog.AllStacks() {
 		file := "Pulumi." + name + ".yaml"
 		var settings map[string]any
@@ -394,6 +403,14 @@ func (s *Session) copyProject(workDir string) error {
 					config[key] = was[key]
 				}
 			}
+		}
+		if _, ok := settings["encryptionsalt"]; !ok {
+			if shared == "" {
+				if shared, err = sharedSalt(workDir, s.Catalog.AllStacks(), passphrase); err != nil {
+					return err
+				}
+			}
+			settings["encryptionsalt"] = shared
 		}
 		out, err := yaml.Marshal(settings)
 		if err != nil {
