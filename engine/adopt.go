@@ -170,7 +170,7 @@ func (s *Session) adoptExisting(ctx context.Context, stack auto.Stack, plan []ad
 // as recover does (adopt.IntoState), then refreshes them.
 func (s *Session) adoptThroughState(ctx context.Context, stack auto.Stack, objects []adopt.Declared, stdout, stderr io.Writer) error {
 	var targets []string
-	err := editState(ctx, stack, func(deployment map[string]any) (bool, error) {
+	err := s.editState(ctx, stack, func(deployment map[string]any) (bool, error) {
 		var err error
 		targets, err = adopt.IntoState(deployment, objects)
 		return err == nil, err

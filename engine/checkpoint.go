@@ -287,10 +287,16 @@ func (s *Session) crypter(p *apitype.SecretsProvidersV1) (config.Crypter, error)
 // crypterOf is the crypter of a passphrase salt, a stack's "encryptionsalt"
 // ("v1:<salt>:<the word pulumi, encrypted>").
 func (s *Session) crypterOf(salt string) (config.Crypter, error) {
-	if s.passphrase == "" {
+	return crypterFor(s.passphrase, salt)
+}
+
+// crypterFor is the crypter of passphrase and salt, derived once per
+// process.
+func crypterFor(passphrase, salt string) (config.Crypter, error) {
+	if passphrase == "" {
 		return nil, errFallBack
 	}
-	key := crypterKey(s.passphrase, salt)
+	key := crypterKey(passphrase, salt)
 	if c, ok := crypters.Load(key); ok {
 		return c.(config.Crypter), nil
 	}
@@ -303,7 +309,7 @@ func (s *Session) crypterOf(salt string) (config.Crypter, error) {
 	if err != nil {
 		return nil, errFallBack
 	}
-	c := config.NewSymmetricCrypterFromPassphrase(s.passphrase, raw)
+	c := config.NewSymmetricCrypterFromPassphrase(passphrase, raw)
 	if check, err := c.DecryptValue(context.Background(), parts[2]); err != nil || check != "pulumi" {
 		return nil, errFallBack // the CLI reports the wrong passphrase
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -134,9 +135,21 @@ func onTheChain(t *testing.T) (harnessSession, chain) {
 	return open(t, ch.state, example(t)), ch
 }
 
-// TestMain removes the shared deployed dev and chain after the tests.
+// TestMain removes the shared deployed dev and chain after the tests,
+// and fails the package if any session exported a state with its secrets
+// decrypted: the engine reads states with their secrets encrypted
+// (exportEncrypted), so no state it edits or reads passes through a pipe
+// in plaintext.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	commandLines.Lock()
+	for _, l := range commandLines.all {
+		if strings.HasPrefix(l, "stack export") && strings.Contains(l, "--show-secrets") {
+			fmt.Fprintf(os.Stderr, "FAIL: a session exported a state with its secrets shown: %s\n", l)
+			code = 1
+		}
+	}
+	commandLines.Unlock()
 	for _, dir := range []string{deployedDevOnce.dir, deployedChainOnce.dir} {
 		if dir != "" {
 			os.RemoveAll(dir)

@@ -125,7 +125,7 @@ func (s *Session) editContract(ctx context.Context, name string, services []stri
 	if err != nil {
 		return err
 	}
-	return editState(ctx, stack, func(d map[string]any) (bool, error) {
+	return s.editState(ctx, stack, func(d map[string]any) (bool, error) {
 		resources, _ := d["resources"].([]any)
 		edited := false
 		for _, r := range resources {
@@ -183,7 +183,8 @@ func (s *Session) stateOf(ctx context.Context, name string) ([]stateResource, er
 	if err != nil {
 		return nil, err
 	}
-	exported, err := stack.Export(ctx)
+	// The URNs and pending operations only: no secret is decrypted.
+	exported, err := s.exportEncrypted(ctx, stack.Name())
 	if err != nil {
 		return nil, err
 	}

@@ -247,3 +247,53 @@ func TestRevealLeavesTheRestToTheCLI(t *testing.T) {
 		}
 	}
 }
+
+// ownRecorder is the pinned CLI, recording one session's command lines
+// only (commandLines holds every test's).
+type ownRecorder struct {
+	auto.PulumiCommand
+	lines *[]string
+}
+
+func (r ownRecorder) Run(ctx context.Context, workdir string, stdin io.Reader, out, errOut []io.Writer, env []string, args ...string) (string, string, int, error) {
+	*r.lines = append(*r.lines, strings.Join(args, " "))
+	return r.PulumiCommand.Run(ctx, workdir, stdin, out, errOut, env, args...)
+}
+
+// A fresh offline state's foundation stack gets its session secrets
+// without a CLI run (writeSessionSecrets): encrypted in the workspace's
+// stack file with the stack's salt, as the CLI reads them.
+func TestSessionSecretsWithoutTheCLI(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cli, err := FindCLI()
+	if err != nil {
+		t.Fatalf("%v (make test installs it)", err)
+	}
+	var lines []string
+	s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: t.TempDir(),
+		Stdout: io.Discard, Stderr: io.Discard, Catalog: example(t), Env: testEnv, CLI: ownRecorder{cli, &lines}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Stack(ctx, "dev"); err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "config set") }) {
+		t.Errorf("the session set its secrets through the CLI: %q", lines)
+	}
+	secrets := s.sessionSecretsOf("dev")
+	if len(secrets) != 2 {
+		t.Fatalf("dev's session secrets: %d, want the GitHub token and the registry password", len(secrets))
+	}
+	for _, kv := range secrets {
+		if !s.holdsSecret("dev", kv[0], kv[1]) {
+			t.Errorf("%s is not held encrypted in dev's stack file", kv[0])
+		}
+		stdout, stderr, _, err := cli.Run(ctx, s.workspace.WorkDir(), nil, nil, nil, s.env, "config", "get", "--stack", "dev", kv[0])
+		if err != nil || strings.TrimSpace(stdout) != kv[1] {
+			t.Errorf("the CLI does not read %s as the session wrote it: %v %s", kv[0], err, stderr)
+		}
+	}
+}

@@ -99,7 +99,7 @@ func (s *Session) recoverStack(ctx context.Context, name string, o runOptions) (
 	}
 	var settled []optrefresh.PendingCreate
 	var dropped []droppedCreate
-	err = editState(ctx, stack, func(deployment map[string]any) (bool, error) {
+	err = s.editState(ctx, stack, func(deployment map[string]any) (bool, error) {
 		var err error
 		settled, dropped, err = settlePending(deployment, s.pendingID)
 		return len(settled) > 0, err

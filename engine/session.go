@@ -394,9 +394,8 @@ func (s *Session) copyProject(workDir, passphrase string) error {
 			if salt, ok := previous["encryptionsalt"]; ok {
 				settings["encryptionsalt"] = salt
 			}
-			// The secrets the session sets (stack), as encrypted by
-			// that salt: holdsSecret compares them, and setSecret runs
-			// the CLI only for one that changed.
+			// The secrets the session sets, as encrypted by that salt:
+			// writeSessionSecrets keeps those that did not change.
 			was, _ := previous["config"].(map[string]any)
 			for _, key := range sessionSecrets {
 				if _, own := config[key]; !own && was[key] != nil {
@@ -412,6 +411,8 @@ func (s *Session) copyProject(workDir, passphrase string) error {
 			}
 			settings["encryptionsalt"] = shared
 		}
+		salt, _ := settings["encryptionsalt"].(string)
+		s.writeSessionSecrets(name, config, passphrase, salt)
 		out, err := yaml.Marshal(settings)
 		if err != nil {
 			return err
@@ -468,8 +469,8 @@ func (s *Session) stack(ctx context.Context, name string, preview bool) (auto.St
 	// A stack this session selected or created is not selected again:
 	// every command names its stack (--stack), and each CLI run costs
 	// its start and a checkpoint read. The first selection is an upsert,
-	// and sets the stack's offline secrets (once per session: they live
-	// in the workspace's stack file, which Open rewrites).
+	// and makes sure of the stack's offline secrets (once per session:
+	// they live in the workspace's stack file, which Open rewrites).
 	if stack, ok := s.existing.Load(name); ok {
 		return stack.(auto.Stack), nil
 	}
@@ -482,20 +483,11 @@ func (s *Session) stack(ctx context.Context, name string, preview bool) (auto.St
 			return auto.Stack{}, fmt.Errorf("importing %s's ESC environments into %s: %w", st.Name, name, err)
 		}
 	}
-	if s.opts.Offline && st.OwnsFoundation() && shard == "" {
-		token := s.opts.GithubToken
-		if token == "" {
-			token = DemoGithubToken
-		}
-		if err := s.setSecret(ctx, name, catalog.Namespace+":githubToken", token); err != nil {
-			return auto.Stack{}, err
-		}
-		if st.Foundation.Registry.Username != "" {
-			password := s.opts.RegistryPassword
-			if password == "" {
-				password = DemoRegistryPassword
-			}
-			if err := s.setSecret(ctx, name, catalog.Namespace+":registryPassword", password); err != nil {
+	if s.opts.Offline {
+		// Written by Open already (writeSessionSecrets); the CLI sets
+		// what it could not, and says why where it cannot either.
+		for _, kv := range s.sessionSecretsOf(name) {
+			if err := s.setSecret(ctx, name, kv[0], kv[1]); err != nil {
 				return auto.Stack{}, err
 			}
 		}
@@ -516,6 +508,52 @@ func (s *Session) selected(ctx context.Context, name string) (auto.Stack, error)
 // sessionSecrets are the config keys an offline session sets as secrets
 // on the foundation's stack.
 var sessionSecrets = []string{catalog.Namespace + ":githubToken", catalog.Namespace + ":registryPassword"}
+
+// sessionSecretsOf are the secrets an offline session sets on stack, as
+// key and value pairs: the GitHub token and, where the foundation names
+// a registry user, its password, on the foundation's platform stack.
+func (s *Session) sessionSecretsOf(stack string) [][2]string {
+	st, shard, err := s.Catalog.EnvironmentOf(stack)
+	if err != nil || shard != "" || !st.OwnsFoundation() {
+		return nil
+	}
+	out := [][2]string{{sessionSecrets[0], cmp.Or(s.opts.GithubToken, DemoGithubToken)}}
+	if st.Foundation.Registry.Username != "" {
+		out = append(out, [2]string{sessionSecrets[1], cmp.Or(s.opts.RegistryPassword, DemoRegistryPassword)})
+	}
+	return out
+}
+
+// writeSessionSecrets writes stack's session secrets into config, its
+// workspace file's, encrypted as `pulumi config set --secret` would with
+// the file's salt: a CLI run less per secret and fresh state (its start
+// and its own key derivation). A secret already held is kept as it is
+// encrypted; where the salt gives no crypter (another passphrase, an
+// unknown format) nothing is written, and setSecret asks the CLI.
+func (s *Session) writeSessionSecrets(stack string, config map[string]any, passphrase, salt string) {
+	secrets := s.sessionSecretsOf(stack)
+	if len(secrets) == 0 {
+		return
+	}
+	c, err := crypterFor(passphrase, salt)
+	if err != nil {
+		return
+	}
+	ctx := context.Background()
+	for _, kv := range secrets {
+		secure, _ := config[kv[0]].(map[string]any)
+		if held, _ := secure["secure"].(string); held != "" {
+			if plain, err := c.DecryptValue(ctx, held); err == nil && plain == kv[1] {
+				continue
+			}
+		}
+		ciphertext, err := c.EncryptValue(ctx, kv[1])
+		if err != nil {
+			return
+		}
+		config[kv[0]] = map[string]any{"secure": ciphertext}
+	}
+}
 
 // DemoGithubToken is the token the offline demo configures: a placeholder
 // that tests search for to prove it never reaches state in plaintext.

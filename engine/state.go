@@ -13,8 +13,13 @@ import (
 // pending_operations, ...) and says whether it changed it; an unchanged
 // state is not imported again. recover, move and import edit the state
 // where the pinned CLI has no command for what they do.
-func editState(ctx context.Context, stack auto.Stack, edit func(deployment map[string]any) (bool, error)) error {
-	exported, err := stack.Export(ctx)
+//
+// The export keeps the secrets encrypted (exportEncrypted, as a backup
+// does, and from the checkpoint offline): no edit reads a secret, and the
+// import takes them as the state held them, so none is ever decrypted
+// on the way (the Automation API's Export would show them).
+func (s *Session) editState(ctx context.Context, stack auto.Stack, edit func(deployment map[string]any) (bool, error)) error {
+	exported, err := s.exportEncrypted(ctx, stack.Name())
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func TestTemplateVersionInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := editState(ctx, stack, func(dep map[string]any) (bool, error) {
+	if err := s.editState(ctx, stack, func(dep map[string]any) (bool, error) {
 		resources, _ := dep["resources"].([]any)
 		for _, e := range resources {
 			r, _ := e.(map[string]any)
