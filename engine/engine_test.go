@@ -579,23 +579,8 @@ func TestSecretsNeverInPlaintextOnTheChain(t *testing.T) {
 	commandLines.Lock()
 	lines := slices.Clone(commandLines.all)
 	commandLines.Unlock()
-	// The foundation's secrets are configured as secrets: the workspace's
-	// stack file holds them encrypted (writeSessionSecrets, as `config set
-	// --secret` would), and the CLI decrypts them to the session's values,
-	// as it does for the program's config.RequireSecret.
-	foundation := s.sessionSecretsOf("dev")
-	if len(foundation) != 2 {
-		t.Fatalf("dev's session secrets %d, want the GitHub token and the registry password", len(foundation))
-	}
-	for _, kv := range foundation {
-		if !s.holdsSecret("dev", kv[0], kv[1]) {
-			t.Errorf("%s is not held encrypted in dev's stack file", kv[0])
-		}
-		stdout, stderr, _, err := s.cli.Run(ctx, s.workspace.WorkDir(), nil, nil, nil, s.env, "config", "get", "--stack", "dev", kv[0])
-		if err != nil || strings.TrimSpace(stdout) != kv[1] {
-			t.Errorf("the CLI does not read %s as the session set it: %v %s", kv[0], err, stderr)
-		}
-	}
+	// The foundation's secrets are configured as secrets.
+	wantSessionSecrets(t, s.Session, s.cli)
 	for what, secret := range secrets {
 		if strings.Contains(ch.out, secret) {
 			t.Errorf("%s in the engine output", what)

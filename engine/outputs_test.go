@@ -283,6 +283,15 @@ func TestSessionSecretsWithoutTheCLI(t *testing.T) {
 	if slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "config set") }) {
 		t.Errorf("the session set its secrets through the CLI: %q", lines)
 	}
+	wantSessionSecrets(t, s, cli)
+}
+
+// wantSessionSecrets fails unless dev's workspace stack file holds the
+// foundation's secrets encrypted (writeSessionSecrets, as `config set
+// --secret` would) and the CLI decrypts them to the session's values, as
+// it does for the program's config.RequireSecret.
+func wantSessionSecrets(t *testing.T, s *Session, cli auto.PulumiCommand) {
+	t.Helper()
 	secrets := s.sessionSecretsOf("dev")
 	if len(secrets) != 2 {
 		t.Fatalf("dev's session secrets: %d, want the GitHub token and the registry password", len(secrets))
@@ -291,7 +300,7 @@ func TestSessionSecretsWithoutTheCLI(t *testing.T) {
 		if !s.holdsSecret("dev", kv[0], kv[1]) {
 			t.Errorf("%s is not held encrypted in dev's stack file", kv[0])
 		}
-		stdout, stderr, _, err := cli.Run(ctx, s.workspace.WorkDir(), nil, nil, nil, s.env, "config", "get", "--stack", "dev", kv[0])
+		stdout, stderr, _, err := cli.Run(context.Background(), s.workspace.WorkDir(), nil, nil, nil, s.env, "config", "get", "--stack", "dev", kv[0])
 		if err != nil || strings.TrimSpace(stdout) != kv[1] {
 			t.Errorf("the CLI does not read %s as the session wrote it: %v %s", kv[0], err, stderr)
 		}
