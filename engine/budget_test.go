@@ -32,6 +32,7 @@ func TestDriftCheckUnderATightBudgetWaitsAndSucceeds(t *testing.T) {
 		GitHub:  []apibudget.Budget{{Name: "tight GitHub token", Limit: 2, Window: time.Hour, Counts: apibudget.Calls.GitHub}},
 	}
 	out := &syncBuffer{}
+	QuietCLILog(t, state)
 	s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{Budgets: &tight}, StateDir: state, Stdout: out, Stderr: out, Catalog: example(t), Env: testEnv})
 	if err != nil {
 		t.Fatal(err)

@@ -38,6 +38,7 @@ func (d *deployment) copyOf(t *testing.T, name string, stacks []string) string {
 		if d.dir, d.err = os.MkdirTemp("", "harness-platform-deployed-"+name+"-"); d.err != nil {
 			return
 		}
+		QuietCLILog(t, d.dir)
 		out := &syncBuffer{}
 		s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: d.dir, Stdout: out, Stderr: out, Catalog: example(t), Env: testEnv})
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -109,6 +110,33 @@ func openWith(t *testing.T, state string, c *catalog.Catalog, transform pulumi.R
 // as every real run does.
 var testEnv = map[string]string{"PULUMI_SKIP_CHECKPOINTS": "true"}
 
+// QuietCLILog keeps the CLI of an offline state's sessions from writing
+// its automatic log, which it writes on every run since Pulumi v3.2xx
+// (pulumi/pulumi#23731: every message of every verbosity, as JSON,
+// gzipped, in $PULUMI_HOME/logs) with no setting to turn it off
+// (pulumi/pulumi#22416 asks for one): a quarter of the CLI's CPU in these
+// tests. A file where the log's directory would be makes the CLI go on
+// without it (pkg/logging StartLogging fails, and "automatic logging
+// unavailable" goes to its discarding default logger). Nothing a test
+// checks is in that log; the benchmarks keep it, as real runs do.
+func QuietCLILog(t testing.TB, state string) {
+	t.Helper()
+	home := filepath.Join(state, "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	logs := filepath.Join(home, "logs")
+	if info, err := os.Stat(logs); err == nil && !info.IsDir() {
+		return
+	}
+	if err := os.RemoveAll(logs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(logs, []byte("The tests' CLI writes no automatic log (engine.QuietCLILog).\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // openCheckpointed opens a session whose CLI writes the state after
 // every step, as outside the tests.
 func openCheckpointed(t *testing.T, state string, c *catalog.Catalog) harnessSession {
@@ -121,6 +149,7 @@ func openEnv(t *testing.T, state string, c *catalog.Catalog, transform pulumi.Re
 	if _, err := FindCLI(); err != nil {
 		t.Fatalf("%v (make test installs it)", err)
 	}
+	QuietCLILog(t, state)
 	out := &syncBuffer{}
 	s, err := Open(context.Background(), Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Stdout: out, Stderr: out, Catalog: c, Transform: transform, Env: env,
 		CLI: recordedCLI(t)})
@@ -292,6 +321,13 @@ func TestFirstPreviewCreatesWhatTheProgramDeclares(t *testing.T) {
 	if got := onlyOp(t, "preview dev", pre.ChangeSummary, apitype.OpCreate); got != want {
 		t.Errorf("preview of dev's %d stacks creates %d resources, want %d", len(c.StacksOf("dev")), got, want)
 	}
+	// The CLI wrote no automatic log (QuietCLILog).
+	_ = filepath.WalkDir(filepath.Join(s.state, "home"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".log") {
+			t.Errorf("the CLI wrote its automatic log: %s", path)
+		}
+		return nil
+	})
 
 }
 

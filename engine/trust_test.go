@@ -19,6 +19,7 @@ func TestDriftCheckIdentity(t *testing.T) {
 	ctx := context.Background()
 	state := deployedDev(t)
 	out := &syncBuffer{}
+	QuietCLILog(t, state)
 	s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, ReadOnly: true, StateDir: state, Stdout: out, Stderr: out, Catalog: example(t), Env: testEnv})
 	if err != nil {
 		t.Fatal(err)

@@ -145,6 +145,7 @@ func newOfflineRunner(t testing.TB) *offlineRunner {
 		t.Fatal(err)
 	}
 	state := filepath.Join(root, "state")
+	engine.QuietCLILog(t, state)
 	env := map[string]string{
 		"PATH": machineDir + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"HOME": os.Getenv("HOME"), "LANG": "C.UTF-8",
