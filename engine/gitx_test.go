@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/simulated"
 )
 
@@ -45,9 +46,11 @@ func TestManifestsContractAsPreflightSays(t *testing.T) {
 	if problems, err := s.Preflight(ctx, "dev"); err != nil || len(problems) != 0 {
 		t.Fatalf("every manifest there: %v %s", err, problemsText(problems))
 	}
+	// dev's first manifest, as the pipelines fetch it.
+	first := plan.Manifests(c, "dev").Files[0].Path
 	reach := simulated.DefaultReach(c)
-	for repo, files := range reach.GitHub.Files {
-		reach.GitHub.Files[repo] = files[1:]
+	for _, files := range reach.GitHub.Files {
+		delete(files, first)
 	}
 	s.servers().SetReach(reach)
 	problems, err := s.Preflight(ctx, "dev")
@@ -60,8 +63,8 @@ func TestManifestsContractAsPreflightSays(t *testing.T) {
 	// One manifest with an image of its own instead of the Values file's:
 	// the pipeline would deploy it, whatever the run was given.
 	reach = simulated.DefaultReach(c)
-	for repo, files := range reach.GitHub.Files {
-		reach.GitHub.Contents[repo][files[0]] = strings.Replace(reach.GitHub.Contents[repo][files[0]], "{{.Values.image}}", "registry.company.io/payments/payment-service:1.4.2", 1)
+	for _, files := range reach.GitHub.Files {
+		files[first] = strings.Replace(files[first], "{{.Values.image}}", "registry.company.io/payments/payment-service:1.4.2", 1)
 	}
 	s.servers().SetReach(reach)
 	if problems, err = s.Preflight(ctx, "dev"); err != nil {

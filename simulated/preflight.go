@@ -34,7 +34,7 @@ func (s *Servers) GitExperience(_ context.Context, account, _, _ string) (prefli
 }
 
 // GitHubFiles: the files of a repository as the Reach's GitHub account
-// holds them (its Files, with their Contents), read as GitHub's archive
+// holds them (its Files), read as GitHub's archive
 // gives them: 401 without a credential, 404 for a repository the token
 // cannot see, as GitHub answers GET /repos/{owner}/{repo}/tarball/{ref}.
 func (s *Servers) GitHubFiles(_ context.Context, owner, repo, branch string, keep func(string) bool) (map[string][]byte, error) {
@@ -47,11 +47,10 @@ func (s *Servers) GitHubFiles(_ context.Context, owner, repo, branch string, kee
 	if !ok {
 		return nil, errors.New(call + ": 404 Not Found")
 	}
-	contents := r.GitHub.Contents[owner+"/"+repo]
 	out := map[string][]byte{}
-	for _, p := range files {
+	for p, content := range files {
 		if keep(p) {
-			out[p] = []byte(contents[p])
+			out[p] = []byte(content)
 		}
 	}
 	return out, nil

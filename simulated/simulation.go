@@ -71,16 +71,14 @@ func DefaultReach(c *catalog.Catalog) Reach {
 		// deploys (the manifests contract).
 		if m := plan.Manifests(c, env); m != nil {
 			if reach.GitHub.Files == nil {
-				reach.GitHub.Files = map[string][]string{}
-				reach.GitHub.Contents = map[string]map[string]string{}
+				reach.GitHub.Files = map[string]map[string]string{}
 			}
 			repo := m.Owner + "/" + m.Repo
-			if reach.GitHub.Contents[repo] == nil {
-				reach.GitHub.Contents[repo] = map[string]string{}
+			if reach.GitHub.Files[repo] == nil {
+				reach.GitHub.Files[repo] = map[string]string{}
 			}
 			for _, f := range m.Files {
-				reach.GitHub.Files[repo] = append(reach.GitHub.Files[repo], f.Path)
-				reach.GitHub.Contents[repo][f.Path] = Manifest(f.Service)
+				reach.GitHub.Files[repo][f.Path] = Manifest(f.Service)
 			}
 		}
 	}

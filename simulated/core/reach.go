@@ -73,13 +73,10 @@ type GitHubAccount struct {
 	// variables or reading the secrets' public key read (docs.github.com,
 	// "REST API endpoints for GitHub Actions variables" and "... secrets").
 	Variables, Secrets string
-	// Files are the paths on the default branch of repositories the run
-	// reads files of (owner/name: the config repository), as its tree
-	// lists them; a repository not here is not found.
-	Files map[string][]string
-	// Contents are the files' contents, by repository and path (a file
-	// without one is empty).
-	Contents map[string]map[string]string
+	// Files are the files on the default branch of repositories the run
+	// reads files of (owner/name: the config repository), by path, with
+	// their contents; a repository not here is not found.
+	Files map[string]map[string]string
 }
 
 // IdentityIn is who the run is in account ("" when not modelled).
