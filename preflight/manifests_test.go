@@ -38,23 +38,12 @@ func TestManifestProblem(t *testing.T) {
 // untar keeps the files of the archive, by their path within the
 // repository, as GitHub's tarball lays them out.
 func TestUntar(t *testing.T) {
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	add := func(name, body string, typ byte) {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Typeflag: typ, Size: int64(len(body)), Mode: 0o644}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write([]byte(body)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	add("company-platform-next-0f1e2d3/", "", tar.TypeDir)
-	add("company-platform-next-0f1e2d3/generated/a/dev/euw1/manifests.yaml", "image: {{.Values.image}}\n", tar.TypeReg)
-	add("company-platform-next-0f1e2d3/README.md", "readme", tar.TypeReg)
-	tw.Close()
-	gz.Close()
-	got, err := untar(&buf, func(p string) bool { return strings.HasPrefix(p, "generated/") })
+	buf := tarball(t, []tarEntry{
+		{"company-platform-next-0f1e2d3/", "", tar.TypeDir},
+		{"company-platform-next-0f1e2d3/generated/a/dev/euw1/manifests.yaml", "image: {{.Values.image}}\n", tar.TypeReg},
+		{"company-platform-next-0f1e2d3/README.md", "readme", tar.TypeReg},
+	})
+	got, err := untar(bytes.NewReader(buf), func(p string) bool { return strings.HasPrefix(p, "generated/") })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,20 +56,10 @@ func TestUntar(t *testing.T) {
 // (GitHub answers 302 to codeload), then the download, which it keeps to
 // the files asked for.
 func TestLiveGitHubFiles(t *testing.T) {
-	var archive bytes.Buffer
-	gz := gzip.NewWriter(&archive)
-	tw := tar.NewWriter(gz)
-	for name, body := range map[string]string{
-		"company-platform-next-0f1e2d3/generated/a/dev/euw1/manifests.yaml": "image: {{.Values.image}}\n",
-		"company-platform-next-0f1e2d3/other.txt":                           "other",
-	} {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeReg, Size: int64(len(body)), Mode: 0o644}); err != nil {
-			t.Fatal(err)
-		}
-		tw.Write([]byte(body))
-	}
-	tw.Close()
-	gz.Close()
+	archive := tarball(t, []tarEntry{
+		{"company-platform-next-0f1e2d3/generated/a/dev/euw1/manifests.yaml", "image: {{.Values.image}}\n", tar.TypeReg},
+		{"company-platform-next-0f1e2d3/other.txt", "other", tar.TypeReg},
+	})
 	var api []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -88,7 +67,7 @@ func TestLiveGitHubFiles(t *testing.T) {
 			api = append(api, r.Method+" "+r.URL.Path+" "+r.Header.Get("Authorization"))
 			http.Redirect(w, r, "http://"+r.Host+"/codeload/company/platform-next/legacy.tar.gz/refs/heads/main?token=short-lived", http.StatusFound)
 		case "/codeload/company/platform-next/legacy.tar.gz/refs/heads/main":
-			w.Write(archive.Bytes())
+			w.Write(archive)
 		default:
 			api = append(api, r.Method+" "+r.URL.Path)
 			http.NotFound(w, r)
@@ -107,4 +86,34 @@ func TestLiveGitHubFiles(t *testing.T) {
 	if len(api) != 1 || api[0] != "GET /repos/company/platform-next/tarball/main Bearer ghs_reader" {
 		t.Errorf("API calls %q, want the archive link alone, with the token", api)
 	}
+}
+
+// tarEntry is a file or directory of a test archive.
+type tarEntry struct {
+	name, body string
+	typ        byte
+}
+
+// tarball is a tar.gz archive of entries, in order, as GitHub's tarball
+// endpoint serves a repository.
+func tarball(t *testing.T, entries []tarEntry) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for _, e := range entries {
+		if err := tw.WriteHeader(&tar.Header{Name: e.name, Typeflag: e.typ, Size: int64(len(e.body)), Mode: 0o644}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte(e.body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := gz.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
