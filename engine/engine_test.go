@@ -63,19 +63,26 @@ type harnessSession struct {
 	out   *syncBuffer
 }
 
-// commandLines records the arguments of every CLI command sessions run:
-// another user of the machine can read them in the process list.
-var commandLines = struct {
+// commandLog is the arguments of the CLI commands sessions ran.
+type commandLog struct {
 	sync.Mutex
 	all []string
-}{}
+}
 
-type recordingCLI struct{ auto.PulumiCommand }
+// commandLines records the arguments of every CLI command sessions run:
+// another user of the machine can read them in the process list.
+var commandLines = &commandLog{}
+
+// recordingCLI is a CLI whose command lines are recorded in log.
+type recordingCLI struct {
+	auto.PulumiCommand
+	log *commandLog
+}
 
 func (r recordingCLI) Run(ctx context.Context, workdir string, stdin io.Reader, out, errOut []io.Writer, env []string, args ...string) (string, string, int, error) {
-	commandLines.Lock()
-	commandLines.all = append(commandLines.all, strings.Join(args, " "))
-	commandLines.Unlock()
+	r.log.Lock()
+	r.log.all = append(r.log.all, strings.Join(args, " "))
+	r.log.Unlock()
 	return r.PulumiCommand.Run(ctx, workdir, stdin, out, errOut, env, args...)
 }
 
@@ -86,7 +93,7 @@ func recordedCLI(t *testing.T) auto.PulumiCommand {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return recordingCLI{cmd}
+	return recordingCLI{cmd, commandLines}
 }
 
 func open(t *testing.T, state string, c *catalog.Catalog) harnessSession {

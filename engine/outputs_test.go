@@ -248,18 +248,6 @@ func TestRevealLeavesTheRestToTheCLI(t *testing.T) {
 	}
 }
 
-// ownRecorder is the pinned CLI, recording one session's command lines
-// only (commandLines holds every test's).
-type ownRecorder struct {
-	auto.PulumiCommand
-	lines *[]string
-}
-
-func (r ownRecorder) Run(ctx context.Context, workdir string, stdin io.Reader, out, errOut []io.Writer, env []string, args ...string) (string, string, int, error) {
-	*r.lines = append(*r.lines, strings.Join(args, " "))
-	return r.PulumiCommand.Run(ctx, workdir, stdin, out, errOut, env, args...)
-}
-
 // A fresh offline state's foundation stack gets its session secrets
 // without a CLI run (writeSessionSecrets): encrypted in the workspace's
 // stack file with the stack's salt, as the CLI reads them.
@@ -270,9 +258,12 @@ func TestSessionSecretsWithoutTheCLI(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (make test installs it)", err)
 	}
-	var lines []string
-	s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: t.TempDir(),
-		Stdout: io.Discard, Stderr: io.Discard, Catalog: example(t), Env: testEnv, CLI: ownRecorder{cli, &lines}})
+	// Its own record: commandLines holds every test's.
+	lines := &commandLog{}
+	state := t.TempDir()
+	QuietCLILog(t, state)
+	s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state,
+		Stdout: io.Discard, Stderr: io.Discard, Catalog: example(t), Env: testEnv, CLI: recordingCLI{cli, lines}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,8 +271,8 @@ func TestSessionSecretsWithoutTheCLI(t *testing.T) {
 	if _, err := s.Stack(ctx, "dev"); err != nil {
 		t.Fatal(err)
 	}
-	if slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "config set") }) {
-		t.Errorf("the session set its secrets through the CLI: %q", lines)
+	if slices.ContainsFunc(lines.all, func(l string) bool { return strings.HasPrefix(l, "config set") }) {
+		t.Errorf("the session set its secrets through the CLI: %q", lines.all)
 	}
 	wantSessionSecrets(t, s, cli)
 }
