@@ -22,8 +22,8 @@ import (
 )
 
 // sessionWorkspace is the session's LocalWorkspace, with what a file
-// backend's checkpoints answer without the CLI: a stack's outputs and its
-// existence. The Automation API reads the outputs after every update with
+// backend's checkpoints answer without the CLI: a stack's outputs, its
+// existence and (historyCLI) its last update's summary. The Automation API reads the outputs after every update with
 // two CLI runs (`pulumi stack output --json`, then again with
 // --show-secrets, to tell which are secret), and selects the stack before
 // every operation with another, each a process start, a checkpoint load
@@ -43,6 +43,12 @@ func (w sessionWorkspace) StackOutputs(ctx context.Context, name string) (auto.O
 		return out, err
 	}
 	return w.Workspace.StackOutputs(ctx, name)
+}
+
+// PulumiCommand is the session's CLI, with the read of an update's
+// summary answered from the file backend's history (historyCLI).
+func (w sessionWorkspace) PulumiCommand() auto.PulumiCommand {
+	return historyCLI{PulumiCommand: w.Workspace.PulumiCommand(), s: w.s}
 }
 
 // SelectStack selects a stack the session's file backend holds without
@@ -112,6 +118,34 @@ func (s *Session) checkpointFile(name string) string {
 		}
 	}
 	return path
+}
+
+// checkpointStacks are the stacks the session's file backend holds, as
+// `pulumi stack ls` lists them: a checkpoint each in
+// <backend>/.pulumi/stacks/<project>/. ok is false where only the CLI can
+// answer: online, another backend, or a compressed checkpoint
+// (checkpointFile).
+func (s *Session) checkpointStacks() (names []string, ok bool) {
+	backend := s.fileBackend()
+	if !s.opts.Offline || backend == "" || s.project == "" {
+		return nil, false
+	}
+	dir := filepath.Join(backend, ".pulumi", "stacks", s.project)
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasSuffix(n, ".json.gz") || strings.HasSuffix(n, ".json.zst") {
+			return nil, false
+		}
+		// <stack>.json, not the .json.bak the backend keeps beside it.
+		if name, found := strings.CutSuffix(n, ".json"); found && !e.IsDir() {
+			names = append(names, name)
+		}
+	}
+	return names, true
 }
 
 // errFallBack sends a read the checkpoint cannot answer to the CLI.

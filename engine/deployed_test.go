@@ -149,6 +149,11 @@ func TestMain(m *testing.M) {
 			fmt.Fprintf(os.Stderr, "FAIL: a session exported a state with its secrets shown: %s\n", l)
 			code = 1
 		}
+		// The file backend's history answers it (historyCLI).
+		if strings.HasPrefix(l, "stack history") {
+			fmt.Fprintf(os.Stderr, "FAIL: an offline session ran the CLI for an update's summary: %s\n", l)
+			code = 1
+		}
 	}
 	commandLines.Unlock()
 	for _, dir := range []string{deployedDevOnce.dir, deployedChainOnce.dir} {

@@ -156,6 +156,107 @@ func TestCheckpointExportIsTheCLIs(t *testing.T) {
 	}
 }
 
+// The summary of a stack's last update, read from the file backend's
+// history after every up, refresh and destroy, is the CLI's (`pulumi
+// stack history --json --page-size 1 --page 1`, with and without
+// --show-secrets, as the Automation API runs it): the same update, the
+// same config, its secrets shown only when asked for.
+func TestCheckpointHistoryIsTheCLIs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := open(t, deployedDev(t), example(t))
+	defer s.Close()
+	cli, err := FindCLI() // unrecorded: TestMain refuses a session's history run
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets, changes := 0, 0
+	for _, stack := range s.Catalog.StacksOf("dev") {
+		for _, showSecrets := range []bool{true, false} {
+			args := []string{"stack", "history", "--json", "--page-size", "1", "--page", "1", "--stack", stack}
+			if showSecrets {
+				args = slices.Insert(args, 3, "--show-secrets")
+			}
+			if got, gotShow, ok := lastUpdateQuery(args); !ok || got != stack || gotShow != showSecrets {
+				t.Fatalf("%q is not recognised as the read of %s's last update", args, stack)
+			}
+			text, ok := s.checkpointHistory(ctx, stack, showSecrets)
+			if !ok {
+				t.Fatalf("%s: the history was not read", stack)
+			}
+			stdout, stderr, _, err := cli.Run(ctx, s.workspace.WorkDir(), nil, nil, nil, s.env, args...)
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", stack, err, stderr)
+			}
+			var got, want []auto.UpdateSummary
+			if err := json.Unmarshal([]byte(text), &got); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal([]byte(stdout), &want); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) || len(got) != 1 {
+				t.Errorf("%s (--show-secrets %v): from the history file\n%+v\nfrom the CLI\n%+v", stack, showSecrets, got, want)
+				continue
+			}
+			for _, v := range got[0].Config {
+				if v.Secret && showSecrets && v.Value != "" {
+					secrets++
+				}
+			}
+			if got[0].ResourceChanges != nil {
+				changes += len(*got[0].ResourceChanges)
+			}
+		}
+	}
+	if secrets == 0 || changes == 0 {
+		t.Fatalf("no secret config value (%d) or resource change (%d) was compared", secrets, changes)
+	}
+	// A stack the backend does not hold is the CLI's to refuse.
+	if _, ok := s.checkpointHistory(ctx, "staging", true); ok {
+		t.Error("a stack with no checkpoint was answered")
+	}
+	for _, args := range [][]string{
+		{"stack", "history", "--json", "--stack", "dev"},
+		{"stack", "history", "--json", "--page-size", "2", "--page", "1", "--stack", "dev"},
+		{"stack", "history", "--page-size", "1", "--page", "1", "--stack", "dev"},
+	} {
+		if _, _, ok := lastUpdateQuery(args); ok {
+			t.Errorf("%q was taken for the read of the last update", args)
+		}
+	}
+}
+
+// The stacks a session finds in the file backend's checkpoints are
+// those `pulumi stack ls` lists: deployed ones, and one created and never
+// updated.
+func TestCheckpointStacksAreTheCLIs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := open(t, deployedDev(t), example(t))
+	defer s.Close()
+	if _, err := s.upsert(ctx, "created-only"); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := s.checkpointStacks()
+	if !ok {
+		t.Fatal("the checkpoints were not read")
+	}
+	summaries, err := s.workspace.ListStacks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, sum := range summaries {
+		want = append(want, filepath.Base(sum.Name))
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) || !slices.Contains(got, "created-only") || !slices.Contains(got, "dev") {
+		t.Errorf("from the checkpoints %q, from the CLI %q", got, want)
+	}
+}
+
 // A stack the file backend does not hold is created without the `stack
 // select` the CLI would refuse; one it holds is selected from its
 // checkpoint, with no CLI run at all.

@@ -596,15 +596,23 @@ func (s *Session) recordDeployed(stack string, outputs auto.OutputMap) bool {
 }
 
 // existingStacks are the stacks the backend holds, by their short name
-// (a backend may qualify it as org/project/stack).
-func (s *Session) existingStacks(ctx context.Context) (map[string]auto.StackSummary, error) {
+// (a backend may qualify it as org/project/stack); offline, the file
+// backend's checkpoints say (checkpointStacks) without a CLI run.
+func (s *Session) existingStacks(ctx context.Context) (map[string]bool, error) {
+	if names, ok := s.checkpointStacks(); ok {
+		out := map[string]bool{}
+		for _, name := range names {
+			out[name] = true
+		}
+		return out, nil
+	}
 	summaries, err := s.workspace.ListStacks(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]auto.StackSummary{}
+	out := map[string]bool{}
 	for _, sum := range summaries {
-		out[filepath.Base(sum.Name)] = sum
+		out[filepath.Base(sum.Name)] = true
 	}
 	return out, nil
 }
