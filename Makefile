@@ -28,7 +28,7 @@ check:
 # The pull-request workflow runs the two as its test jobs.
 test: test-fast test-engine
 
-# It needs the CLI too: cmd/platformctl's TestDirLocatesShared starts the
+# It needs the CLI too: internal/platformctl's TestDirLocatesShared starts the
 # engine (on a fresh machine the CLI was built only after it had failed).
 test-fast: check cli
 	$(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v '/engine$$')

@@ -108,7 +108,7 @@ func pullRequestChecks(b *testing.B, n int) {
 	s.Close()
 	deploy := time.Since(deployStart)
 	// (Logs kept to a few lines: a benchmark's are cut after ten.)
-	b.Logf("services=%d: runner ready (platformctl built, the repository copied) in %s; deployed in %s: up %s",
+	b.Logf("services=%d: runner ready (the repository copied) in %s; deployed in %s: up %s",
 		n, ready.Round(time.Second), deploy.Round(time.Second), strings.Join(ups, ", "))
 
 	// The pull request: one service's entry changed.
@@ -247,7 +247,7 @@ func pullRequestChecks(b *testing.B, n int) {
 // catalog/services.yaml (its image, edited in place) on a branch, opens
 // pull request number for it, and returns its event with the stacks the
 // change touches, in chain order: every environment's platform stack
-// and the service's stack in each (cmd/platformctl's affectedStacks).
+// and the service's stack in each (internal/platformctl's affectedStacks).
 //
 // In place: a change that adds or removes a line (a description added)
 // shifts the position of every later entry, which affectedStacks

@@ -1,4 +1,4 @@
-package main
+package platformctl
 
 import (
 	"bytes"
@@ -72,7 +72,7 @@ func TestAffectedStacks(t *testing.T) {
 // each waiting for its platform stack and its upstream shard.
 func TestGitOpsFollowsTheCatalog(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run([]string{"gitops", "--dir", "../.."}, &out, &errOut); code != exitOK {
+	if code := Run([]string{"gitops", "--dir", "../.."}, &out, &errOut); code != exitOK {
 		t.Fatalf("the checked-in manifests: %s%s", out.String(), errOut.String())
 	}
 	c := catalogtest.SyntheticCatalog(t, "../..", 400)

@@ -1,4 +1,4 @@
-package main
+package platformctl
 
 import (
 	"bytes"
@@ -37,14 +37,14 @@ func project(t *testing.T, edit func(map[string][]byte)) string {
 
 func TestValidate(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run([]string{"validate", "--dir", project(t, nil)}, &out, &errOut); code != 0 {
+	if code := Run([]string{"validate", "--dir", project(t, nil)}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	// A stack file importing ESC environments is accepted.
 	esc := project(t, func(f map[string][]byte) {
 		f["Pulumi.production.yaml"] = append([]byte("environment:\n  - platform/production\n"), f["Pulumi.production.yaml"]...)
 	})
-	if code := run([]string{"validate", "--dir", esc}, &out, &errOut); code != 0 {
+	if code := Run([]string{"validate", "--dir", esc}, &out, &errOut); code != 0 {
 		t.Fatalf("a stack file with an ESC import: exit %d: %s", code, errOut.String())
 	}
 	bad := project(t, func(f map[string][]byte) {
@@ -53,7 +53,7 @@ func TestValidate(t *testing.T) {
 	})
 	out.Reset()
 	errOut.Reset()
-	if code := run([]string{"validate", "--dir", bad}, &out, &errOut); code != 1 {
+	if code := Run([]string{"validate", "--dir", bad}, &out, &errOut); code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}
 	want := "Pulumi.production.yaml:5:30: upstream stack \"qa\" has no stack file; use one of: dev, production, staging, or declare it in Pulumi.qa.yaml\n" +
@@ -66,7 +66,7 @@ func TestValidate(t *testing.T) {
 
 func TestRenderProductionIsSchemaValid(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run([]string{"render", "--stack", "production", "--dir", project(t, nil)}, &out, &errOut); code != 0 {
+	if code := Run([]string{"render", "--stack", "production", "--dir", project(t, nil)}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	docs := strings.Split(out.String(), "---\n")[1:]
@@ -93,7 +93,7 @@ func TestRenderProductionIsSchemaValid(t *testing.T) {
 		t.Fatalf("validated only %d documents", validated)
 	}
 	errOut.Reset()
-	if code := run([]string{"render", "--stack", "production", "--service", "promo-importer", "--dir", project(t, nil)}, &out, &errOut); code != 1 ||
+	if code := Run([]string{"render", "--stack", "production", "--service", "promo-importer", "--dir", project(t, nil)}, &out, &errOut); code != 1 ||
 		!strings.Contains(errOut.String(), `service "promo-importer" is not enabled in stack "production"`) {
 		t.Fatalf("render of a service not in the stack: exit %d, %s", code, errOut.String())
 	}
@@ -124,7 +124,7 @@ func TestCommandLine(t *testing.T) {
 		{args: []string{"recover", "-h"}, code: 0, stdout: "-unlock"},
 	} {
 		var out, errOut bytes.Buffer
-		code := run(tc.args, &out, &errOut)
+		code := Run(tc.args, &out, &errOut)
 		if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errOut.String(), tc.stderr) {
 			t.Errorf("platformctl %s: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
 				strings.Join(tc.args, " "), code, out.String(), errOut.String(), tc.code, tc.stdout, tc.stderr)
@@ -140,10 +140,10 @@ func TestCommandLine(t *testing.T) {
 func TestShortFlags(t *testing.T) {
 	dir := project(t, nil)
 	var long, short, errOut bytes.Buffer
-	if code := run([]string{"render", "--stack", "production", "--dir", dir}, &long, &errOut); code != exitOK {
+	if code := Run([]string{"render", "--stack", "production", "--dir", dir}, &long, &errOut); code != exitOK {
 		t.Fatalf("render --stack: exit %d: %s", code, errOut.String())
 	}
-	if code := run([]string{"render", "-s", "production", "--dir", dir}, &short, &errOut); code != exitOK || short.String() != long.String() {
+	if code := Run([]string{"render", "-s", "production", "--dir", dir}, &short, &errOut); code != exitOK || short.String() != long.String() {
 		t.Fatalf("render -s: exit %d, %d bytes (--stack: %d): %s", code, short.Len(), long.Len(), errOut.String())
 	}
 
@@ -169,7 +169,7 @@ func TestShortFlags(t *testing.T) {
 		{[]string{"gitops", "--dir", gitops}, exitOK, "follow the catalog"},
 	} {
 		var out, errOut bytes.Buffer
-		if code := run(step.args, &out, &errOut); code != step.code || !strings.Contains(out.String(), step.out) {
+		if code := Run(step.args, &out, &errOut); code != step.code || !strings.Contains(out.String(), step.out) {
 			t.Fatalf("platformctl %s: exit %d, %s%s; want exit %d, %q", strings.Join(step.args, " "), code, out.String(), errOut.String(), step.code, step.out)
 		}
 	}
@@ -185,7 +185,7 @@ func TestShortFlags(t *testing.T) {
 		{"preview", "-s", "dev", "-p", "4", "--dir", none},
 	} {
 		var out, errOut bytes.Buffer
-		if code := run(args, &out, &errOut); code != exitFail || !strings.Contains(errOut.String(), "nothing was declared") {
+		if code := Run(args, &out, &errOut); code != exitFail || !strings.Contains(errOut.String(), "nothing was declared") {
 			t.Errorf("platformctl %s: exit %d, %s; want the catalog load's failure (exit 1)", strings.Join(args, " "), code, errOut.String())
 		}
 	}
@@ -198,7 +198,7 @@ func TestRefreshNeedsYes(t *testing.T) {
 	dir := project(t, nil)
 	state := filepath.Join(t.TempDir(), "state")
 	var out, errOut bytes.Buffer
-	code := run([]string{"refresh", "--stack", "dev", "--offline", "--state", state, "--dir", dir}, &out, &errOut)
+	code := Run([]string{"refresh", "--stack", "dev", "--offline", "--state", state, "--dir", dir}, &out, &errOut)
 	want := "platformctl refresh: --yes is required to write what the cloud holds into the state of \"dev\": " +
 		"run `platformctl refresh --stack dev --preview-only` to see what it would write, then pass --yes\n"
 	if code != exitUsage || errOut.String() != want || out.Len() > 0 {
@@ -209,7 +209,7 @@ func TestRefreshNeedsYes(t *testing.T) {
 	}
 	// up's refusal reads the same way.
 	errOut.Reset()
-	if code := run([]string{"up", "-s", "dev", "--dir", dir}, &out, &errOut); code != exitUsage ||
+	if code := Run([]string{"up", "-s", "dev", "--dir", dir}, &out, &errOut); code != exitUsage ||
 		!strings.HasPrefix(errOut.String(), "platformctl up: --yes is required to change the stack \"dev\"") {
 		t.Fatalf("up without --yes: exit %d, %q", code, errOut.String())
 	}
@@ -221,7 +221,7 @@ func TestRefreshNeedsYes(t *testing.T) {
 		{"refresh", "--stack", "dev", "--yes", "--dir", none},
 	} {
 		errOut.Reset()
-		if code := run(args, &out, &errOut); code != exitFail || !strings.Contains(errOut.String(), "nothing was declared") {
+		if code := Run(args, &out, &errOut); code != exitFail || !strings.Contains(errOut.String(), "nothing was declared") {
 			t.Errorf("platformctl %s: exit %d, %s; want the catalog load's failure (exit 1)", strings.Join(args, " "), code, errOut.String())
 		}
 	}
@@ -230,7 +230,7 @@ func TestRefreshNeedsYes(t *testing.T) {
 // Each command's help lists its own flags only, in Pulumi's spelling.
 func TestHelpListsOwnFlags(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run([]string{"up", "-h"}, &out, &errOut); code != exitOK {
+	if code := Run([]string{"up", "-h"}, &out, &errOut); code != exitOK {
 		t.Fatalf("up -h: exit %d: %s", code, errOut.String())
 	}
 	help := out.String()
@@ -245,7 +245,7 @@ func TestHelpListsOwnFlags(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if code := run([]string{"outputs", "--help"}, &out, &errOut); code != exitOK || !strings.Contains(out.String(), "-j, --json") {
+	if code := Run([]string{"outputs", "--help"}, &out, &errOut); code != exitOK || !strings.Contains(out.String(), "-j, --json") {
 		t.Errorf("outputs --help: exit %d, no -j, --json:\n%s", code, out.String())
 	}
 }
@@ -265,7 +265,7 @@ func TestUnknownFlag(t *testing.T) {
 		{[]string{"render", "--stack=production", "-x", "--dir", dir}, "platformctl render: unknown shorthand flag: 'x' in -x\n"},
 	} {
 		var out, errOut bytes.Buffer
-		code := run(tc.args, &out, &errOut)
+		code := Run(tc.args, &out, &errOut)
 		use := regexp.MustCompile(`(?m)^usage: platformctl ` + tc.args[0] + ` .*\(platformctl ` + tc.args[0] + ` -h: its flags\)\n$`)
 		if code != exitUsage || !strings.HasPrefix(errOut.String(), tc.err) || !use.MatchString(errOut.String()) || out.Len() > 0 {
 			t.Errorf("platformctl %s: exit %d, stdout %q, stderr %q; want exit 2, %q and the usage line", strings.Join(tc.args, " "), code, out.String(), errOut.String(), tc.err)
@@ -288,7 +288,7 @@ func TestDirLocatesShared(t *testing.T) {
 	}
 	t.Chdir(t.TempDir())
 	var out, errOut bytes.Buffer
-	code := run([]string{"preview", "--stack", "staging", "--offline", "--state", t.TempDir(), "--dir", projectDir}, &out, &errOut)
+	code := Run([]string{"preview", "--stack", "staging", "--offline", "--state", t.TempDir(), "--dir", projectDir}, &out, &errOut)
 	if code != 1 || !strings.Contains(errOut.String(), `stack "staging" reads its upstream "dev", which has not been deployed`) {
 		t.Fatalf("want the engine to start (and refuse the undeployed upstream), got exit %d: %s", code, errOut.String())
 	}

@@ -1,4 +1,4 @@
-package main
+package platformctl
 
 import (
 	"fmt"
@@ -162,7 +162,7 @@ func TestRunbookCatalogCommandsRun(t *testing.T) {
 					}
 				}
 				var out, errOut strings.Builder
-				if code := run(args, &out, &errOut); code != 0 {
+				if code := Run(args, &out, &errOut); code != 0 {
 					t.Errorf("platformctl %s: exit %d\n%s%s", strings.Join(use, " "), code, out.String(), errOut.String())
 				}
 				ran++
