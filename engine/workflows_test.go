@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,16 +200,25 @@ func newOfflineRunner(t testing.TB) *offlineRunner {
 		},
 	}
 	w := &offlineRunner{Runner: r, state: state, made: made, log: log}
+	keepLog(t, log, "")
+	return w
+}
+
+// keepLog prints the end of a runner's log when t fails; GHRUNNER_LOG=FILE
+// keeps all of it (every step's output) in FILE+suffix.
+func keepLog(t testing.TB, log *lockedBuffer, suffix string) {
+	file := os.Getenv("GHRUNNER_LOG")
+	if file != "" {
+		file += suffix
+	}
 	t.Cleanup(func() {
-		// GHRUNNER_LOG=FILE keeps the whole log (every step's output).
-		if file := os.Getenv("GHRUNNER_LOG"); file != "" {
+		if file != "" {
 			_ = os.WriteFile(file, []byte(log.String()), 0o644)
 		}
 		if t.Failed() {
 			t.Logf("the runner's log:\n%s", tail(log.String(), 400))
 		}
 	})
-	return w
 }
 
 // tail is the last n lines of s.
@@ -221,6 +231,27 @@ func tail(s string, n int) string {
 }
 
 // reset drops the hooks a scenario set.
+// fork is a runner that goes on from w as it stands, on a copy of its
+// offline state: what either runs next is its own.
+func (w *offlineRunner) fork(t *testing.T) *offlineRunner {
+	t.Helper()
+	root := t.TempDir()
+	state := filepath.Join(root, "state")
+	if err := os.CopyFS(state, os.DirFS(w.state)); err != nil {
+		t.Fatal(err)
+	}
+	r, err := w.Runner.Fork(filepath.Join(root, "origin"), filepath.Join(root, "runs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Env = maps.Clone(w.Env)
+	r.Env["HARNESS_PLATFORM_OFFLINE"] = state
+	f := &offlineRunner{Runner: r, state: state, made: w.made, log: &lockedBuffer{}}
+	r.Log = f.log
+	keepLog(t, f.log, ".fork")
+	return f
+}
+
 func (w *offlineRunner) reset() {
 	w.Intercept, w.OnStart, w.OnPending, w.Hold = nil, nil, nil, nil
 }
@@ -483,11 +514,18 @@ func TestWorkflowsOffline(t *testing.T) {
 		return
 	}
 
+	// (a') and (d) go on from the deployed chain side by side, (d) on a
+	// fork of the runner and a copy of the state: (d) merges the pull
+	// request (a') previews, which changes the chain (a') reads.
+	pr2, branch2 := w.openPullRequest(t, 2, "Card and wallet payments, changed by pull request 2.")
+	queued := w.fork(t)
+	t.Cleanup(func() { t.Logf("every scenario: %s", time.Since(start).Round(time.Second)) })
+
 	// (a') A pull request on the deployed chain: every stack previewed
 	// (through the pinned CLI, with the policy pack), the comment holds
 	// each stack's summary.
-	pr2, branch2 := w.openPullRequest(t, 2, "Card and wallet payments, changed by pull request 2.")
-	if !t.Run("pull request on the deployed chain", func(t *testing.T) {
+	t.Run("pull request on the deployed chain", func(t *testing.T) {
+		t.Parallel()
 		t0 := time.Now()
 		defer w.reset()
 		defer lap("pull request on the deployed chain", t0)
@@ -509,9 +547,7 @@ func TestWorkflowsOffline(t *testing.T) {
 		if updated == 0 || !strings.Contains(body, "<details><summary>") {
 			t.Errorf("a changed description updates nothing, or no stack's summary is folded in:\n%s", body)
 		}
-	}) {
-		return
-	}
+	})
 
 	// (d) The nightly drift check queued behind a pending up: a drift
 	// check run by hand holds dev's group; the merge of pull request 2
@@ -520,6 +556,8 @@ func TestWorkflowsOffline(t *testing.T) {
 	// nothing is cancelled (TestWorkflowsQueueInOrder, in delivery/,
 	// shows the same runs without queue: max cancelling the up).
 	t.Run("scheduled drift check queued behind a pending up", func(t *testing.T) {
+		t.Parallel()
+		w := queued
 		t0 := time.Now()
 		defer w.reset()
 		defer lap("drift check queued behind a pending up", t0)
@@ -581,5 +619,4 @@ func TestWorkflowsOffline(t *testing.T) {
 			}
 		}
 	})
-	t.Logf("every scenario: %s", time.Since(start).Round(time.Second))
 }

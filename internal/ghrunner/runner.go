@@ -1,6 +1,7 @@
 package ghrunner
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -225,6 +226,47 @@ func (r *Runner) Trigger(path string, ev Event) (*Run, error) {
 		run.started = true
 	}
 	return run, nil
+}
+
+// Fork is a runner that goes on from r as it stands, in directories of
+// its own: the origin repository copied into origin (a directory that
+// does not exist yet), the jobs' directories under root; the GitHub API
+// and the record (approvals, started jobs, cancellations) copied; run
+// numbers going on from r's, as r's own would (the two are alternatives,
+// not neighbours). The
+// stand-ins, Env, Vars and Secrets are shared (maps, not copied): a
+// directory Env names, an offline state say, is the caller's to copy and
+// set. r's runs stay r's, and a fork is refused while one of them has a
+// job unfinished: two runners would hold its concurrency group.
+func (r *Runner) Fork(origin, root string) (*Runner, error) {
+	for _, run := range r.runs {
+		for _, j := range run.leaves() {
+			if j.Result == "" {
+				return nil, fmt.Errorf("forking the runner: run #%d's job %q has not finished", run.ID, j.Name)
+			}
+		}
+	}
+	if err := os.CopyFS(origin, os.DirFS(r.Origin.Dir)); err != nil {
+		return nil, fmt.Errorf("forking the runner: copying the origin: %w", err)
+	}
+	f := *r
+	f.Origin = &Origin{Repo: r.Origin.Repo, Dir: origin}
+	f.Root = root
+	f.Approvals = slices.Clone(r.Approvals)
+	f.Started = slices.Clone(r.Started)
+	f.Cancellations = slices.Clone(r.Cancellations)
+	f.runs, f.groups = nil, nil
+	if r.GitHub != nil {
+		data, err := json.Marshal(r.GitHub)
+		if err != nil {
+			return nil, err
+		}
+		f.GitHub = &GitHubAPI{}
+		if err := json.Unmarshal(data, f.GitHub); err != nil {
+			return nil, err
+		}
+	}
+	return &f, nil
 }
 
 func (r *Runner) load(sha, path string) (*Workflow, error) {

@@ -562,3 +562,61 @@ jobs:
 		t.Errorf("calls %+v", r.GitHub.Calls)
 	}
 }
+
+// A fork goes on from the runner as it stands: the runs' record and the
+// GitHub API copied, the origin copied (a commit to one is not in the
+// other), run numbers going on; what either does next is its own. While
+// a job is unfinished the runner is not forked.
+func TestFork(t *testing.T) {
+	r, sha := newRunner(t, map[string]string{
+		".github/workflows/up.yml": `
+on: push
+jobs:
+  up:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo up
+`,
+	})
+	r.GitHub = &GitHubAPI{Issues: []Issue{{Number: 1, Title: "one", Labels: []string{"drift"}}}}
+	var forkErr error
+	r.OnStart = func(j *Job) { _, forkErr = r.Fork(filepath.Join(t.TempDir(), "origin"), t.TempDir()) }
+	first := trigger(t, r, ".github/workflows/up.yml", push(sha))
+	wait(t, r)
+	if forkErr == nil || !strings.Contains(forkErr.Error(), `run #1001's job "up" has not finished`) {
+		t.Errorf("a fork while a job runs: %v", forkErr)
+	}
+	r.OnStart = nil
+	f, err := r.Fork(filepath.Join(t.TempDir(), "origin"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(f.Started, []string{"#1001.1 up"}) || len(f.Runs()) != 0 {
+		t.Errorf("the fork's record %q, runs %d", f.Started, len(f.Runs()))
+	}
+	// Each goes on alone: the fork's commit and issue are not the
+	// runner's, its run is numbered as the runner's next would be.
+	head, err := f.Origin.Commit("main", "only in the fork", func(dir string) error {
+		return os.WriteFile(filepath.Join(dir, "fork.txt"), []byte("fork\n"), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.GitHub.Issues[0].Labels[0] = "changed"
+	second := trigger(t, f, ".github/workflows/up.yml", push(head))
+	wait(t, f)
+	wantResults(t, first, map[string]string{"up": Success})
+	wantResults(t, second, map[string]string{"up": Success})
+	if second.ID != 1002 || !slices.Equal(f.Started, []string{"#1001.1 up", "#1002.1 up"}) || len(r.Started) != 1 {
+		t.Errorf("the fork's run #%d, started %q; the runner's %q", second.ID, f.Started, r.Started)
+	}
+	if main, _ := r.Origin.Head("main"); main != sha {
+		t.Errorf("the fork's commit moved the runner's main to %s", main)
+	}
+	if _, err := r.Origin.ReadFile(head, "fork.txt"); err == nil {
+		t.Error("the runner's origin holds the fork's commit")
+	}
+	if r.GitHub.Issues[0].Labels[0] != "drift" {
+		t.Error("the fork's GitHub API is the runner's")
+	}
+}
