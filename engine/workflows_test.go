@@ -516,16 +516,37 @@ func TestWorkflowsOffline(t *testing.T) {
 
 	// (a') and (d) go on from the deployed chain side by side, (d) on a
 	// fork of the runner and a copy of the state: (d) merges the pull
-	// request (a') previews, which changes the chain (a') reads.
+	// request (a') previews, which changes the chain (a') reads. Each
+	// runs in a goroutine of this test's, not as a parallel subtest,
+	// which would wait for a free slot of -parallel (150 s under make
+	// test) though this test holds one.
 	pr2, branch2 := w.openPullRequest(t, 2, "Card and wallet payments, changed by pull request 2.")
 	queued := w.fork(t)
-	t.Cleanup(func() { t.Logf("every scenario: %s", time.Since(start).Round(time.Second)) })
+	var sideBySide sync.WaitGroup
+	defer func() {
+		sideBySide.Wait()
+		t.Logf("every scenario: %s", time.Since(start).Round(time.Second))
+	}()
 
 	// (a') A pull request on the deployed chain: every stack previewed
 	// (through the pinned CLI, with the policy pack), the comment holds
 	// each stack's summary.
-	t.Run("pull request on the deployed chain", func(t *testing.T) {
-		t.Parallel()
+	sideBySide.Go(func() {
+		t.Run("pull request on the deployed chain", pullRequestOnTheDeployedChain(w, pr2, lap))
+	})
+	// (d) The nightly drift check queued behind a pending up: a drift
+	// check run by hand holds dev's group; the merge of pull request 2
+	// queues its dev up behind it; the scheduled check then queues
+	// behind that. With queue: max all three run, in that order, and
+	// nothing is cancelled (TestWorkflowsQueueInOrder, in delivery/,
+	// shows the same runs without queue: max cancelling the up).
+	sideBySide.Go(func() {
+		t.Run("scheduled drift check queued behind a pending up", driftCheckQueuedBehindAnUp(queued, branch2, lap))
+	})
+}
+
+func pullRequestOnTheDeployedChain(w *offlineRunner, pr2 ghrunner.Event, lap func(string, time.Time)) func(*testing.T) {
+	return func(t *testing.T) {
 		t0 := time.Now()
 		defer w.reset()
 		defer lap("pull request on the deployed chain", t0)
@@ -547,17 +568,11 @@ func TestWorkflowsOffline(t *testing.T) {
 		if updated == 0 || !strings.Contains(body, "<details><summary>") {
 			t.Errorf("a changed description updates nothing, or no stack's summary is folded in:\n%s", body)
 		}
-	})
+	}
+}
 
-	// (d) The nightly drift check queued behind a pending up: a drift
-	// check run by hand holds dev's group; the merge of pull request 2
-	// queues its dev up behind it; the scheduled check then queues
-	// behind that. With queue: max all three run, in that order, and
-	// nothing is cancelled (TestWorkflowsQueueInOrder, in delivery/,
-	// shows the same runs without queue: max cancelling the up).
-	t.Run("scheduled drift check queued behind a pending up", func(t *testing.T) {
-		t.Parallel()
-		w := queued
+func driftCheckQueuedBehindAnUp(w *offlineRunner, branch2 string, lap func(string, time.Time)) func(*testing.T) {
+	return func(t *testing.T) {
 		t0 := time.Now()
 		defer w.reset()
 		defer lap("drift check queued behind a pending up", t0)
@@ -618,5 +633,5 @@ func TestWorkflowsOffline(t *testing.T) {
 				t.Errorf("a drift issue: %+v", i)
 			}
 		}
-	})
+	}
 }
