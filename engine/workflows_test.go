@@ -173,7 +173,7 @@ func newOfflineRunner(t testing.TB) *offlineRunner {
 		// stack's state once per operation, half its time.
 		"PULUMI_SKIP_CHECKPOINTS": "true",
 	}
-	for _, k := range []string{"GOPATH", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN", "XDG_CACHE_HOME", "PULUMI_CLI_CACHE", "TMPDIR"} {
+	for _, k := range []string{"GOPATH", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN", "XDG_CACHE_HOME", "PULUMI_CLI_CACHE", "TMPDIR", "GOGC"} {
 		if v := os.Getenv(k); v != "" {
 			env[k] = v
 		}
