@@ -23,9 +23,10 @@ import (
 
 // sessionWorkspace is the session's LocalWorkspace, with what a file
 // backend's checkpoints answer without the CLI: a stack's outputs, its
-// existence and (historyCLI) its last update's summary. The Automation API reads the outputs after every update with
-// two CLI runs (`pulumi stack output --json`, then again with
-// --show-secrets, to tell which are secret), and selects the stack before
+// existence and (historyCLI) its last update's summary. The Automation
+// API reads the outputs after every update with two CLI runs (`pulumi
+// stack output --json`, then again with --show-secrets, to tell which
+// are secret), and selects the stack before
 // every operation with another, each a process start, a checkpoint load
 // and, for the secrets, the passphrase's key derivation (PBKDF2, a
 // million rounds). Everything else is the LocalWorkspace's.
@@ -107,8 +108,8 @@ func (s *Session) holdsCheckpoint(name string) (held, known bool) {
 // pinned CLI (FindCLI) the shortcut is tested against; online, the
 // backend and its format are the CLI's business.
 func (s *Session) checkpointFile(name string) string {
-	dir := s.fileBackend()
-	if !s.opts.Offline || dir == "" || s.project == "" {
+	dir := s.offlineBackend()
+	if dir == "" {
 		return ""
 	}
 	path := filepath.Join(dir, ".pulumi", "stacks", s.project, name+".json")
@@ -120,14 +121,24 @@ func (s *Session) checkpointFile(name string) string {
 	return path
 }
 
+// offlineBackend is the session's file backend, which the pinned CLI
+// writes, where the checkpoint shortcuts may read it: offline, once the
+// project's name is known; "" otherwise.
+func (s *Session) offlineBackend() string {
+	if !s.opts.Offline || s.project == "" {
+		return ""
+	}
+	return s.fileBackend()
+}
+
 // checkpointStacks are the stacks the session's file backend holds, as
 // `pulumi stack ls` lists them: a checkpoint each in
 // <backend>/.pulumi/stacks/<project>/. ok is false where only the CLI can
 // answer: online, another backend, or a compressed checkpoint
 // (checkpointFile).
 func (s *Session) checkpointStacks() (names []string, ok bool) {
-	backend := s.fileBackend()
-	if !s.opts.Offline || backend == "" || s.project == "" {
+	backend := s.offlineBackend()
+	if backend == "" {
 		return nil, false
 	}
 	dir := filepath.Join(backend, ".pulumi", "stacks", s.project)
@@ -354,15 +365,8 @@ func crypterFor(passphrase, salt string) (config.Crypter, error) {
 // holdsSecret reports whether the workspace's stack file holds key as a
 // secret equal to value.
 func (s *Session) holdsSecret(stack, key, value string) bool {
-	data, err := os.ReadFile(filepath.Join(s.workspace.WorkDir(), "Pulumi."+stack+".yaml"))
-	if err != nil {
-		return false
-	}
-	var file struct {
-		Salt   string         `yaml:"encryptionsalt"`
-		Config map[string]any `yaml:"config"`
-	}
-	if yaml.Unmarshal(data, &file) != nil {
+	file, ok := readStackFile(s.workspace.WorkDir(), stack)
+	if !ok {
 		return false
 	}
 	secure, _ := file.Config[key].(map[string]any)
@@ -378,6 +382,26 @@ func (s *Session) holdsSecret(stack, key, value string) bool {
 	return err == nil && plaintext == value
 }
 
+// stackFile is what the session reads of a workspace's stack file
+// (Pulumi.<stack>.yaml): its passphrase salt and its config.
+type stackFile struct {
+	Salt   string         `yaml:"encryptionsalt"`
+	Config map[string]any `yaml:"config"`
+}
+
+// readStackFile reads name's stack file in workDir; ok is false where
+// there is none or it does not parse.
+func readStackFile(workDir, name string) (file stackFile, ok bool) {
+	data, err := os.ReadFile(filepath.Join(workDir, "Pulumi."+name+".yaml"))
+	if err != nil {
+		return stackFile{}, false
+	}
+	if yaml.Unmarshal(data, &file) != nil {
+		return stackFile{}, false
+	}
+	return file, true
+}
+
 // sharedSalt is the encryption salt an offline workspace's new stacks
 // share (copyProject): the first salt one of its stack files already
 // holds, else a new one, as the CLI's passphrase secrets manager makes it
@@ -386,14 +410,7 @@ func (s *Session) holdsSecret(stack, key, value string) bool {
 // tells the CLI a wrong passphrase.
 func sharedSalt(workDir string, stacks []string, passphrase string) (string, error) {
 	for _, name := range stacks {
-		data, err := os.ReadFile(filepath.Join(workDir, "Pulumi."+name+".yaml"))
-		if err != nil {
-			continue
-		}
-		var file struct {
-			Salt string `yaml:"encryptionsalt"`
-		}
-		if yaml.Unmarshal(data, &file) == nil && file.Salt != "" {
+		if file, ok := readStackFile(workDir, name); ok && file.Salt != "" {
 			return file.Salt, nil
 		}
 	}

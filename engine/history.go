@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,7 +14,6 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/config"
-	"gopkg.in/yaml.v3"
 )
 
 // historyCLI is the session's CLI with the one read the Automation API
@@ -74,15 +75,15 @@ type historyEntry struct {
 // the names sorting in time order), printed as the CLI prints it
 // (pkg/cmd/pulumi/stack, buildUpdatesJSON). ok is false where only the CLI
 // can answer: as for checkpointFile, a stack the backend does not hold, a
-// compressed history file,
-// one that does not decode, or a secret the passphrase does not open.
+// compressed history file, one that does not decode, or a secret the
+// passphrase does not open.
 func (s *Session) checkpointHistory(ctx context.Context, name string, showSecrets bool) (string, bool) {
 	if held, known := s.holdsCheckpoint(name); !held || !known {
 		return "", false // the CLI says the stack does not exist
 	}
-	dir := filepath.Join(s.fileBackend(), ".pulumi", "history", s.project, name)
+	dir := filepath.Join(s.offlineBackend(), ".pulumi", "history", s.project, name)
 	entries, err := os.ReadDir(dir)
-	if err != nil && !os.IsNotExist(err) {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", false
 	}
 	var newest string
@@ -134,7 +135,8 @@ func (s *Session) checkpointHistory(ctx context.Context, name string, showSecret
 		}
 		if v.Secure() && decrypter == nil {
 			var err error
-			if decrypter, err = s.crypterOf(s.stackSalt(name)); err != nil {
+			file, _ := readStackFile(s.workspace.WorkDir(), name)
+			if decrypter, err = s.crypterOf(file.Salt); err != nil {
 				return "", false
 			}
 		}
@@ -162,20 +164,4 @@ func (s *Session) checkpointHistory(ctx context.Context, name string, showSecret
 		return "", false
 	}
 	return string(text), true
-}
-
-// stackSalt is the encryption salt name's stack file in the workspace
-// holds ("" when it holds none).
-func (s *Session) stackSalt(name string) string {
-	data, err := os.ReadFile(filepath.Join(s.workspace.WorkDir(), "Pulumi."+name+".yaml"))
-	if err != nil {
-		return ""
-	}
-	var file struct {
-		Salt string `yaml:"encryptionsalt"`
-	}
-	if yaml.Unmarshal(data, &file) != nil {
-		return ""
-	}
-	return file.Salt
 }

@@ -599,20 +599,19 @@ func (s *Session) recordDeployed(stack string, outputs auto.OutputMap) bool {
 // (a backend may qualify it as org/project/stack); offline, the file
 // backend's checkpoints say (checkpointStacks) without a CLI run.
 func (s *Session) existingStacks(ctx context.Context) (map[string]bool, error) {
-	if names, ok := s.checkpointStacks(); ok {
-		out := map[string]bool{}
-		for _, name := range names {
-			out[name] = true
+	names, ok := s.checkpointStacks()
+	if !ok {
+		summaries, err := s.workspace.ListStacks(ctx)
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
-	}
-	summaries, err := s.workspace.ListStacks(ctx)
-	if err != nil {
-		return nil, err
+		for _, sum := range summaries {
+			names = append(names, filepath.Base(sum.Name))
+		}
 	}
 	out := map[string]bool{}
-	for _, sum := range summaries {
-		out[filepath.Base(sum.Name)] = true
+	for _, name := range names {
+		out[name] = true
 	}
 	return out, nil
 }

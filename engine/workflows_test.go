@@ -230,7 +230,6 @@ func tail(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// reset drops the hooks a scenario set.
 // fork is a runner that goes on from w as it stands, on a copy of its
 // offline state: what either runs next is its own.
 func (w *offlineRunner) fork(t *testing.T) *offlineRunner {
@@ -252,6 +251,7 @@ func (w *offlineRunner) fork(t *testing.T) *offlineRunner {
 	return f
 }
 
+// reset drops the hooks a scenario set.
 func (w *offlineRunner) reset() {
 	w.Intercept, w.OnStart, w.OnPending, w.Hold = nil, nil, nil, nil
 }
