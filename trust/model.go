@@ -36,6 +36,9 @@ type Model struct {
 	Accounts     map[string]*Account // by account id
 	Apps         map[string]*App     // by App id
 	Access       Access
+	// Schemas are ESC's published provider schemas, which the stand-in
+	// providers declare to the evaluator.
+	Schemas ProviderSchemas
 }
 
 // An App is a GitHub App, from its manifest (esc/github/<id>.json).
@@ -59,7 +62,11 @@ var Default = sync.OnceValues(Load)
 
 // LoadFS reads the identity files of fsys, laid out as esc/ is.
 func LoadFS(fsys fs.FS) (*Model, error) {
-	m := &Model{Environments: map[string][]byte{}, Accounts: map[string]*Account{}, Apps: map[string]*App{}}
+	schemas, err := LoadProviderSchemas()
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{Environments: map[string][]byte{}, Accounts: map[string]*Account{}, Apps: map[string]*App{}, Schemas: schemas}
 	envs, _ := fs.Glob(fsys, Project+"-*.yaml")
 	for _, f := range envs {
 		data, err := fs.ReadFile(fsys, f)

@@ -2,6 +2,7 @@ package trust
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -130,25 +131,52 @@ func (s *session) LoadEnvironment(_ context.Context, name string) ([]byte, eval.
 }
 
 func (s *session) LoadProvider(_ context.Context, name string) (esc.Provider, error) {
+	var open opener
 	switch name {
 	case "aws-login":
-		return awsLogin{s}, nil
+		open = awsLogin{s}.Open
 	case "aws-secrets":
-		return awsSecrets{s}, nil
+		open = awsSecrets{s}.Open
 	case "gh-login":
-		return ghLogin{s}, nil
+		open = ghLogin{s}.Open
+	default:
+		return nil, fmt.Errorf("unknown provider %q", name)
 	}
-	return nil, fmt.Errorf("unknown provider %q", name)
+	sch, ok := s.m.Schemas[name]
+	if !ok {
+		return nil, fmt.Errorf("provider %q: no published schema in ../shared/%s", name, SchemaFile)
+	}
+	return standIn{sch, open}, nil
+}
+
+// ProviderSchema is what the stand-in provider name declares to the
+// evaluator (nil for a provider with no stand-in).
+func (m *Model) ProviderSchema(name string) (inputs, outputs *schema.Schema) {
+	p, err := (&session{m: m}).LoadProvider(context.Background(), name)
+	if err != nil {
+		return nil, nil
+	}
+	return p.Schema()
+}
+
+// opener is a stand-in provider's Open.
+type opener func(context.Context, map[string]esc.Value, esc.EnvExecContext) (esc.Value, error)
+
+// standIn is a provider as the evaluator sees it: the published schema
+// (ProviderSchema, never a hand-written one) and the stand-in's Open.
+type standIn struct {
+	schema ProviderSchema
+	open   opener
+}
+
+func (p standIn) Schema() (*schema.Schema, *schema.Schema) { return p.schema.Inputs, p.schema.Outputs }
+
+func (p standIn) Open(ctx context.Context, inputs map[string]esc.Value, ec esc.EnvExecContext) (esc.Value, error) {
+	return p.open(ctx, inputs, ec)
 }
 
 func (s *session) LoadRotator(_ context.Context, name string) (esc.Rotator, error) {
 	return nil, fmt.Errorf("unknown rotator %q", name)
-}
-
-func secret() *schema.Schema {
-	v := schema.String().Schema()
-	v.Secret = true
-	return v
 }
 
 func str(v map[string]esc.Value, key string) string {
@@ -165,20 +193,6 @@ func str(v map[string]esc.Value, key string) string {
 // attribute and its value
 // (https://www.pulumi.com/docs/esc/guides/configuring-oidc/#custom-subject-claims).
 type awsLogin struct{ s *session }
-
-func (awsLogin) Schema() (*schema.Schema, *schema.Schema) {
-	oidc := schema.Object().Properties(schema.BuilderMap{
-		"roleArn":           schema.String(),
-		"sessionName":       schema.String(),
-		"duration":          schema.String(),
-		"policyArns":        schema.Array().Items(schema.String()),
-		"subjectAttributes": schema.Array().Items(schema.String().Enum("rootEnvironment.name", "currentEnvironment.name", "pulumi.user.login", "pulumi.organization.login")),
-	}).Required("roleArn", "sessionName")
-	inputs := schema.Object().Properties(schema.BuilderMap{"oidc": oidc}).Required("oidc").Schema()
-	return inputs, schema.Object().Properties(schema.SchemaMap{
-		"accessKeyId": secret(), "secretAccessKey": secret(), "sessionToken": secret(),
-	}).Schema()
-}
 
 // Subject is the OIDC subject ESC presents for a login in environment
 // current, opened as root, with attrs (its subjectAttributes).
@@ -257,20 +271,6 @@ func roleOf(arn string) (account, name string, ok bool) {
 // the login's session.
 type awsSecrets struct{ s *session }
 
-func (awsSecrets) Schema() (*schema.Schema, *schema.Schema) {
-	get := schema.Record(schema.BuilderMap{}).AdditionalProperties(schema.Object().Properties(schema.BuilderMap{
-		"secretId":     schema.String(),
-		"versionId":    schema.String(),
-		"versionStage": schema.String(),
-	}).Required("secretId"))
-	inputs := schema.Object().Properties(schema.BuilderMap{
-		"region": schema.String(),
-		"login":  schema.Always(),
-		"get":    get,
-	}).Required("region", "login", "get").Schema()
-	return inputs, schema.Always()
-}
-
 func (a awsSecrets) Open(_ context.Context, inputs map[string]esc.Value, ec esc.EnvExecContext) (esc.Value, error) {
 	login, _ := inputs["login"].Value.(map[string]esc.Value)
 	account, rest, _ := strings.Cut(strings.TrimPrefix(str(login, "sessionToken"), "arn:aws:iam::"), ":role/")
@@ -313,19 +313,10 @@ func (a awsSecrets) Open(_ context.Context, inputs map[string]esc.Value, ec esc.
 // requested are not granted to this installation.
 type ghLogin struct{ s *session }
 
-func (ghLogin) Schema() (*schema.Schema, *schema.Schema) {
-	inputs := schema.Object().Properties(schema.BuilderMap{
-		"appId":        schema.String(),
-		"privateKey":   schema.String(),
-		"owner":        schema.String(),
-		"repositories": schema.Array().Items(schema.String()),
-		"permissions":  schema.Record(schema.BuilderMap{}).AdditionalProperties(schema.String().Enum("read", "write")),
-	}).Required("appId", "privateKey", "owner").Schema()
-	return inputs, schema.Object().Properties(schema.SchemaMap{"accessToken": secret()}).Schema()
-}
-
 func (g ghLogin) Open(_ context.Context, inputs map[string]esc.Value, ec esc.EnvExecContext) (esc.Value, error) {
-	id := str(inputs, "appId")
+	// The published schema types appId as a number, which the evaluator
+	// has checked; esc.Value holds numbers as json.Number.
+	id := fmt.Sprint(inputs["appId"].Value)
 	app, ok := g.s.m.Apps[id]
 	if !ok || !inputs["privateKey"].Secret || str(inputs, "privateKey") == "" {
 		return esc.Value{}, fmt.Errorf("POST https://api.github.com/app/installations: 401 A JSON web token could not be decoded")
@@ -346,5 +337,13 @@ func (g ghLogin) Open(_ context.Context, inputs map[string]esc.Value, ec esc.Env
 		writes = writes || level == "write"
 	}
 	g.s.grants = append(g.s.grants, Grant{Kind: KindGitHubApp, Name: app.Name + " on " + str(inputs, "owner"), Writes: writes, Via: ec.GetCurrentEnvironmentName(), Lifetime: GitHubTokenLifetime})
-	return esc.NewValue(map[string]esc.Value{"accessToken": esc.NewSecret("ghs_stand-in-" + app.Name)}), nil
+	// The outputs the published schema requires.
+	return esc.NewValue(map[string]esc.Value{
+		"accessToken":    esc.NewSecret("ghs_stand-in-" + app.Name),
+		"appId":          inputs["appId"],
+		"appSlug":        esc.NewValue(app.Name),
+		"installationId": esc.NewValue(json.Number("1")),
+		"expiry":         esc.NewValue(time.Now().Add(GitHubTokenLifetime).UTC().Format(time.RFC3339)),
+		"type":           esc.NewValue("installation"),
+	}), nil
 }
