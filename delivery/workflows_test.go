@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/itchyny/gojq"
 	"github.com/rhysd/actionlint"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/plan"
+	"github.com/company/harness-platform/trust"
 )
 
 const workflows = "../.github/workflows"
@@ -694,5 +697,69 @@ func TestArtifactsSurviveReruns(t *testing.T) {
 	}
 	if uploads == 0 {
 		t.Fatal("no artifact uploads")
+	}
+}
+
+// A job's Pulumi Cloud token outlives the job: pulumi/auth-actions asks
+// for token-expiration seconds, or none, and then Pulumi Cloud grants 2
+// hours; the issuer's maxExpiration caps it (trust.Access.TokenLifetime).
+// GitHub cancels a job after timeout-minutes, 360 when unset (workflow
+// syntax, jobs.<job_id>.timeout-minutes). A job that outlives its token
+// fails halfway, its stack locked, with 401s from Pulumi Cloud.
+func TestTokensOutliveTheirJobs(t *testing.T) {
+	m, err := trust.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := filepath.Glob(filepath.Join(workflows, "*.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, path := range names {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w struct {
+			Jobs map[string]struct {
+				TimeoutMinutes *float64 `yaml:"timeout-minutes"`
+				Steps          []struct {
+					Uses string            `yaml:"uses"`
+					With map[string]string `yaml:"with"`
+				} `yaml:"steps"`
+			} `yaml:"jobs"`
+		}
+		if err := yaml.Unmarshal(data, &w); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for id, job := range w.Jobs {
+			timeout := 360 * time.Minute
+			if job.TimeoutMinutes != nil {
+				timeout = time.Duration(*job.TimeoutMinutes * float64(time.Minute))
+			}
+			for _, s := range job.Steps {
+				if !strings.HasPrefix(s.Uses, "pulumi/auth-actions@") {
+					continue
+				}
+				checked++
+				var requested time.Duration
+				if v := s.With["token-expiration"]; v != "" {
+					n, err := strconv.Atoi(v)
+					if err != nil {
+						t.Errorf("%s: job %s: token-expiration %q is not a number of seconds", filepath.Base(path), id, v)
+						continue
+					}
+					requested = time.Duration(n) * time.Second
+				}
+				if life := m.Access.TokenLifetime(requested); life < timeout {
+					t.Errorf("%s: job %s may run %s, and its Pulumi Cloud token lasts %s: set token-expiration to at least %d (and the issuer's maxExpiration, esc/pulumi/access.yaml), or lower timeout-minutes",
+						filepath.Base(path), id, timeout, life, int(timeout.Seconds()))
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no job logs in to Pulumi Cloud")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // Access is Pulumi Cloud's part: the organisation's teams, what each may
@@ -14,10 +15,38 @@ type Access struct {
 	Organization string `yaml:"organization"`
 	Teams        []Team `yaml:"teams"`
 	Issuer       struct {
-		Name     string         `yaml:"name"`
-		URL      string         `yaml:"url"`
-		Policies []IssuerPolicy `yaml:"policies"`
+		Name string `yaml:"name"`
+		URL  string `yaml:"url"`
+		// MaxExpiration caps, in seconds, the life of every token this
+		// issuer's exchanges grant (0: Pulumi Cloud's own cap).
+		MaxExpiration int            `yaml:"maxExpiration"`
+		Policies      []IssuerPolicy `yaml:"policies"`
 	} `yaml:"issuer"`
+}
+
+// DefaultTokenLifetime is how long an exchanged Pulumi Cloud token lasts
+// when none is asked for: pulumi/auth-actions sends token-expiration
+// (seconds) only when it is set (src/config.ts), and Pulumi Cloud's
+// exchange then grants two hours ("Tokens expire after 2 hours by
+// default", Pulumi's announcement of OIDC login in the CLI; POST
+// /api/oauth/token's expiration, Pulumi Cloud REST API, OAuth Token
+// Exchange).
+const DefaultTokenLifetime = 2 * time.Hour
+
+// TokenLifetime is the life Pulumi Cloud grants an exchange that asks for
+// requested (0: none asked): the authorization server "grants or
+// reduces" it (auth-actions' action.yml), down to the issuer's
+// maxExpiration (OIDC Issuers REST API: "max expiration for tokens issued
+// for this issuer in seconds").
+func (a *Access) TokenLifetime(requested time.Duration) time.Duration {
+	life := requested
+	if life <= 0 {
+		life = DefaultTokenLifetime
+	}
+	if limit := time.Duration(a.Issuer.MaxExpiration) * time.Second; limit > 0 && life > limit {
+		life = limit
+	}
+	return life
 }
 
 // A Team is a Pulumi Cloud team and its permissions.

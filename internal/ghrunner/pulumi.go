@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/company/harness-platform/trust"
 )
@@ -52,8 +54,12 @@ func Claims(j *Job, audience string) map[string]string {
 // than m's, and an exchange the issuer's policies (esc/pulumi/access.yaml)
 // deny for the job's claims (Claims: the job's environment, a pull
 // request, or its ref). It sets PULUMI_ACCESS_TOKEN for the later
-// steps: a token naming its team, which the other stand-ins act as. It
-// does not: talk to Pulumi Cloud, or expire the token.
+// steps: a token naming its team, which the other stand-ins act as,
+// and logs how long Pulumi Cloud grants it (token-expiration in seconds,
+// capped by the issuer's maxExpiration; 2 hours without it:
+// trust.Access.TokenLifetime). It does not: talk to Pulumi Cloud, or
+// expire the token (delivery's TestTokensOutliveTheirJobs holds every
+// job's timeout within its token's life).
 func AuthActions(m *trust.Model) Action {
 	return func(s *StepContext) error {
 		if s.Job.Permissions["id-token"] != "write" {
@@ -73,6 +79,14 @@ func AuthActions(m *trust.Model) Action {
 				return fmt.Errorf("a team token needs scope: team:<name>, not %q", s.With["scope"])
 			}
 		}
+		var requested time.Duration
+		if v := s.With["token-expiration"]; v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return fmt.Errorf("token-expiration %q: want a number of seconds", v)
+			}
+			requested = time.Duration(n) * time.Second
+		}
 		claims := Claims(s.Job, "urn:pulumi:org:"+org)
 		if err := m.Access.Exchange(claims, typ, team); err != nil {
 			return fmt.Errorf("%w (job %s, claims %v)", err, s.Job.Name, claims)
@@ -81,7 +95,7 @@ func AuthActions(m *trust.Model) Action {
 			return fmt.Errorf("a %s token: this stand-in makes team tokens only", typ)
 		}
 		s.SetEnv("PULUMI_ACCESS_TOKEN", tokenPrefix+team)
-		fmt.Fprintf(s.Log, "Pulumi Cloud token of team %s for %s\n", team, claims["sub"])
+		fmt.Fprintf(s.Log, "Pulumi Cloud token of team %s for %s, for %s\n", team, claims["sub"], m.Access.TokenLifetime(requested))
 		return nil
 	}
 }
