@@ -192,7 +192,8 @@ func planCalls(file string) (apibudget.Calls, error) {
 // requireEnvironments names the ESC environments env's stacks open (its
 // stack file's imports, their -preview ones for a read-only run), those a
 // read-only run's token must not open (package trust: every one holding
-// a writing credential), and how long their AWS logins last.
+// a writing credential). How long their logins last, preflight reads
+// from Pulumi Cloud.
 func (s *Session) requireEnvironments(ctx context.Context, env string, req *preflight.Requirements) error {
 	m, err := trust.Default()
 	if err != nil {
@@ -203,13 +204,6 @@ func (s *Session) requireEnvironments(ctx context.Context, env string, req *pref
 			imp = PreviewEnvironment(imp)
 		}
 		req.Opens = append(req.Opens, imp)
-		life, err := m.LoginLifetime(ctx, imp)
-		if err != nil {
-			return err
-		}
-		if life > 0 && (req.LoginLifetime == 0 || life < req.LoginLifetime) {
-			req.LoginLifetime = life
-		}
 	}
 	if s.opts.ReadOnly {
 		if req.MustNotOpen, err = m.Writing(ctx); err != nil {
@@ -227,4 +221,17 @@ type asTeam struct {
 
 func (a asTeam) OpenEnvironment(ctx context.Context, env string) error {
 	return a.Cloud.OpenEnvironmentAs(ctx, a.team, env)
+}
+
+// EnvironmentDefinition is read as the run's team would (the cloud's
+// own team may differ).
+func (a asTeam) EnvironmentDefinition(ctx context.Context, env string) ([]byte, error) {
+	m, err := trust.Default()
+	if err != nil {
+		return nil, err
+	}
+	if t := m.Access.Team(a.team); a.team != "" && (t == nil || !t.MayOpen(env)) {
+		return nil, fmt.Errorf("[403] %w", trust.ErrNoPermission)
+	}
+	return a.Cloud.EnvironmentDefinition(ctx, env)
 }

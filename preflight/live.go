@@ -114,6 +114,26 @@ func (l Live) OpenEnvironment(ctx context.Context, name string) error {
 	return nil
 }
 
+// EnvironmentDefinition reads the environment's definition with the run's
+// Pulumi token (Pulumi Cloud REST API, Environments: GET
+// /api/esc/environments/{org}/{project}/{env}, which answers its YAML, as
+// esc's own client reads it: cmd/esc/cli/client GetEnvironment).
+func (l Live) EnvironmentDefinition(ctx context.Context, name string) ([]byte, error) {
+	token := os.Getenv("PULUMI_ACCESS_TOKEN")
+	if token == "" {
+		return nil, errors.New("PULUMI_ACCESS_TOKEN is not set: the environments' definitions cannot be read")
+	}
+	u := fmt.Sprintf("%s/api/esc/environments/%s/%s", strings.TrimSuffix(env("PULUMI_API", "https://api.pulumi.com"), "/"), env("PULUMI_ORG", "company"), name)
+	status, body, err := l.do(ctx, http.MethodGet, u, http.Header{"Authorization": {"token " + token}, "Accept": {"application/x-yaml"}})
+	if err != nil {
+		return nil, err
+	}
+	if status/100 != 2 {
+		return nil, fmt.Errorf("[%d] %s", status, strings.TrimSpace(string(body)))
+	}
+	return body, nil
+}
+
 // CallerIdentity asks STS who the default credential chain is (what
 // ESC's OIDC login exports, and what the AWS provider uses).
 func (l Live) CallerIdentity(ctx context.Context, _, region string) (string, error) {

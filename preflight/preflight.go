@@ -26,6 +26,7 @@ import (
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/diag"
 	"github.com/company/harness-platform/plan"
+	"github.com/company/harness-platform/trust"
 )
 
 // Services answer the checks. Each returns nil when the target answers as
@@ -84,6 +85,11 @@ type Services interface {
 	// environment (project/name), and its logins succeed; else what
 	// ESC, or the login, answered.
 	OpenEnvironment(ctx context.Context, env string) error
+	// EnvironmentDefinition is the environment's definition (its YAML)
+	// as Pulumi Cloud holds it, read with the run's token (GET
+	// /api/esc/environments/{org}/{project}/{env}): what the CLI will
+	// open, whatever esc/ says.
+	EnvironmentDefinition(ctx context.Context, env string) ([]byte, error)
 	// DelegateTokens are the account's delegate tokens, active and
 	// revoked (GET /ng/api/delegate-token-ng: one call).
 	DelegateTokens(ctx context.Context, account string) ([]DelegateToken, error)
@@ -250,9 +256,6 @@ type Requirements struct {
 	// MustNotOpen those a read-only run's token must be refused: every
 	// environment that holds a writing credential (package trust).
 	Opens, MustNotOpen []string
-	// LoginLifetime is the shortest life of the AWS logins those
-	// environments open (0: not known); a run may take no longer.
-	LoginLifetime time.Duration
 }
 
 // Network is the stack file's runner and endpoint settings.
@@ -760,12 +763,24 @@ func checkEnvironments(ctx context.Context, svc Services, r Requirements) []Prob
 	// The CLI opens the environments again for each stack's operation,
 	// so a login bounds one stack's operation; a run given a longer
 	// --max-run-time spans stacks whose own operations are not known
-	// here, and is taken at its word.
+	// here, and is taken at its word. The logins are read from the
+	// definitions Pulumi Cloud holds (an environment edited there, not
+	// in esc/, is what the CLI opens), each import's with it.
+	if r.MaxRunTime != 0 {
+		return out
+	}
 	maxTime := DefaultMaxRunTime
-	if r.MaxRunTime == 0 && r.LoginLifetime > 0 && r.LoginLifetime < maxTime {
-		out = append(out, Problem{Check: "the AWS logins of " + strings.Join(r.Opens, ", "),
-			Err: fmt.Errorf("they last %s, and a run may take %s: a long run would fail halfway with expired credentials", r.LoginLifetime, maxTime),
-			Fix: fmt.Sprintf("set their aws-login duration to %s and the roles' MaxSessionDuration to at least that (esc/aws/), or cap the run (--max-run-time)", maxTime)})
+	for _, env := range r.Opens {
+		life, err := trust.ShortestLogin(ctx, env, svc.EnvironmentDefinition)
+		switch {
+		case err != nil:
+			out = append(out, Problem{Check: "the AWS logins of " + env, Err: fmt.Errorf("reading its definition from Pulumi Cloud: %w", err),
+				Fix: "give the run's team read permission on the environment and its imports (esc/pulumi/access.yaml)"})
+		case life > 0 && life < maxTime:
+			out = append(out, Problem{Check: "the AWS logins of " + env,
+				Err: fmt.Errorf("they last %s in Pulumi Cloud's definition, and a run may take %s: a long run would fail halfway with expired credentials", life, maxTime),
+				Fix: fmt.Sprintf("set their aws-login duration to %s (esc/, then esc env edit or the organisation stack) and the roles' MaxSessionDuration to at least that (esc/aws/), or cap the run (--max-run-time)", maxTime)})
+		}
 	}
 	return out
 }

@@ -116,7 +116,10 @@ type fake struct {
 	org    GitHubOrg
 	// opens are the ESC environments the token may open (nil: every one).
 	opens []string
-	gitx  GitExperience
+	// definitions are the environments' definitions Pulumi Cloud holds,
+	// by name (absent: an empty one).
+	definitions map[string]string
+	gitx        GitExperience
 	// tree is the config repository's files, by path (nil: none asked).
 	tree map[string]string
 	// tokens are the account's delegate tokens.
@@ -173,6 +176,12 @@ func (f fake) OpenEnvironment(_ context.Context, env string) error {
 		return errors.New("[403] You do not have permission to perform this operation.")
 	}
 	return f.err
+}
+func (f fake) EnvironmentDefinition(_ context.Context, env string) ([]byte, error) {
+	if d, ok := f.definitions[env]; ok {
+		return []byte(d), nil
+	}
+	return []byte("values: {}\n"), f.err
 }
 func (f fake) GitHub(context.Context, string, []string) error                 { return f.err }
 func (f fake) GitHubPlan(context.Context, string) (string, error)             { return f.plan, f.err }
@@ -410,15 +419,21 @@ func TestEnvironmentChecks(t *testing.T) {
 	if text := strings.Join(got, "\n"); !strings.Contains(text, want) || len(got) != 2 {
 		t.Errorf("a preview with a deployer's token: got %q, want %q and dev", text, want)
 	}
-	up := Requirements{Opens: []string{"harness-platform/dev"}, LoginLifetime: time.Hour}
+	up := Requirements{Opens: []string{"harness-platform/dev"}}
 	f.opens = []string{"harness-platform/dev-preview"}
+	// Pulumi Cloud's definitions, not esc/'s: dev imports ci, whose login
+	// someone shortened to an hour there.
+	f.definitions = map[string]string{
+		"harness-platform/dev": "imports: [harness-platform/ci]\nvalues:\n  l:\n    fn::open::aws-login:\n      oidc: {roleArn: arn:aws:iam::111111111111:role/x, sessionName: s, duration: 6h}\n",
+		"harness-platform/ci":  "values:\n  l:\n    fn::open::aws-login:\n      oidc: {roleArn: arn:aws:iam::111111111111:role/y, sessionName: s, duration: 1h}\n",
+	}
 	got = nil
 	for _, p := range Run(ctx, f, up) {
 		got = append(got, p.Error())
 	}
 	for _, want := range []string{
 		"ESC environment harness-platform/dev: [403] You do not have permission to perform this operation.; give the run its team's Pulumi token",
-		"the AWS logins of harness-platform/dev: they last 1h0m0s, and a run may take 6h0m0s",
+		"the AWS logins of harness-platform/dev: they last 1h0m0s in Pulumi Cloud's definition, and a run may take 6h0m0s",
 	} {
 		if text := strings.Join(got, "\n"); !strings.Contains(text, want) {
 			t.Errorf("an up with the preview token and 1h logins: got %q, want %q", text, want)

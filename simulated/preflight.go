@@ -104,6 +104,28 @@ func (s *Servers) OpenEnvironmentAs(ctx context.Context, team, env string) error
 	return err
 }
 
+// EnvironmentDefinition: the definition Pulumi Cloud holds, which in the
+// simulation is the committed one (esc/), read as the Reach's team: ESC
+// shows a definition to a team with read permission on it, which open
+// includes (trust.Team.MayOpen; Pulumi ESC, access control).
+func (s *Servers) EnvironmentDefinition(_ context.Context, env string) ([]byte, error) {
+	m, err := trust.Default()
+	if err != nil {
+		return nil, err
+	}
+	if team := s.Reach().PulumiTeam; team != "" {
+		t := m.Access.Team(team)
+		if t == nil || !t.MayOpen(env) {
+			return nil, fmt.Errorf("[403] %w", trust.ErrNoPermission)
+		}
+	}
+	data, ok := m.Environments[env]
+	if !ok {
+		return nil, fmt.Errorf("[404] Not Found: environment %s/%s", m.Access.Organization, env)
+	}
+	return data, nil
+}
+
 // CallerIdentity: the run's role in account, as an STS session; "" when
 // the Reach models none.
 func (s *Servers) CallerIdentity(_ context.Context, account, _ string) (string, error) {

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 )
 
 // An Identity is one kind of run: where it runs, the Pulumi Cloud team
@@ -60,21 +59,6 @@ func (m *Model) Writing(ctx context.Context) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// LoginLifetime is the shortest AWS login env yields (0: none).
-func (m *Model) LoginLifetime(ctx context.Context, env string) (time.Duration, error) {
-	o, err := m.openAsAny(ctx, env)
-	if err != nil || o == nil {
-		return 0, err
-	}
-	var least time.Duration
-	for _, g := range o.Grants {
-		if g.Kind == KindAWSRole && (least == 0 || g.Lifetime < least) {
-			least = g.Lifetime
-		}
-	}
-	return least, nil
 }
 
 func (m *Model) openAsAny(ctx context.Context, env string) (*Opened, error) {
