@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/netip"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -444,7 +445,7 @@ func TestDeployToHarnessWorkflow(t *testing.T) {
 // Every job that previews, updates or checks stacks runs on the runners
 // the stack files name (harness-platform:runner), which validate holds to
 // reach every cluster's API: derived from the stack files, not written
-// twice.
+// twice. Saved plans are made on the deployer runners.
 func TestJobsRunWhereTheStacksReach(t *testing.T) {
 	c := catalogtest.Example(t, "..")
 	for file, job := range map[string]string{"preview.yml": "stacks", "up-stack.yml": "up", "plan-stack.yml": "plan", "drift.yml": "drift"} {
@@ -456,8 +457,11 @@ func TestJobsRunWhereTheStacksReach(t *testing.T) {
 				t.Fatalf("stack %s names no runners", env)
 			}
 			want := r.Labels
-			if file != "up-stack.yml" {
-				want = r.PreviewLabels // what changes nothing, on hosts no up runs on
+			if file == "preview.yml" || file == "drift.yml" {
+				// What changes nothing, on hosts no up runs on. A saved
+				// plan (plan-stack.yml) is made where the up that applies
+				// it runs: pull requests' code runs on the preview hosts.
+				want = r.PreviewLabels
 			}
 			if !slices.Equal(labels, toAny(want)) {
 				t.Errorf("%s: job %s runs on %v; stack %s's runners are %v", file, job, w.Jobs[job].RunsOn, env, r)
@@ -761,5 +765,74 @@ func TestTokensOutliveTheirJobs(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no job logs in to Pulumi Cloud")
+	}
+}
+
+// Production applies exactly the plans its reviewers approved: every up
+// of saved plans gets the digest the plan job reported (a job output,
+// which GitHub keeps apart from the artifact), and checks it before any
+// step that runs Pulumi; the digest tells one byte apart.
+func TestAppliedPlansAreTheSavedOnes(t *testing.T) {
+	up, _ := load(t, "up.yml")
+	calls := 0
+	for id, job := range up.Jobs {
+		if job.Uses != "./.github/workflows/up-stack.yml" || job.With["plan"] != true {
+			continue
+		}
+		calls++
+		needs, _ := job.Needs.([]any)
+		digest, _ := job.With["plans-digest"].(string)
+		m := regexp.MustCompile(`^\$\{\{ needs\.([a-z-]+)\.outputs\.plans-digest \}\}$`).FindStringSubmatch(digest)
+		if m == nil || !slices.Contains(needs, any(m[1])) || up.Jobs[m[1]].Uses != "./.github/workflows/plan-stack.yml" {
+			t.Errorf("up.yml: job %s applies saved plans with plans-digest %q; want the output of the plan-stack.yml job it needs", id, digest)
+		}
+	}
+	if calls == 0 {
+		t.Fatal("up.yml applies no saved plans")
+	}
+	w, _ := load(t, "up-stack.yml")
+	check, first := -1, -1
+	for i, s := range w.Jobs["up"].Steps {
+		if strings.Contains(s.Run, "scripts/plans-digest.sh plans") && s.If == "inputs.plan" && check < 0 {
+			check = i
+		}
+		if (strings.Contains(s.Run, "platformctl preflight") || strings.Contains(s.Run, "platformctl up")) && first < 0 {
+			first = i
+		}
+	}
+	if check < 0 || check > first {
+		t.Errorf("up-stack.yml: the plans' digest is checked at step %d, the first step that reads or applies them is %d", check, first)
+	}
+
+	dir := t.TempDir()
+	write := func(name, content string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	digest := func() string {
+		out, err := exec.Command("../scripts/plans-digest.sh", dir).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	write("production.json", `{"a":1}`)
+	write("production.payments.json", `{"b":2}`)
+	saved := digest()
+	write("production.payments.json", `{"b":3}`)
+	if digest() == saved {
+		t.Error("plans-digest.sh: a changed plan has the saved digest")
+	}
+	write("production.payments.json", `{"b":2}`)
+	if digest() != saved || len(saved) != 64 {
+		t.Errorf("plans-digest.sh: the same plans give %s, then %s", saved, digest())
+	}
+	write("extra.json", `{}`)
+	if digest() == saved {
+		t.Error("plans-digest.sh: an added plan keeps the saved digest")
 	}
 }
