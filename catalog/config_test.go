@@ -55,9 +55,8 @@ func TestResolveConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	same, err := Resolve(files, &Config{Stack: "production", Values: map[string]string{
-		Namespace + ":upstream":    "staging",
-		Namespace + ":approval":    `{"teamApprovals":1,"platformApprovals":1,"timeout":"1d"}`,
-		Namespace + ":githubToken": "ignored",
+		Namespace + ":upstream": "staging",
+		Namespace + ":approval": `{"teamApprovals":1,"platformApprovals":1,"timeout":"1d"}`,
 	}})
 	if err != nil || !reflect.DeepEqual(same.Stacks, plain.Stacks) {
 		t.Fatalf("config equal to the stack file must resolve as the file does: %v", err)

@@ -142,24 +142,22 @@ type regionDoc struct {
 
 // stackDoc holds the project's keys of one Pulumi.<stack>.yaml.
 type stackDoc struct {
-	At               yamlstrict.At
-	Environment      environmentDoc   `yaml:"harness-platform:environment" required:"true" desc:"The Harness environment this stack owns."`
-	Upstream         string           `yaml:"harness-platform:upstream" desc:"The stack this one promotes from; absent on the stack that owns the foundation."`
-	Regions          []stackRegionDoc `yaml:"harness-platform:regions" required:"true" desc:"Regions of this environment, one cluster each."`
-	Foundation       *foundationDoc   `yaml:"harness-platform:foundation" desc:"Organization, project and GitHub settings; only on the stack with no upstream."`
-	Approval         *approvalDoc     `yaml:"harness-platform:approval" desc:"Approval gate of Production pipelines."`
-	ChangeWindow     *changeWindowDoc `yaml:"harness-platform:changeWindow" desc:"When Production deployments may run."`
-	Verification     *verificationDoc `yaml:"harness-platform:verification" desc:"The Prometheus server and per-archetype queries monitored services and Verify steps analyse; needed where a service that verifies is deployed."`
-	GithubToken      *secretDoc       `yaml:"harness-platform:githubToken" desc:"The GitHub token of the cross-org connector (a secret, on the foundation stack)."`
-	RegistryPassword *secretDoc       `yaml:"harness-platform:registryPassword" desc:"The Docker registry password of registry.username (a secret, on the foundation stack)."`
-	AWS              *awsDoc          `yaml:"harness-platform:aws" desc:"The environment's own AWS account, reached through an explicit provider; needed where a region is kind eks."`
-	Cluster          *clusterDoc      `yaml:"harness-platform:cluster" desc:"The EKS clusters of kind eks regions: Kubernetes version, endpoint access, admin role, node group."`
-	Delegate         *delegateDoc     `yaml:"harness-platform:delegate" desc:"The Harness delegate installed in every cluster of the stack."`
-	Kubeconfigs      *secretDoc       `yaml:"harness-platform:kubeconfigs" desc:"Kubeconfigs of kind existing regions, a JSON object by region name (a secret)."`
-	WebhookAPIKey    *secretDoc       `yaml:"harness-platform:webhookApiKey" desc:"A Harness API key services' builds send with webhooks, for accounts that require authorised webhooks (a secret)."`
-	Runner           *runnerDoc       `yaml:"harness-platform:runner" desc:"Where this stack's CI jobs run: the self-hosted runners' labels and the addresses they reach the clusters' API from; needed where a region is kind eks."`
-	Delivery         string           `yaml:"harness-platform:delivery" enum:"github-actions|harness-ci|operator" desc:"The one delivery path that applies this environment's stacks (default github-actions): the merge workflow (.github/workflows/up.yml), the Harness CI pipeline (.harness/pipeline.yaml) or the Pulumi Kubernetes Operator (deploy/argocd). The others refuse to change them: each names itself in HARNESS_PLATFORM_DELIVERY."`
-	Workloads        *workloadsDoc    `yaml:"harness-platform:workloads" desc:"Factors on the catalog's replicas and resources in this environment, e.g. {replicas: 0.5, resources: 0.5} for a smaller development environment (default 1 each)."`
+	At            yamlstrict.At
+	Environment   environmentDoc   `yaml:"harness-platform:environment" required:"true" desc:"The Harness environment this stack owns."`
+	Upstream      string           `yaml:"harness-platform:upstream" desc:"The stack this one promotes from; absent on the stack that owns the foundation."`
+	Regions       []stackRegionDoc `yaml:"harness-platform:regions" required:"true" desc:"Regions of this environment, one cluster each."`
+	Foundation    *foundationDoc   `yaml:"harness-platform:foundation" desc:"Organization, project and GitHub settings; only on the stack with no upstream."`
+	Approval      *approvalDoc     `yaml:"harness-platform:approval" desc:"Approval gate of Production pipelines."`
+	ChangeWindow  *changeWindowDoc `yaml:"harness-platform:changeWindow" desc:"When Production deployments may run."`
+	Verification  *verificationDoc `yaml:"harness-platform:verification" desc:"The Prometheus server and per-archetype queries monitored services and Verify steps analyse; needed where a service that verifies is deployed."`
+	AWS           *awsDoc          `yaml:"harness-platform:aws" desc:"The environment's own AWS account, reached through an explicit provider; needed where a region is kind eks."`
+	Cluster       *clusterDoc      `yaml:"harness-platform:cluster" desc:"The EKS clusters of kind eks regions: Kubernetes version, endpoint access, admin role, node group."`
+	Delegate      *delegateDoc     `yaml:"harness-platform:delegate" desc:"The Harness delegate installed in every cluster of the stack."`
+	Kubeconfigs   *secretDoc       `yaml:"harness-platform:kubeconfigs" desc:"Kubeconfigs of kind existing regions, a JSON object by region name (a secret)."`
+	WebhookAPIKey *secretDoc       `yaml:"harness-platform:webhookApiKey" desc:"A Harness API key services' builds send with webhooks, for accounts that require authorised webhooks (a secret)."`
+	Runner        *runnerDoc       `yaml:"harness-platform:runner" desc:"Where this stack's CI jobs run: the self-hosted runners' labels and the addresses they reach the clusters' API from; needed where a region is kind eks."`
+	Delivery      string           `yaml:"harness-platform:delivery" enum:"github-actions|harness-ci|operator" desc:"The one delivery path that applies this environment's stacks (default github-actions): the merge workflow (.github/workflows/up.yml), the Harness CI pipeline (.harness/pipeline.yaml) or the Pulumi Kubernetes Operator (deploy/argocd). The others refuse to change them: each names itself in HARNESS_PLATFORM_DELIVERY."`
+	Workloads     *workloadsDoc    `yaml:"harness-platform:workloads" desc:"Factors on the catalog's replicas and resources in this environment, e.g. {replicas: 0.5, resources: 0.5} for a smaller development environment (default 1 each)."`
 
 	name    string   // from the file name
 	file    string   // relative to the project directory
@@ -259,11 +257,12 @@ type delegateDoc struct {
 }
 
 type foundationDoc struct {
-	At       yamlstrict.At
-	Org      orgDoc      `yaml:"org" required:"true" desc:"Harness organization."`
-	Project  projectDoc  `yaml:"project" required:"true" desc:"Harness project holding every pipeline."`
-	Github   githubDoc   `yaml:"github" required:"true" desc:"Cross-org GitHub connector to the manifests repository."`
-	Registry registryDoc `yaml:"registry" required:"true" desc:"Docker registry every catalog image is pulled from."`
+	At            yamlstrict.At
+	Org           orgDoc           `yaml:"org" required:"true" desc:"Harness organization."`
+	Project       projectDoc       `yaml:"project" required:"true" desc:"Harness project holding every pipeline."`
+	Github        githubDoc        `yaml:"github" required:"true" desc:"Cross-org GitHub connector to the manifests repository."`
+	Registry      registryDoc      `yaml:"registry" required:"true" desc:"Docker registry every catalog image is pulled from."`
+	SecretManager secretManagerDoc `yaml:"secretManager" required:"true" desc:"The AWS Secrets Manager Harness reads the connectors' credentials from, by reference: no credential is stored in Harness or in a stack's state."`
 	// Repository is where this program lives; its GitHub environments
 	// and branch protection are declared with the foundation.
 	Repository string `yaml:"repository" desc:"This program's GitHub repository, owner/name: its staging and production environments and main's protection are managed here."`
@@ -286,10 +285,24 @@ type projectDoc struct {
 
 type githubDoc struct {
 	At                  yamlstrict.At
-	ConnectorIdentifier string `yaml:"connectorIdentifier" desc:"Connector identifier (default github_manifests)."`
-	URL                 string `yaml:"url" required:"true" desc:"https URL of the manifests repository."`
-	Username            string `yaml:"username" required:"true" desc:"The bot account the token belongs to."`
-	Branch              string `yaml:"branch" desc:"Branch the manifests are read from (default main)."`
+	ConnectorIdentifier string       `yaml:"connectorIdentifier" desc:"Connector identifier (default github_manifests)."`
+	URL                 string       `yaml:"url" required:"true" desc:"https URL of the manifests repository."`
+	App                 githubAppDoc `yaml:"app" required:"true" desc:"The GitHub App Harness authenticates as (clone and API): no personal token."`
+	Branch              string       `yaml:"branch" desc:"Branch the manifests are read from (default main)."`
+}
+
+type githubAppDoc struct {
+	At               yamlstrict.At
+	ApplicationID    string `yaml:"applicationId" required:"true" desc:"The GitHub App's App ID (digits, on its settings page), quoted."`
+	InstallationID   string `yaml:"installationId" required:"true" desc:"The App's installation id on the manifests repository's owner (digits, the end of the installation's settings URL), quoted."`
+	PrivateKeySecret string `yaml:"privateKeySecret" required:"true" desc:"Name of the AWS Secrets Manager secret (secretManager) holding the App's private key, in PKCS#8 PEM."`
+}
+
+type secretManagerDoc struct {
+	At                  yamlstrict.At
+	ConnectorIdentifier string `yaml:"connectorIdentifier" desc:"Connector identifier (default aws_secrets_manager)."`
+	Region              string `yaml:"region" required:"true" desc:"AWS region of the secrets, e.g. eu-west-1."`
+	RoleArn             string `yaml:"roleArn" required:"true" desc:"IAM role Harness assumes by OIDC to read the secrets (secretsmanager:GetSecretValue on them, nothing else)."`
 }
 
 type registryDoc struct {
@@ -297,7 +310,8 @@ type registryDoc struct {
 	ConnectorIdentifier string `yaml:"connectorIdentifier" desc:"Connector identifier (default docker_registry)."`
 	URL                 string `yaml:"url" required:"true" desc:"https URL of the registry, e.g. https://registry.company.io; every catalog image must be on its host."`
 	Type                string `yaml:"type" enum:"DockerHub|Harbor|Quay|Other" desc:"Registry kind (default Other)."`
-	Username            string `yaml:"username" desc:"User Harness reads tags as; set registryPassword too. Absent: anonymous access."`
+	Username            string `yaml:"username" desc:"User Harness reads tags as; set passwordSecret too. Absent: anonymous access."`
+	PasswordSecret      string `yaml:"passwordSecret" desc:"Name of the AWS Secrets Manager secret (secretManager) holding username's password; with username only."`
 }
 
 type approvalDoc struct {
@@ -353,6 +367,10 @@ func (g *githubDoc) connectorIdentifier() string {
 
 func (r *registryDoc) connectorIdentifier() string {
 	return orDefault(r.ConnectorIdentifier, DefaultRegistryConnector)
+}
+
+func (m *secretManagerDoc) connectorIdentifier() string {
+	return orDefault(m.ConnectorIdentifier, DefaultSecretManagerConnector)
 }
 
 // host is the registry's host[:port], what image names start with.

@@ -31,7 +31,17 @@ type stackFile struct {
 }
 
 // secretKeys are the stack settings that must be Pulumi secrets.
-var secretKeys = map[string]bool{Namespace + ":githubToken": true, Namespace + ":registryPassword": true, KubeconfigsKey: true, WebhookAPIKeyKey: true}
+var secretKeys = map[string]bool{KubeconfigsKey: true, WebhookAPIKeyKey: true}
+
+// retiredKeys are config keys the program no longer reads, with what
+// replaced them: Harness reads the connectors' credentials from AWS
+// Secrets Manager by reference, so no stack's config or state holds them.
+var retiredKeys = map[string]string{
+	Namespace + ":githubToken": "Harness's GitHub connectors authenticate as a GitHub App whose private key is in AWS Secrets Manager: " +
+		"set foundation.github.app (applicationId, installationId, privateKeySecret) and foundation.secretManager, then remove " + Namespace + ":githubToken",
+	Namespace + ":registryPassword": "Harness reads the registry password from AWS Secrets Manager: " +
+		"set foundation.registry.passwordSecret and foundation.secretManager, then remove " + Namespace + ":registryPassword",
+}
 
 // WebhookAPIKeyKey is the optional config secret holding the Harness API
 // key that services' builds send with their webhook calls.
@@ -244,6 +254,14 @@ func parseStack(file string, data []byte, over *overlay, diags *diag.List) *stac
 	for i := 0; i+1 < len(config.Content); i += 2 {
 		k, v := config.Content[i], config.Content[i+1]
 		if !strings.HasPrefix(k.Value, Namespace+":") {
+			continue
+		}
+		if fix, ok := retiredKeys[k.Value]; ok {
+			pos := diag.Pos{File: file, Line: k.Line, Col: k.Column}
+			if src, ok := sources[k]; ok {
+				pos = diag.Pos{File: src}
+			}
+			diags.At(pos, fix+" (pulumi config rm "+k.Value+" --stack "+st.name+", or its ESC environment's pulumiConfig)", "%s is no longer read: no credential is kept in a stack's config", k.Value)
 			continue
 		}
 		if secretKeys[k.Value] && v.Kind == yaml.ScalarNode {

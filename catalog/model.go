@@ -36,14 +36,17 @@ const (
 	DefaultGithubConnector   = "github_manifests"
 	DefaultGithubBranch      = "main"
 	DefaultRegistryConnector = "docker_registry"
-	DefaultRegistryType      = "Other"
-	DefaultApprovals         = 1
-	DefaultApprovalTimeout   = "1d"
-	DefaultDelegateChartRepo = "https://app.harness.io/storage/harness-download/delegate-helm-chart/"
-	DefaultDelegateReplicas  = 2
-	DefaultDelegateCPU       = "1"
-	DefaultDelegateMemory    = "2048"
-	DefaultManagerEndpoint   = "https://app.harness.io"
+	// DefaultSecretManagerConnector is the AWS Secrets Manager connector's
+	// identifier.
+	DefaultSecretManagerConnector = "aws_secrets_manager"
+	DefaultRegistryType           = "Other"
+	DefaultApprovals              = 1
+	DefaultApprovalTimeout        = "1d"
+	DefaultDelegateChartRepo      = "https://app.harness.io/storage/harness-download/delegate-helm-chart/"
+	DefaultDelegateReplicas       = 2
+	DefaultDelegateCPU            = "1"
+	DefaultDelegateMemory         = "2048"
+	DefaultManagerEndpoint        = "https://app.harness.io"
 	// DefaultLogRetentionDays is how long CloudWatch keeps an EKS
 	// cluster's control-plane logs unless the stack file says otherwise
 	// (EKS creates its log group with no expiry).
@@ -331,10 +334,11 @@ type Delegate struct {
 
 // Foundation configures the account-level objects the root stack owns.
 type Foundation struct {
-	Org      Org
-	Project  Project
-	Github   Github
-	Registry Registry
+	Org           Org
+	Project       Project
+	Github        Github
+	Registry      Registry
+	SecretManager SecretManager
 	// Repository is this program's GitHub repository (owner/name), or "".
 	Repository string
 	// BackstageURL is the Backstage instance's https URL without a
@@ -348,9 +352,17 @@ type Registry struct {
 	URL                 string
 	Host                string // what every catalog image starts with
 	Type                string // DockerHub, Harbor, Quay or Other
-	// Username is "" for anonymous access; otherwise the password is the
-	// Pulumi config secret harness-platform:registryPassword.
-	Username string
+	// Username is "" for anonymous access; otherwise PasswordSecret names
+	// the password's secret in the SecretManager.
+	Username, PasswordSecret string
+}
+
+// SecretManager is the AWS Secrets Manager the connectors' credentials
+// are read from by reference, and the role Harness assumes by OIDC to
+// read them.
+type SecretManager struct {
+	ConnectorIdentifier string
+	Region, RoleArn     string
 }
 
 // Org is the Harness organization.
@@ -371,8 +383,15 @@ type Project struct {
 type Github struct {
 	ConnectorIdentifier string
 	URL                 string
-	Username            string
+	App                 GithubApp
 	Branch              string
+}
+
+// GithubApp is the GitHub App the manifests connector authenticates as;
+// its private key is a secret of the SecretManager.
+type GithubApp struct {
+	ApplicationID, InstallationID string
+	PrivateKeySecret              string
 }
 
 // Approval is the Production approval gate.

@@ -172,8 +172,12 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 			Github: Github{
 				ConnectorIdentifier: f.Github.connectorIdentifier(),
 				URL:                 f.Github.URL,
-				Username:            f.Github.Username,
-				Branch:              orDefault(f.Github.Branch, DefaultGithubBranch),
+				App: GithubApp{
+					ApplicationID:    f.Github.App.ApplicationID,
+					InstallationID:   f.Github.App.InstallationID,
+					PrivateKeySecret: f.Github.App.PrivateKeySecret,
+				},
+				Branch: orDefault(f.Github.Branch, DefaultGithubBranch),
 			},
 			Registry: Registry{
 				ConnectorIdentifier: f.Registry.connectorIdentifier(),
@@ -181,6 +185,12 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 				Host:                f.Registry.host(),
 				Type:                orDefault(f.Registry.Type, DefaultRegistryType),
 				Username:            f.Registry.Username,
+				PasswordSecret:      f.Registry.PasswordSecret,
+			},
+			SecretManager: SecretManager{
+				ConnectorIdentifier: f.SecretManager.connectorIdentifier(),
+				Region:              f.SecretManager.Region,
+				RoleArn:             f.SecretManager.RoleArn,
 			},
 			Repository:   f.Repository,
 			BackstageURL: strings.TrimRight(f.BackstageURL, "/"),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -89,12 +90,6 @@ func (v *validator) checkStacks() {
 			if st.Foundation != nil {
 				v.at(st.At.Field(Namespace+":foundation"), "move it to the stack with no upstream", "only the stack with no upstream owns the foundation; %q has upstream %q", st.name, st.Upstream)
 			}
-			if st.GithubToken != nil {
-				v.at(st.At.Field(Namespace+":githubToken"), "set it on the foundation stack only", "githubToken belongs to the foundation stack")
-			}
-			if st.RegistryPassword != nil {
-				v.at(st.At.Field(Namespace+":registryPassword"), "set it on the foundation stack only", "registryPassword belongs to the foundation stack")
-			}
 			v.checkTestedRegions(st)
 		}
 		if f := st.Foundation; f != nil {
@@ -120,8 +115,27 @@ func (v *validator) checkStacks() {
 						"foundation backstageUrl %q is not the https URL of a Backstage instance", b)
 				}
 			}
-			if r.Username == "" && st.RegistryPassword != nil {
-				v.at(st.At.Field(Namespace+":registryPassword"), "set registry.username, or remove the password", "registryPassword is set but registry.username is not")
+			switch {
+			case r.Username == "" && r.PasswordSecret != "":
+				v.at(r.At.Field("passwordSecret"), "set registry.username, or remove passwordSecret", "registry passwordSecret is set but registry.username is not")
+			case r.Username != "" && r.PasswordSecret == "":
+				v.at(r.At.Field("username"), "name the password's AWS Secrets Manager secret in registry.passwordSecret", "registry username %q has no passwordSecret", r.Username)
+			}
+			v.checkSecretName(r.At.Field("passwordSecret"), "registry passwordSecret", r.PasswordSecret)
+			app := &f.Github.App
+			for _, id := range []struct{ key, value string }{{"applicationId", app.ApplicationID}, {"installationId", app.InstallationID}} {
+				if id.value != "" && !digits.MatchString(id.value) {
+					v.at(app.At.Field(id.key), "write the number GitHub shows, quoted, e.g. \"123456\"", "github app %s %q is not a number", id.key, id.value)
+				}
+			}
+			v.checkSecretName(app.At.Field("privateKeySecret"), "github app privateKeySecret", app.PrivateKeySecret)
+			sm := &f.SecretManager
+			v.checkIdent(sm.At.Field("connectorIdentifier"), "AWS Secrets Manager connector", sm.connectorIdentifier())
+			if sm.Region != "" && !awsRegion.MatchString(sm.Region) {
+				v.at(sm.At.Field("region"), "write an AWS region, e.g. eu-west-1", "secretManager region %q is not an AWS region", sm.Region)
+			}
+			if sm.RoleArn != "" && !roleArn.MatchString(sm.RoleArn) {
+				v.at(sm.At.Field("roleArn"), "write the role's ARN, arn:aws:iam::<account>:role/<name>", "secretManager roleArn %q is not an IAM role ARN", sm.RoleArn)
 			}
 		}
 		if st.isProduction() && st.ChangeWindow == nil {
@@ -219,5 +233,20 @@ func (v *validator) checkTestedRegions(st *stackDoc) {
 		}
 		v.at(st.At.Item(Namespace+":regions", i), fmt.Sprintf("add %q to %s, or remove it here", r.Name, up.file),
 			"region %q of Production environment %q is not a region of its upstream %q: a Production run deploys its image tag to the same region of %q first", r.Name, st.name, up.name, up.name)
+	}
+}
+
+var (
+	digits = regexp.MustCompile(`^[0-9]+$`)
+	// A Secrets Manager secret name: letters, digits and /_+=.@-, at most
+	// 512 (AWS Secrets Manager API Reference, CreateSecret, Name).
+	secretName = regexp.MustCompile(`^[A-Za-z0-9/_+=.@-]{1,512}$`)
+	awsRegion  = regexp.MustCompile(`^[a-z]{2}(-gov)?-[a-z]+-[0-9]$`)
+)
+
+// checkSecretName refuses a name AWS Secrets Manager would not hold.
+func (v *validator) checkSecretName(at diag.Pos, what, name string) {
+	if name != "" && !secretName.MatchString(name) {
+		v.at(at, "use the secret's name in AWS Secrets Manager: letters, digits and /_+=.@-", "%s %q is not a Secrets Manager secret name", what, name)
 	}
 }

@@ -100,7 +100,7 @@ func TestPlaceholderNetworksAreNamed(t *testing.T) {
 			got = append(got, w.String())
 		}
 	}
-	if len(got) != 6 || got[0] != "Pulumi.dev.yaml:61:25: publicAccessCidrs 198.51.100.0/28 is in a documentation range, TEST-NET-2 (RFC 5737): no runner reaches the clusters' public endpoint from it; write the public (NAT) network of the runners that run this stack (docs/delivery.md, Where the jobs run)" {
+	if len(got) != 6 || got[0] != "Pulumi.dev.yaml:74:25: publicAccessCidrs 198.51.100.0/28 is in a documentation range, TEST-NET-2 (RFC 5737): no runner reaches the clusters' public endpoint from it; write the public (NAT) network of the runners that run this stack (docs/delivery.md, Where the jobs run)" {
 		t.Errorf("warnings:\n%s", strings.Join(got, "\n"))
 	}
 	for network, want := range map[string]string{

@@ -52,9 +52,7 @@ func children(t *testing.T, rec *mocktest.Recorder, componentType string) {
 
 func foundation(p *plan.Plan) func(ctx *pulumi.Context) error {
 	return func(ctx *pulumi.Context) error {
-		_, err := NewFoundation(ctx, "foundation", &FoundationArgs{Plan: p.Foundation, Scope: p.Scope,
-			GithubToken:      pulumi.ToSecret(pulumi.String("tok")).(pulumi.StringOutput),
-			RegistryPassword: pulumi.ToSecret(pulumi.String("pw")).(pulumi.StringOutput)})
+		_, err := NewFoundation(ctx, "foundation", &FoundationArgs{Plan: p.Foundation, Scope: p.Scope})
 		return err
 	}
 }
@@ -64,14 +62,15 @@ func TestFoundation(t *testing.T) {
 	rec := run(t, "dev", foundation(p))
 	n := count(rec)
 	want := map[string]int{
-		"harness:platform/project:Project":                 1,
-		"harness:platform/usergroup:Usergroup":             len(c.Teams),
-		"harness:platform/roleAssignments:RoleAssignments": len(c.Teams),
-		"harness:platform/secretText:SecretText":           2, // GitHub token, registry password
-		"harness:platform/githubConnector:GithubConnector": 2, // manifests, this repository (the CI pipeline's codebase)
-		"harness:platform/dockerConnector:DockerConnector": 1,
-		"harness:platform/pipeline:Pipeline":               1, // the CI pipeline that runs this program
-		"harness:platform/triggers:Triggers":               2, // its pull request and push triggers
+		"harness:platform/project:Project":                                     1,
+		"harness:platform/usergroup:Usergroup":                                 len(c.Teams),
+		"harness:platform/roleAssignments:RoleAssignments":                     len(c.Teams),
+		"harness:platform/secretText:SecretText":                               2, // GitHub App key, registry password: references
+		"harness:platform/awsSecretManagerConnector:AwsSecretManagerConnector": 1,
+		"harness:platform/githubConnector:GithubConnector":                     2, // manifests, this repository (the CI pipeline's codebase)
+		"harness:platform/dockerConnector:DockerConnector":                     1,
+		"harness:platform/pipeline:Pipeline":                                   1, // the CI pipeline that runs this program
+		"harness:platform/triggers:Triggers":                                   2, // its pull request and push triggers
 	}
 	for typ, w := range want {
 		if n[typ] != w {
@@ -84,9 +83,33 @@ func TestFoundation(t *testing.T) {
 	children(t, rec, FoundationType)
 	for _, r := range rec.Resources() {
 		protect := r.Type == "harness:platform/project:Project" || r.Type == "harness:platform/secretText:SecretText" ||
+			r.Type == "harness:platform/awsSecretManagerConnector:AwsSecretManagerConnector" ||
 			r.Type == "harness:platform/githubConnector:GithubConnector" || r.Type == "harness:platform/dockerConnector:DockerConnector"
 		if r.Protect != protect {
 			t.Errorf("%s %s protect=%v, want %v", r.Type, r.Name, r.Protect, protect)
+		}
+	}
+	// No credential reaches Harness or the state: each secret is a
+	// reference to its name in the AWS Secrets Manager connector, and the
+	// GitHub connectors authenticate as the App with its key's secret.
+	for _, r := range rec.OfType("harness:platform/secretText:SecretText") {
+		v := r.Inputs["value"]
+		for v.IsSecret() {
+			v = v.SecretValue().Element
+		}
+		if r.Inputs["valueType"].StringValue() != "Reference" || r.Inputs["secretManagerIdentifier"].StringValue() != p.Foundation.SecretManager.Identifier ||
+			(v.StringValue() != "harness-platform/harness/github-app-key" && v.StringValue() != "harness-platform/harness/registry-password") {
+			t.Errorf("secret %s: %v", r.Name, r.Inputs)
+		}
+	}
+	for _, r := range rec.OfType("harness:platform/githubConnector:GithubConnector") {
+		http := r.Inputs["credentials"].ObjectValue()["http"].ObjectValue()
+		api := r.Inputs["apiAuthentication"].ObjectValue()
+		for _, auth := range []resource.PropertyMap{http, api} {
+			app := auth["githubApp"].ObjectValue()
+			if app["privateKeyRef"].StringValue() != plan.GithubAppKeySecretID || app["applicationId"].StringValue() != "1000003" || auth.HasValue("tokenRef") || auth.HasValue("username") {
+				t.Errorf("connector %s authenticates with %v", r.Name, auth)
+			}
 		}
 	}
 	// The CI pipeline is registered as planned, its triggers target it,
@@ -142,7 +165,9 @@ func TestFoundationDependencies(t *testing.T) {
 		}
 		t.Errorf("%s depends on %v, not on %s", name, deps[name], dep)
 	}
-	has("github_platform_next_cross_org", "github_manifests_token")
+	has("github_platform_next_cross_org", "github_app_private_key")
+	has("github_app_private_key", "aws_secrets_manager")
+	has("docker_registry_password", "aws_secrets_manager")
 	has("github_platform_next_cross_org", "platform")
 	has("company_registry", "docker_registry_password")
 	has("payments_team-_pipeline_executor", "payments_team")

@@ -11,18 +11,15 @@ import (
 type FoundationArgs struct {
 	Plan  *plan.Foundation
 	Scope plan.Scope
-	// GithubToken is the manifests connector's token; it must be a secret.
-	GithubToken pulumi.StringInput
-	// RegistryPassword is the registry's password, a secret; it is needed
-	// when Plan.RegistryPassword is set.
-	RegistryPassword pulumi.StringInput
 	// AccountID is the Harness account, which resource groups name.
 	AccountID string
 }
 
 // Foundation is what every environment shares: the project (and the org if
-// asked), a user group and role assignment per team, the GitHub connector
-// and its token, the Docker registry connector (and its password), and the
+// asked), a user group and role assignment per team, the AWS Secrets
+// Manager connector and the secrets that reference it (no value: Harness
+// reads them there), the GitHub connector (as a GitHub App), the Docker
+// registry connector, and the
 // Harness CI pipeline that runs this program, with its repository's
 // connector and its triggers, and the pipeline rules Harness evaluates on
 // every pipeline's save and run;
@@ -137,7 +134,31 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 			return nil, err
 		}
 	}
-	secretText := func(s plan.SecretText, value pulumi.StringInput) error {
+	sm := fp.SecretManager
+	manager, err := platform.NewAwsSecretManagerConnector(ctx, sm.Identifier, &platform.AwsSecretManagerConnectorArgs{
+		Identifier:  pulumi.String(sm.Identifier),
+		Name:        pulumi.String(sm.Name),
+		Description: pulumi.String(sm.Description),
+		OrgId:       org,
+		ProjectId:   proj,
+		Region:      pulumi.String(sm.Region),
+		Credentials: &platform.AwsSecretManagerConnectorCredentialsArgs{
+			OidcAuthentication: &platform.AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs{IamRoleArn: pulumi.String(sm.RoleArn)},
+		},
+		// Explicit where the provider has a default: the connector only
+		// reads, and is not the project's default secret manager.
+		Default:           pulumi.Bool(false),
+		UsePutSecret:      pulumi.Bool(false),
+		ExecuteOnDelegate: pulumi.Bool(false),
+		Tags:              stringArray(sm.Tags),
+	}, protected(sm.Needs)...)
+	if err != nil {
+		return nil, err
+	}
+	res.add(plan.KindSecretManager, sm.Identifier, manager)
+	// A reference's value is the secret's name, not a credential; the
+	// provider marks every value secret all the same.
+	secretText := func(s plan.SecretText) error {
 		r, err := platform.NewSecretText(ctx, s.Identifier, &platform.SecretTextArgs{
 			Identifier:              pulumi.String(s.Identifier),
 			Name:                    pulumi.String(s.Name),
@@ -145,8 +166,8 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 			OrgId:                   org,
 			ProjectId:               proj,
 			SecretManagerIdentifier: pulumi.String(s.SecretManager),
-			ValueType:               pulumi.String("Inline"),
-			Value:                   value,
+			ValueType:               pulumi.String("Reference"),
+			Value:                   pulumi.String(s.Reference),
 			Tags:                    stringArray(s.Tags),
 		}, protected(s.Needs)...)
 		if err == nil {
@@ -154,7 +175,7 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 		}
 		return err
 	}
-	if err := secretText(fp.GithubToken, args.GithubToken); err != nil {
+	if err := secretText(fp.GithubAppKey); err != nil {
 		return nil, err
 	}
 	githubConnector := func(g plan.GithubConnector) error {
@@ -167,10 +188,17 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 			ConnectionType: pulumi.String(g.ConnectionType),
 			Url:            pulumi.String(g.URL),
 			Credentials: &platform.GithubConnectorCredentialsArgs{Http: &platform.GithubConnectorCredentialsHttpArgs{
-				Username: pulumi.String(g.Username),
-				TokenRef: pulumi.String(g.TokenRef),
+				GithubApp: &platform.GithubConnectorCredentialsHttpGithubAppArgs{
+					ApplicationId:  pulumi.String(g.App.ApplicationID),
+					InstallationId: pulumi.String(g.App.InstallationID),
+					PrivateKeyRef:  pulumi.String(g.App.PrivateKeyRef),
+				},
 			}},
-			ApiAuthentication: &platform.GithubConnectorApiAuthenticationArgs{TokenRef: pulumi.String(g.TokenRef)},
+			ApiAuthentication: &platform.GithubConnectorApiAuthenticationArgs{GithubApp: &platform.GithubConnectorApiAuthenticationGithubAppArgs{
+				ApplicationId:  pulumi.String(g.App.ApplicationID),
+				InstallationId: pulumi.String(g.App.InstallationID),
+				PrivateKeyRef:  pulumi.String(g.App.PrivateKeyRef),
+			}},
 			ExecuteOnDelegate: pulumi.Bool(g.ExecuteOnDelegate),
 			Tags:              stringArray(g.Tags),
 		}, protected(g.Needs)...)
@@ -183,7 +211,7 @@ func NewFoundation(ctx *pulumi.Context, name string, args *FoundationArgs, opts 
 		return nil, err
 	}
 	if s := fp.RegistryPassword; s != nil {
-		if err := secretText(*s, args.RegistryPassword); err != nil {
+		if err := secretText(*s); err != nil {
 			return nil, err
 		}
 	}

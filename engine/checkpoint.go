@@ -362,26 +362,6 @@ func crypterFor(passphrase, salt string) (config.Crypter, error) {
 	return c, nil
 }
 
-// holdsSecret reports whether the workspace's stack file holds key as a
-// secret equal to value.
-func (s *Session) holdsSecret(stack, key, value string) bool {
-	file, ok := readStackFile(s.workspace.WorkDir(), stack)
-	if !ok {
-		return false
-	}
-	secure, _ := file.Config[key].(map[string]any)
-	ciphertext, _ := secure["secure"].(string)
-	if ciphertext == "" {
-		return false
-	}
-	c, err := s.crypterOf(file.Salt)
-	if err != nil {
-		return false
-	}
-	plaintext, err := c.DecryptValue(context.Background(), ciphertext)
-	return err == nil && plaintext == value
-}
-
 // stackFile is what the session reads of a workspace's stack file
 // (Pulumi.<stack>.yaml): its passphrase salt and its config.
 type stackFile struct {

@@ -18,7 +18,6 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 
-	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/simulated"
 )
 
@@ -83,15 +82,6 @@ func TestCheckpointOutputsAreTheCLIs(t *testing.T) {
 	if secrets == 0 {
 		t.Fatal("no secret output was compared")
 	}
-	// The session opened on a deployed state holds the foundation's
-	// secret already: it does not set it again, unless it changed.
-	key := catalog.Namespace + ":githubToken"
-	if !s.holdsSecret("dev", key, DemoGithubToken) {
-		t.Error("the workspace does not hold the token the last session set")
-	}
-	if s.holdsSecret("dev", key, "ghp_another") || s.holdsSecret("dev.services", key, DemoGithubToken) {
-		t.Error("another token, or another stack, holds the token")
-	}
 	// A compressed checkpoint beside the plain one: the backend reads the
 	// newer, which only the CLI decides.
 	path := s.checkpointFile("dev")
@@ -143,8 +133,10 @@ func TestCheckpointExportIsTheCLIs(t *testing.T) {
 			t.Errorf("%s: no resources compared (%v)", stack, err)
 		}
 		secrets += strings.Count(string(got.Deployment), `"ciphertext"`)
-		if strings.Contains(string(got.Deployment), DemoGithubToken) {
-			t.Errorf("%s: the export holds the token in plaintext", stack)
+		for id, r := range cloudRecords(t, s.opts.StateDir) {
+			if r.Type == "harness:platform/delegatetoken:Delegatetoken" && strings.Contains(string(got.Deployment), simulated.DelegateToken(id)) {
+				t.Errorf("%s: the export holds delegate token %s in plaintext", stack, id)
+			}
 		}
 	}
 	if secrets == 0 {
@@ -349,52 +341,33 @@ func TestRevealLeavesTheRestToTheCLI(t *testing.T) {
 	}
 }
 
-// A fresh offline state's foundation stack gets its session secrets
-// without a CLI run (writeSessionSecrets): encrypted in the workspace's
-// stack file with the stack's salt, as the CLI reads them.
-func TestSessionSecretsWithoutTheCLI(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	cli, err := FindCLI()
-	if err != nil {
-		t.Fatalf("%v (make test installs it)", err)
-	}
-	// Its own record: commandLines holds every test's.
-	lines := &commandLog{}
-	state := t.TempDir()
-	QuietCLILog(t, state)
-	s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state,
-		Stdout: io.Discard, Stderr: io.Discard, Catalog: example(t), Env: testEnv, CLI: recordingCLI{cli, lines}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.Stack(ctx, "dev"); err != nil {
-		t.Fatal(err)
-	}
-	if slices.ContainsFunc(lines.all, func(l string) bool { return strings.HasPrefix(l, "config set") }) {
-		t.Errorf("the session set its secrets through the CLI: %q", lines.all)
-	}
-	wantSessionSecrets(t, s, cli)
-}
-
-// wantSessionSecrets fails unless dev's workspace stack file holds the
-// foundation's secrets encrypted (writeSessionSecrets, as `config set
-// --secret` would) and the CLI decrypts them to the session's values, as
-// it does for the program's config.RequireSecret.
-func wantSessionSecrets(t *testing.T, s *Session, cli auto.PulumiCommand) {
+// wantReferenceSecrets fails unless every Harness secret the offline
+// cloud holds is a reference (value_type Reference) to a secret of an
+// AWS Secrets Manager connector the cloud also holds: the value is
+// there, not in Harness or a stack's state.
+func wantReferenceSecrets(t *testing.T, state string) {
 	t.Helper()
-	secrets := s.sessionSecretsOf("dev")
-	if len(secrets) != 2 {
-		t.Fatalf("dev's session secrets: %d, want the GitHub token and the registry password", len(secrets))
+	recs := cloudRecords(t, state)
+	managers := map[string]bool{}
+	for _, r := range recs {
+		if r.Type == "harness:platform/awsSecretManagerConnector:AwsSecretManagerConnector" {
+			id, _ := r.Properties["identifier"].(string)
+			managers[id] = true
+		}
 	}
-	for _, kv := range secrets {
-		if !s.holdsSecret("dev", kv[0], kv[1]) {
-			t.Errorf("%s is not held encrypted in dev's stack file", kv[0])
+	n := 0
+	for id, r := range recs {
+		if r.Type != "harness:platform/secretText:SecretText" {
+			continue
 		}
-		stdout, stderr, _, err := cli.Run(context.Background(), s.workspace.WorkDir(), nil, nil, nil, s.env, "config", "get", "--stack", "dev", kv[0])
-		if err != nil || strings.TrimSpace(stdout) != kv[1] {
-			t.Errorf("the CLI does not read %s as the session wrote it: %v %s", kv[0], err, stderr)
+		n++
+		vt, _ := r.Properties["valueType"].(string)
+		manager, _ := r.Properties["secretManagerIdentifier"].(string)
+		if vt != "Reference" || !managers[manager] {
+			t.Errorf("Harness secret %s is %s in %s, want a Reference to an AWS Secrets Manager connector (%v)", id, vt, manager, managers)
 		}
+	}
+	if n == 0 || len(managers) == 0 {
+		t.Errorf("%d Harness secrets and %d secret managers: want the foundation's", n, len(managers))
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
@@ -44,12 +43,6 @@ type Options struct {
 	Simulation offline.Simulation
 	// Passphrase encrypts offline secrets (PULUMI_CONFIG_PASSPHRASE).
 	Passphrase string
-	// GithubToken is configured, as a secret, on the foundation stack
-	// offline. Online, the stack's own config holds it.
-	GithubToken string
-	// RegistryPassword is configured likewise when the foundation's
-	// registry has a username.
-	RegistryPassword string
 	// Stdout and Stderr receive the engine's progress.
 	Stdout, Stderr io.Writer
 	// Catalog overrides loading ProjectDir's catalog (tests).
@@ -113,10 +106,6 @@ type Session struct {
 	cliTemp    string // the CLI's and its plugins' TMPDIR, removed by Close
 }
 
-// ErrPassphraseRequired refuses to encrypt a real secret offline with the
-// demo's published passphrase.
-var ErrPassphraseRequired = errors.New("PULUMI_CONFIG_PASSPHRASE required")
-
 // DefaultPassphrase encrypts the offline demo's secrets. It protects
 // nothing real; set PULUMI_CONFIG_PASSPHRASE to use another.
 const DefaultPassphrase = "harness-platform-offline"
@@ -135,10 +124,6 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 		if c, err = catalog.Load(opts.ProjectDir); err != nil {
 			return nil, err
 		}
-	}
-	if opts.Offline && (opts.GithubToken != "" || opts.RegistryPassword != "") && opts.Passphrase == "" {
-		return nil, fmt.Errorf("%w: an offline run given a real GitHub token or registry password (HARNESS_PLATFORM_GITHUB_TOKEN, HARNESS_PLATFORM_REGISTRY_PASSWORD) encrypts it in the offline state; "+
-			"set PULUMI_CONFIG_PASSPHRASE (the fixed demo passphrase is public and protects only the demo's placeholder secrets)", ErrPassphraseRequired)
 	}
 	if opts.Offline && opts.Simulation == nil {
 		return nil, errors.New("an offline session needs Options.Simulation (simulated.Simulation{}): the engine runs no stand-in of its own")
@@ -394,14 +379,6 @@ func (s *Session) copyProject(workDir, passphrase string) error {
 			if salt, ok := previous["encryptionsalt"]; ok {
 				settings["encryptionsalt"] = salt
 			}
-			// The secrets the session sets, as encrypted by that salt:
-			// writeSessionSecrets keeps those that did not change.
-			was, _ := previous["config"].(map[string]any)
-			for _, key := range sessionSecrets {
-				if _, own := config[key]; !own && was[key] != nil {
-					config[key] = was[key]
-				}
-			}
 		}
 		if _, ok := settings["encryptionsalt"]; !ok {
 			if shared == "" {
@@ -411,8 +388,6 @@ func (s *Session) copyProject(workDir, passphrase string) error {
 			}
 			settings["encryptionsalt"] = shared
 		}
-		salt, _ := settings["encryptionsalt"].(string)
-		s.writeSessionSecrets(name, config, passphrase, salt)
 		out, err := yaml.Marshal(settings)
 		if err != nil {
 			return err
@@ -483,15 +458,6 @@ func (s *Session) stack(ctx context.Context, name string, preview bool) (auto.St
 			return auto.Stack{}, fmt.Errorf("importing %s's ESC environments into %s: %w", st.Name, name, err)
 		}
 	}
-	if s.opts.Offline {
-		// Written by Open already (writeSessionSecrets); the CLI sets
-		// what it could not, and says why where it cannot either.
-		for _, kv := range s.sessionSecretsOf(name) {
-			if err := s.setSecret(ctx, name, kv[0], kv[1]); err != nil {
-				return auto.Stack{}, err
-			}
-		}
-	}
 	s.existing.Store(name, stack)
 	return stack, nil
 }
@@ -504,64 +470,6 @@ func (s *Session) selected(ctx context.Context, name string) (auto.Stack, error)
 	}
 	return auto.SelectStack(ctx, name, s.workspace)
 }
-
-// sessionSecrets are the config keys an offline session sets as secrets
-// on the foundation's stack.
-var sessionSecrets = []string{catalog.Namespace + ":githubToken", catalog.Namespace + ":registryPassword"}
-
-// sessionSecretsOf are the secrets an offline session sets on stack, as
-// key and value pairs: the GitHub token and, where the foundation names
-// a registry user, its password, on the foundation's platform stack.
-func (s *Session) sessionSecretsOf(stack string) [][2]string {
-	st, shard, err := s.Catalog.EnvironmentOf(stack)
-	if err != nil || shard != "" || !st.OwnsFoundation() {
-		return nil
-	}
-	out := [][2]string{{sessionSecrets[0], cmp.Or(s.opts.GithubToken, DemoGithubToken)}}
-	if st.Foundation.Registry.Username != "" {
-		out = append(out, [2]string{sessionSecrets[1], cmp.Or(s.opts.RegistryPassword, DemoRegistryPassword)})
-	}
-	return out
-}
-
-// writeSessionSecrets writes stack's session secrets into config, its
-// workspace file's, encrypted as `pulumi config set --secret` would with
-// the file's salt: a CLI run less per secret and fresh state (its start
-// and its own key derivation). A secret already held is kept as it is
-// encrypted; where the salt gives no crypter (another passphrase, an
-// unknown format) nothing is written, and setSecret asks the CLI.
-func (s *Session) writeSessionSecrets(stack string, config map[string]any, passphrase, salt string) {
-	secrets := s.sessionSecretsOf(stack)
-	if len(secrets) == 0 {
-		return
-	}
-	c, err := crypterFor(passphrase, salt)
-	if err != nil {
-		return
-	}
-	ctx := context.Background()
-	for _, kv := range secrets {
-		secure, _ := config[kv[0]].(map[string]any)
-		if held, _ := secure["secure"].(string); held != "" {
-			if plain, err := c.DecryptValue(ctx, held); err == nil && plain == kv[1] {
-				continue
-			}
-		}
-		ciphertext, err := c.EncryptValue(ctx, kv[1])
-		if err != nil {
-			return
-		}
-		config[kv[0]] = map[string]any{"secure": ciphertext}
-	}
-}
-
-// DemoGithubToken is the token the offline demo configures: a placeholder
-// that tests search for to prove it never reaches state in plaintext.
-const DemoGithubToken = "ghp_OFFLINE_DEMO_TOKEN_not_a_real_secret"
-
-// DemoRegistryPassword is the registry password the offline demo
-// configures, a placeholder like DemoGithubToken.
-const DemoRegistryPassword = "OFFLINE_DEMO_REGISTRY_PASSWORD_not_a_real_secret"
 
 // requireDeployed refuses stack while what it reads (role: "its upstream",
 // "its platform stack") has not been deployed: exported no contract. It
@@ -614,24 +522,6 @@ func (s *Session) existingStacks(ctx context.Context) (map[string]bool, error) {
 		out[name] = true
 	}
 	return out, nil
-}
-
-// setSecret sets a secret config value through the CLI's standard input:
-// the Automation API's SetConfig passes the value as an argument, which
-// any user of the machine can read in the process list.
-//
-// A value the workspace's stack file already holds is not set again (an
-// offline session sets the foundation's secrets each time it opens).
-func (s *Session) setSecret(ctx context.Context, stack, key, value string) error {
-	if s.holdsSecret(stack, key, value) {
-		return nil
-	}
-	_, stderr, _, err := s.cli.Run(ctx, s.workspace.WorkDir(), strings.NewReader(value), nil, nil, s.env,
-		"config", "set", "--secret", "--stack", stack, key)
-	if err != nil {
-		return fmt.Errorf("setting the secret %s on %s: %w: %s", key, stack, err, stderr)
-	}
-	return nil
 }
 
 // Cloud is an offline session's started stand-in (nil online).

@@ -9,14 +9,10 @@ const (
 	AllProjectResources = "_all_project_level_resources"
 	ExecutorRole        = "_pipeline_executor"
 	AdminRole           = "_project_admin"
-	GithubTokenSecretID = "github_manifests_token"
-	HarnessSecretStore  = "harnessSecretManager"
-	// GithubTokenConfigKey is the Pulumi config secret holding the token.
-	GithubTokenConfigKey = catalog.Namespace + ":githubToken"
+	// GithubAppKeySecretID is the Harness secret referencing the GitHub
+	// App's private key.
+	GithubAppKeySecretID = "github_app_private_key"
 	RegistryPasswordID   = "docker_registry_password"
-	// RegistryPasswordConfigKey is the Pulumi config secret holding the
-	// registry password.
-	RegistryPasswordConfigKey = catalog.Namespace + ":registryPassword"
 	// PrimaryArtifact is the identifier of every service's image source.
 	PrimaryArtifact = "image"
 	// FileStoreRoot is the identifier of the Harness File Store's root.

@@ -98,7 +98,7 @@ func CIConditions() (onMain, onOther string) {
 }
 
 // buildCI is the CI pipeline of the catalog's repository (owner/name).
-func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef string) (*CI, error) {
+func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, app GithubApp) (*CI, error) {
 	owner, name, ok := strings.Cut(f.Repository, "/")
 	if !ok {
 		return nil, fmt.Errorf("foundation repository %q is not owner/name", f.Repository)
@@ -111,11 +111,10 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, tokenRef st
 		Description:       "This program's repository, the codebase of pipeline " + id,
 		URL:               "https://github.com/" + f.Repository,
 		ConnectionType:    "Repo",
-		Username:          f.Github.Username,
-		TokenRef:          tokenRef,
+		App:               app,
 		ExecuteOnDelegate: true,
 		Tags:              TagList(tags),
-		Needs:             []Ref{{KindProject, scope.ProjectID}, {KindSecret, tokenRef}},
+		Needs:             []Ref{{KindProject, scope.ProjectID}, {KindSecret, app.PrivateKeyRef}},
 	}
 	// ESC environments are <owner>/<repository>/<environment>: the
 	// Pulumi organisation is the repository's owner (as in the workflows).

@@ -48,27 +48,38 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 			Needs:         needs,
 		})
 	}
-	gh := f.Github
-	out.GithubToken = SecretText{
-		Identifier:    GithubTokenSecretID,
-		Name:          "GitHub token of " + gh.Username,
-		Description:   "Read access to the manifests repository, for " + gh.ConnectorIdentifier,
-		SecretManager: HarnessSecretStore,
-		ConfigKey:     GithubTokenConfigKey,
-		Tags:          tags,
-		Needs:         inProject,
+	sm := f.SecretManager
+	out.SecretManager = SecretManager{
+		Identifier:  sm.ConnectorIdentifier,
+		Name:        sm.ConnectorIdentifier,
+		Description: "AWS Secrets Manager in " + sm.Region + ": the connectors' credentials, by reference",
+		Region:      sm.Region,
+		RoleArn:     sm.RoleArn,
+		Tags:        tags,
+		Needs:       inProject,
 	}
+	inManager := []Ref{{KindProject, scope.ProjectID}, {KindSecretManager, sm.ConnectorIdentifier}}
+	gh := f.Github
+	out.GithubAppKey = SecretText{
+		Identifier:    GithubAppKeySecretID,
+		Name:          "GitHub App " + gh.App.ApplicationID + " private key",
+		Description:   "The key " + gh.ConnectorIdentifier + " signs the App's installation tokens with",
+		SecretManager: sm.ConnectorIdentifier,
+		Reference:     gh.App.PrivateKeySecret,
+		Tags:          tags,
+		Needs:         inManager,
+	}
+	app := GithubApp{ApplicationID: gh.App.ApplicationID, InstallationID: gh.App.InstallationID, PrivateKeyRef: GithubAppKeySecretID}
 	out.GithubConnector = GithubConnector{
 		Identifier:        gh.ConnectorIdentifier,
 		Name:              gh.ConnectorIdentifier,
 		Description:       "Cross-org access to the generated manifests",
 		URL:               gh.URL,
 		ConnectionType:    "Repo",
-		Username:          gh.Username,
-		TokenRef:          GithubTokenSecretID,
+		App:               app,
 		ExecuteOnDelegate: true,
 		Tags:              tags,
-		Needs:             []Ref{{KindProject, scope.ProjectID}, {KindSecret, GithubTokenSecretID}},
+		Needs:             []Ref{{KindProject, scope.ProjectID}, {KindSecret, GithubAppKeySecretID}},
 	}
 	reg := f.Registry
 	out.Registry = DockerConnector{
@@ -86,10 +97,10 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 			Identifier:    RegistryPasswordID,
 			Name:          "Docker registry password of " + reg.Username,
 			Description:   "Read access to " + reg.Host + ", for " + reg.ConnectorIdentifier,
-			SecretManager: HarnessSecretStore,
-			ConfigKey:     RegistryPasswordConfigKey,
+			SecretManager: sm.ConnectorIdentifier,
+			Reference:     reg.PasswordSecret,
 			Tags:          tags,
-			Needs:         inProject,
+			Needs:         inManager,
 		}
 		out.Registry.Username = reg.Username
 		out.Registry.PasswordRef = RegistryPasswordID
@@ -97,7 +108,7 @@ func buildFoundation(c *catalog.Catalog, f *catalog.Foundation, scope Scope) (*F
 	}
 	out.PipelineRules = buildPipelineRules(c, tags, inProject)
 	if f.Repository != "" {
-		ci, err := buildCI(c, f, scope, GithubTokenSecretID)
+		ci, err := buildCI(c, f, scope, app)
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +158,7 @@ func teamResources(c *catalog.Catalog, f *catalog.Foundation) map[string]map[str
 	}
 	for _, t := range c.Teams {
 		add(t.Name, "CONNECTOR", f.Github.ConnectorIdentifier, f.Registry.ConnectorIdentifier)
-		add(t.Name, "SECRET", GithubTokenSecretID)
+		add(t.Name, "SECRET", GithubAppKeySecretID)
 		if f.Registry.Username != "" {
 			add(t.Name, "SECRET", RegistryPasswordID)
 		}

@@ -75,6 +75,7 @@ const (
 	KindProject             Kind = "project"
 	KindUserGroup           Kind = "usergroup"
 	KindSecret              Kind = "secret"
+	KindSecretManager       Kind = "awsSecretManagerConnector"
 	KindGithubConnector     Kind = "githubConnector"
 	KindDockerConnector     Kind = "dockerConnector"
 	KindFile                Kind = "fileStoreFile"
@@ -109,7 +110,11 @@ type Foundation struct {
 	UserGroups      []UserGroup
 	ResourceGroups  []ResourceGroup
 	RoleAssignments []RoleAssignment
-	GithubToken     SecretText
+	// SecretManager is where every secret below is read from, by
+	// reference.
+	SecretManager SecretManager
+	GithubAppKey  SecretText
+	// GithubConnector authenticates as the GitHub App.
 	GithubConnector GithubConnector
 	// RegistryPassword is set when the registry has a username.
 	RegistryPassword *SecretText
@@ -174,26 +179,53 @@ type RoleAssignment struct {
 	Needs         []Ref
 }
 
-// SecretText is a Harness secret whose value comes from Pulumi config, as
-// a secret; the plan holds only where it comes from.
+// SecretText is a Harness secret of type Reference: the name of a secret
+// in SecretManager, which Harness reads when a connector or step uses it
+// (value_type Reference, value the secret's name: Harness Terraform
+// provider, harness_platform_secret_text). Neither Harness nor a stack's
+// state holds the value, so whoever may read the state reads no
+// credential.
 type SecretText struct {
 	Identifier, Name, Description string
-	SecretManager                 string
-	// ConfigKey is the Pulumi config key holding the value.
-	ConfigKey string
+	// SecretManager is the secret manager connector's identifier.
+	SecretManager string
+	// Reference is the secret's name in it.
+	Reference string
 	Tags      []string
 	Needs     []Ref
 }
 
-// GithubConnector reads the manifests repository over HTTPS with a bot
-// user and a token held as a Harness secret (credentials.http with
-// username and tokenRef; the API uses the same token). ExecuteOnDelegate
-// is explicit (the provider defaults it to true): Kubernetes deployments
-// fetch manifests on the delegate, so connection checks run there too.
+// SecretManager is the AWS Secrets Manager connector the secrets are read
+// through. Harness authenticates to AWS by OIDC (credentials
+// oidc_authentication: Harness's token for the account, exchanged by
+// AssumeRoleWithWebIdentity for RoleArn), so it stores no AWS key and
+// depends on no delegate's identity; it only reads (use_put_secret and
+// default off: no Harness secret is written there).
+type SecretManager struct {
+	Identifier, Name, Description string
+	Region, RoleArn               string
+	Tags                          []string
+	Needs                         []Ref
+}
+
+// GithubApp is how a connector authenticates as a GitHub App: its ids
+// and the Harness secret holding its private key.
+type GithubApp struct {
+	ApplicationID, InstallationID string
+	PrivateKeyRef                 string
+}
+
+// GithubConnector reads a repository over HTTPS as a GitHub App, for
+// cloning (credentials.http.github_app, which excludes a username) and
+// for the API (api_authentication.github_app): an installation token
+// minted per use, never a stored personal token (Harness, "Use a GitHub
+// App in a GitHub connector"). ExecuteOnDelegate is explicit (the
+// provider defaults it to true): Kubernetes deployments fetch manifests
+// on the delegate, so connection checks run there too.
 type GithubConnector struct {
 	Identifier, Name, Description string
-	URL, ConnectionType, Username string
-	TokenRef                      string
+	URL, ConnectionType           string
+	App                           GithubApp
 	ExecuteOnDelegate             bool
 	Tags                          []string
 	Needs                         []Ref

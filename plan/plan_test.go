@@ -76,8 +76,12 @@ func TestFoundationOnlyInTheRootStack(t *testing.T) {
 	if roles["platform_team"] != AdminRole || roles["payments_team"] != ExecutorRole {
 		t.Errorf("roles: %v", roles)
 	}
-	if f.GithubToken.ConfigKey != "harness-platform:githubToken" || f.GithubConnector.TokenRef != f.GithubToken.Identifier {
-		t.Errorf("token: %+v, connector %+v", f.GithubToken, f.GithubConnector)
+	// The connector signs as the GitHub App with the key a reference
+	// secret names in AWS Secrets Manager; no value in the plan.
+	if f.GithubConnector.App.PrivateKeyRef != f.GithubAppKey.Identifier || f.GithubAppKey.SecretManager != f.SecretManager.Identifier ||
+		f.GithubAppKey.Reference != "harness-platform/harness/github-app-key" || f.RegistryPassword.Reference != "harness-platform/harness/registry-password" ||
+		f.SecretManager.RoleArn != "arn:aws:iam::111111111111:role/harness-secrets-reader" {
+		t.Errorf("secrets: %+v %+v, connector %+v, manager %+v", f.GithubAppKey, f.RegistryPassword, f.GithubConnector, f.SecretManager)
 	}
 }
 

@@ -258,15 +258,7 @@ func declarePlatform(ctx *pulumi.Context, p *plan.Plan, templates []plan.StageTe
 		}
 	}
 	if p.Foundation != nil {
-		args := &components.FoundationArgs{
-			Plan:        p.Foundation,
-			Scope:       p.Scope,
-			GithubToken: config.RequireSecret(ctx, p.Foundation.GithubToken.ConfigKey),
-		}
-		if s := p.Foundation.RegistryPassword; s != nil {
-			args.RegistryPassword = config.RequireSecret(ctx, s.ConfigKey)
-		}
-		args.AccountID = account
+		args := &components.FoundationArgs{Plan: p.Foundation, Scope: p.Scope, AccountID: account}
 		f, err := components.NewFoundation(ctx, "foundation", args)
 		if err != nil {
 			return err

@@ -190,7 +190,7 @@ func TestFoundationOnlyInDev(t *testing.T) {
 	}
 	secrets := dev.OfType(tSecret)
 	if len(secrets) != 2 {
-		t.Fatalf("secrets: want the GitHub token and the registry password, got %+v", secrets)
+		t.Fatalf("secrets: want the GitHub App's key and the registry password, got %+v", secrets)
 	}
 	for _, s := range secrets {
 		if !s.Inputs["value"].ContainsSecrets() || !s.Protect {
@@ -213,8 +213,8 @@ func TestFoundationOnlyInDev(t *testing.T) {
 		t.Fatalf("github connectors: %+v", gh)
 	}
 	creds := gh[0].Inputs["credentials"].ObjectValue()["http"].ObjectValue()
-	if creds["tokenRef"].StringValue() != "github_manifests_token" {
-		t.Errorf("connector token ref: %v", creds)
+	if creds["githubApp"].ObjectValue()["privateKeyRef"].StringValue() != "github_app_private_key" || creds.HasValue("tokenRef") {
+		t.Errorf("connector credentials: %v", creds)
 	}
 	for _, stack := range []string{"staging", "production"} {
 		rec := mustRun(t, c, stack)

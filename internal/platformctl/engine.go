@@ -34,18 +34,16 @@ func open(ctx context.Context, c *catalog.Catalog, f options, stdout, stderr io.
 		sim.Reach = &r
 	}
 	return engine.Open(ctx, engine.Options{
-		ProjectDir:       f.dir,
-		Offline:          f.offline,
-		Simulation:       sim,
-		StateDir:         f.stateDir(),
-		Passphrase:       os.Getenv("PULUMI_CONFIG_PASSPHRASE"),
-		GithubToken:      os.Getenv("HARNESS_PLATFORM_GITHUB_TOKEN"),
-		RegistryPassword: os.Getenv("HARNESS_PLATFORM_REGISTRY_PASSWORD"),
-		Stdout:           stdout,
-		Stderr:           stderr,
-		Catalog:          c,
-		BackupDir:        f.backupDir,
-		KeepBackups:      f.keepBackups,
+		ProjectDir:  f.dir,
+		Offline:     f.offline,
+		Simulation:  sim,
+		StateDir:    f.stateDir(),
+		Passphrase:  os.Getenv("PULUMI_CONFIG_PASSPHRASE"),
+		Stdout:      stdout,
+		Stderr:      stderr,
+		Catalog:     c,
+		BackupDir:   f.backupDir,
+		KeepBackups: f.keepBackups,
 		// What changes nothing runs with the read-only identities: a
 		// preview, and the drift check (docs/delivery.md, Who runs what).
 		ReadOnly: f.readOnly || !f.offline && (f.command == "preview" || f.command == "refresh" && f.previewOnly),

@@ -221,6 +221,11 @@ func TestDelegateCredentials(t *testing.T) {
 	expect(t, "aws inherits", validate(t, "delegate-credentials-only", res(t, aws, map[string]any{"inheritFromDelegate": inherit}), nil))
 	expect(t, "aws keys", validate(t, "delegate-credentials-only", res(t, aws, map[string]any{
 		"manual": map[string]any{"accessKey": "AKIA", "secretKeyRef": "account.aws"}}), nil), "sets manual", "manual.accessKey holds a plaintext credential")
+	sm := "harness:platform/awsSecretManagerConnector:AwsSecretManagerConnector"
+	expect(t, "secrets manager by OIDC", validate(t, "delegate-credentials-only", res(t, sm, map[string]any{
+		"credentials": map[string]any{"oidcAuthentication": map[string]any{"iamRoleArn": "arn:aws:iam::111111111111:role/r"}}}), nil))
+	expect(t, "secrets manager with keys", validate(t, "delegate-credentials-only", res(t, sm, map[string]any{
+		"manual": map[string]any{"accessKeyPlainText": "AKIA", "secretKeyRef": "account.aws"}}), nil), "sets manual")
 	expect(t, "a token ref is fine", validate(t, "delegate-credentials-only", res(t, "harness:platform/githubConnector:GithubConnector", map[string]any{
 		"credentials": map[string]any{"http": map[string]any{"username": "bot", "tokenRef": "github_token"}}}), nil))
 }

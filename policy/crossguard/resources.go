@@ -15,10 +15,14 @@ import (
 )
 
 // credentialBlocks are the connector inputs that carry credentials inline
-// instead of inheriting them from a delegate.
+// instead of inheriting them from a delegate. The AWS Secrets Manager
+// connector may also log in by Harness's OIDC (oidcAuthentication: a
+// token Harness mints per call, exchanged for a role; nothing stored),
+// never with stored keys (manual).
 var credentialBlocks = map[string][]string{
-	"harness:platform/kubernetesConnector:KubernetesConnector": {"serviceAccount", "usernamePassword", "clientKeyCert", "openidConnect"},
-	"harness:platform/awsConnector:AwsConnector":               {"manual", "oidcAuthentication", "crossAccountAccess"},
+	"harness:platform/kubernetesConnector:KubernetesConnector":             {"serviceAccount", "usernamePassword", "clientKeyCert", "openidConnect"},
+	"harness:platform/awsConnector:AwsConnector":                           {"manual", "oidcAuthentication", "crossAccountAccess"},
+	"harness:platform/awsSecretManagerConnector:AwsSecretManagerConnector": {"manual"},
 }
 
 // credentialName is an input name that holds a credential; its value must
@@ -26,7 +30,7 @@ var credentialBlocks = map[string][]string{
 var credentialName = regexp.MustCompile(`(?i)(password|secretkey|accesskey|privatekey|apikey|token|passphrase)$`)
 
 var delegateCredentials = resourcePolicy("delegate-credentials-only",
-	"Kubernetes and AWS connectors inherit their credentials from a delegate; no Harness resource carries a key, token or password inline.",
+	"Kubernetes and AWS connectors inherit their credentials from a delegate, the AWS Secrets Manager connector stores no key; no Harness resource carries a key, token or password inline.",
 	policyx.EnforcementLevelMandatory, nil,
 	func(r policyx.AnalyzerResource, _ config) []string {
 		if !strings.HasPrefix(r.Type, "harness:") {

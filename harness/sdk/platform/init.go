@@ -23,6 +23,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "harness:platform/awsConnector:AwsConnector":
 		r = &AwsConnector{}
+	case "harness:platform/awsSecretManagerConnector:AwsSecretManagerConnector":
+		r = &AwsSecretManagerConnector{}
 	case "harness:platform/delegatetoken:Delegatetoken":
 		r = &Delegatetoken{}
 	case "harness:platform/dockerConnector:DockerConnector":
@@ -83,6 +85,11 @@ func init() {
 	pulumi.RegisterResourceModule(
 		"harness",
 		"platform/awsConnector",
+		&module{version},
+	)
+	pulumi.RegisterResourceModule(
+		"harness",
+		"platform/awsSecretManagerConnector",
 		&module{version},
 	)
 	pulumi.RegisterResourceModule(

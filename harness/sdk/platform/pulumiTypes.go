@@ -1317,6 +1317,538 @@ func (o AwsConnectorOidcAuthenticationPtrOutput) Region() pulumi.StringPtrOutput
 	}).(pulumi.StringPtrOutput)
 }
 
+type AwsSecretManagerConnectorCredentials struct {
+	AssumeRole          *AwsSecretManagerConnectorCredentialsAssumeRole         `pulumi:"assumeRole"`
+	InheritFromDelegate *bool                                                   `pulumi:"inheritFromDelegate"`
+	Manual              *AwsSecretManagerConnectorCredentialsManual             `pulumi:"manual"`
+	OidcAuthentication  *AwsSecretManagerConnectorCredentialsOidcAuthentication `pulumi:"oidcAuthentication"`
+}
+
+// AwsSecretManagerConnectorCredentialsInput is an input type that accepts AwsSecretManagerConnectorCredentialsArgs and AwsSecretManagerConnectorCredentialsOutput values.
+// You can construct a concrete instance of `AwsSecretManagerConnectorCredentialsInput` via:
+//
+//	AwsSecretManagerConnectorCredentialsArgs{...}
+type AwsSecretManagerConnectorCredentialsInput interface {
+	pulumi.Input
+
+	ToAwsSecretManagerConnectorCredentialsOutput() AwsSecretManagerConnectorCredentialsOutput
+	ToAwsSecretManagerConnectorCredentialsOutputWithContext(context.Context) AwsSecretManagerConnectorCredentialsOutput
+}
+
+type AwsSecretManagerConnectorCredentialsArgs struct {
+	AssumeRole          AwsSecretManagerConnectorCredentialsAssumeRolePtrInput         `pulumi:"assumeRole"`
+	InheritFromDelegate pulumi.BoolPtrInput                                            `pulumi:"inheritFromDelegate"`
+	Manual              AwsSecretManagerConnectorCredentialsManualPtrInput             `pulumi:"manual"`
+	OidcAuthentication  AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrInput `pulumi:"oidcAuthentication"`
+}
+
+func (AwsSecretManagerConnectorCredentialsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AwsSecretManagerConnectorCredentials)(nil)).Elem()
+}
+
+func (i AwsSecretManagerConnectorCredentialsArgs) ToAwsSecretManagerConnectorCredentialsOutput() AwsSecretManagerConnectorCredentialsOutput {
+	return i.ToAwsSecretManagerConnectorCredentialsOutputWithContext(context.Background())
+}
+
+func (i AwsSecretManagerConnectorCredentialsArgs) ToAwsSecretManagerConnectorCredentialsOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AwsSecretManagerConnectorCredentialsOutput)
+}
+
+type AwsSecretManagerConnectorCredentialsOutput struct{ *pulumi.OutputState }
+
+func (AwsSecretManagerConnectorCredentialsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AwsSecretManagerConnectorCredentials)(nil)).Elem()
+}
+
+func (o AwsSecretManagerConnectorCredentialsOutput) ToAwsSecretManagerConnectorCredentialsOutput() AwsSecretManagerConnectorCredentialsOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsOutput) ToAwsSecretManagerConnectorCredentialsOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsOutput) AssumeRole() AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput {
+	return o.ApplyT(func(v AwsSecretManagerConnectorCredentials) *AwsSecretManagerConnectorCredentialsAssumeRole {
+		return v.AssumeRole
+	}).(AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsOutput) InheritFromDelegate() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AwsSecretManagerConnectorCredentials) *bool { return v.InheritFromDelegate }).(pulumi.BoolPtrOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsOutput) Manual() AwsSecretManagerConnectorCredentialsManualPtrOutput {
+	return o.ApplyT(func(v AwsSecretManagerConnectorCredentials) *AwsSecretManagerConnectorCredentialsManual {
+		return v.Manual
+	}).(AwsSecretManagerConnectorCredentialsManualPtrOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsOutput) OidcAuthentication() AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput {
+	return o.ApplyT(func(v AwsSecretManagerConnectorCredentials) *AwsSecretManagerConnectorCredentialsOidcAuthentication {
+		return v.OidcAuthentication
+	}).(AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput)
+}
+
+type AwsSecretManagerConnectorCredentialsAssumeRole struct {
+	Duration   int     `pulumi:"duration"`
+	ExternalId *string `pulumi:"externalId"`
+	RoleArn    string  `pulumi:"roleArn"`
+}
+
+// AwsSecretManagerConnectorCredentialsAssumeRoleInput is an input type that accepts AwsSecretManagerConnectorCredentialsAssumeRoleArgs and AwsSecretManagerConnectorCredentialsAssumeRoleOutput values.
+// You can construct a concrete instance of `AwsSecretManagerConnectorCredentialsAssumeRoleInput` via:
+//
+//	AwsSecretManagerConnectorCredentialsAssumeRoleArgs{...}
+type AwsSecretManagerConnectorCredentialsAssumeRoleInput interface {
+	pulumi.Input
+
+	ToAwsSecretManagerConnectorCredentialsAssumeRoleOutput() AwsSecretManagerConnectorCredentialsAssumeRoleOutput
+	ToAwsSecretManagerConnectorCredentialsAssumeRoleOutputWithContext(context.Context) AwsSecretManagerConnectorCredentialsAssumeRoleOutput
+}
+
+type AwsSecretManagerConnectorCredentialsAssumeRoleArgs struct {
+	Duration   pulumi.IntInput       `pulumi:"duration"`
+	ExternalId pulumi.StringPtrInput `pulumi:"externalId"`
+	RoleArn    pulumi.StringInput    `pulumi:"roleArn"`
+}
+
+func (AwsSecretManagerConnectorCredentialsAssumeRoleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AwsSecretManagerConnectorCredentialsAssumeRole)(nil)).Elem()
+}
+
+func (i AwsSecretManagerConnectorCredentialsAssumeRoleArgs) ToAwsSecretManagerConnectorCredentialsAssumeRoleOutput() AwsSecretManagerConnectorCredentialsAssumeRoleOutput {
+	return i.ToAwsSecretManagerConnectorCredentialsAssumeRoleOutputWithContext(context.Background())
+}
+
+func (i AwsSecretManagerConnectorCredentialsAssumeRoleArgs) ToAwsSecretManagerConnectorCredentialsAssumeRoleOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsAssumeRoleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AwsSecretManagerConnectorCredentialsAssumeRoleOutput)
+}
+
+func (i AwsSecretManagerConnectorCredentialsAssumeRoleArgs) ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutput() AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput {
+	return i.ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutputWithContext(context.Background())
+}
+
+func (i AwsSecretManagerConnectorCredentialsAssumeRoleArgs) ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AwsSecretManagerConnectorCredentialsAssumeRoleOutput).ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutputWithContext(ctx)
+}
+
+// AwsSecretManagerConnectorCredentialsAssumeRolePtrInput is an input type that accepts AwsSecretManagerConnectorCredentialsAssumeRoleArgs, AwsSecretManagerConnectorCredentialsAssumeRolePtr and AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput values.
+// You can construct a concrete instance of `AwsSecretManagerConnectorCredentialsAssumeRolePtrInput` via:
+//
+//	        AwsSecretManagerConnectorCredentialsAssumeRoleArgs{...}
+//
+//	or:
+//
+//	        nil
+type AwsSecretManagerConnectorCredentialsAssumeRolePtrInput interface {
+	pulumi.Input
+
+	ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutput() AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput
+	ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutputWithContext(context.Context) AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput
+}
+
+type awsSecretManagerConnectorCredentialsAssumeRolePtrType AwsSecretManagerConnectorCredentialsAssumeRoleArgs
+
+func AwsSecretManagerConnectorCredentialsAssumeRolePtr(v *AwsSecretManagerConnectorCredentialsAssumeRoleArgs) AwsSecretManagerConnectorCredentialsAssumeRolePtrInput {
+	return (*awsSecretManagerConnectorCredentialsAssumeRolePtrType)(v)
+}
+
+func (*awsSecretManagerConnectorCredentialsAssumeRolePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AwsSecretManagerConnectorCredentialsAssumeRole)(nil)).Elem()
+}
+
+func (i *awsSecretManagerConnectorCredentialsAssumeRolePtrType) ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutput() AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput {
+	return i.ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutputWithContext(context.Background())
+}
+
+func (i *awsSecretManagerConnectorCredentialsAssumeRolePtrType) ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput)
+}
+
+type AwsSecretManagerConnectorCredentialsAssumeRoleOutput struct{ *pulumi.OutputState }
+
+func (AwsSecretManagerConnectorCredentialsAssumeRoleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AwsSecretManagerConnectorCredentialsAssumeRole)(nil)).Elem()
+}
+
+func (o AwsSecretManagerConnectorCredentialsAssumeRoleOutput) ToAwsSecretManagerConnectorCredentialsAssumeRoleOutput() AwsSecretManagerConnectorCredentialsAssumeRoleOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsAssumeRoleOutput) ToAwsSecretManagerConnectorCredentialsAssumeRoleOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsAssumeRoleOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsAssumeRoleOutput) ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutput() AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput {
+	return o.ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutputWithContext(context.Background())
+}
+
+func (o AwsSecretManagerConnectorCredentialsAssumeRoleOutput) ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AwsSecretManagerConnectorCredentialsAssumeRole) *AwsSecretManagerConnectorCredentialsAssumeRole {
+		return &v
+	}).(AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsAssumeRoleOutput) Duration() pulumi.IntOutput {
+	return o.ApplyT(func(v AwsSecretManagerConnectorCredentialsAssumeRole) int { return v.Duration }).(pulumi.IntOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsAssumeRoleOutput) ExternalId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AwsSecretManagerConnectorCredentialsAssumeRole) *string { return v.ExternalId }).(pulumi.StringPtrOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsAssumeRoleOutput) RoleArn() pulumi.StringOutput {
+	return o.ApplyT(func(v AwsSecretManagerConnectorCredentialsAssumeRole) string { return v.RoleArn }).(pulumi.StringOutput)
+}
+
+type AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput struct{ *pulumi.OutputState }
+
+func (AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AwsSecretManagerConnectorCredentialsAssumeRole)(nil)).Elem()
+}
+
+func (o AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput) ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutput() AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput) ToAwsSecretManagerConnectorCredentialsAssumeRolePtrOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput) Elem() AwsSecretManagerConnectorCredentialsAssumeRoleOutput {
+	return o.ApplyT(func(v *AwsSecretManagerConnectorCredentialsAssumeRole) AwsSecretManagerConnectorCredentialsAssumeRole {
+		if v != nil {
+			return *v
+		}
+		var ret AwsSecretManagerConnectorCredentialsAssumeRole
+		return ret
+	}).(AwsSecretManagerConnectorCredentialsAssumeRoleOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput) Duration() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AwsSecretManagerConnectorCredentialsAssumeRole) *int {
+		if v == nil {
+			return nil
+		}
+		return &v.Duration
+	}).(pulumi.IntPtrOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput) ExternalId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AwsSecretManagerConnectorCredentialsAssumeRole) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ExternalId
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput) RoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AwsSecretManagerConnectorCredentialsAssumeRole) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.RoleArn
+	}).(pulumi.StringPtrOutput)
+}
+
+type AwsSecretManagerConnectorCredentialsManual struct {
+	AccessKeyPlainText *string `pulumi:"accessKeyPlainText"`
+	AccessKeyRef       *string `pulumi:"accessKeyRef"`
+	SecretKeyRef       string  `pulumi:"secretKeyRef"`
+}
+
+// AwsSecretManagerConnectorCredentialsManualInput is an input type that accepts AwsSecretManagerConnectorCredentialsManualArgs and AwsSecretManagerConnectorCredentialsManualOutput values.
+// You can construct a concrete instance of `AwsSecretManagerConnectorCredentialsManualInput` via:
+//
+//	AwsSecretManagerConnectorCredentialsManualArgs{...}
+type AwsSecretManagerConnectorCredentialsManualInput interface {
+	pulumi.Input
+
+	ToAwsSecretManagerConnectorCredentialsManualOutput() AwsSecretManagerConnectorCredentialsManualOutput
+	ToAwsSecretManagerConnectorCredentialsManualOutputWithContext(context.Context) AwsSecretManagerConnectorCredentialsManualOutput
+}
+
+type AwsSecretManagerConnectorCredentialsManualArgs struct {
+	AccessKeyPlainText pulumi.StringPtrInput `pulumi:"accessKeyPlainText"`
+	AccessKeyRef       pulumi.StringPtrInput `pulumi:"accessKeyRef"`
+	SecretKeyRef       pulumi.StringInput    `pulumi:"secretKeyRef"`
+}
+
+func (AwsSecretManagerConnectorCredentialsManualArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AwsSecretManagerConnectorCredentialsManual)(nil)).Elem()
+}
+
+func (i AwsSecretManagerConnectorCredentialsManualArgs) ToAwsSecretManagerConnectorCredentialsManualOutput() AwsSecretManagerConnectorCredentialsManualOutput {
+	return i.ToAwsSecretManagerConnectorCredentialsManualOutputWithContext(context.Background())
+}
+
+func (i AwsSecretManagerConnectorCredentialsManualArgs) ToAwsSecretManagerConnectorCredentialsManualOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsManualOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AwsSecretManagerConnectorCredentialsManualOutput)
+}
+
+func (i AwsSecretManagerConnectorCredentialsManualArgs) ToAwsSecretManagerConnectorCredentialsManualPtrOutput() AwsSecretManagerConnectorCredentialsManualPtrOutput {
+	return i.ToAwsSecretManagerConnectorCredentialsManualPtrOutputWithContext(context.Background())
+}
+
+func (i AwsSecretManagerConnectorCredentialsManualArgs) ToAwsSecretManagerConnectorCredentialsManualPtrOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsManualPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AwsSecretManagerConnectorCredentialsManualOutput).ToAwsSecretManagerConnectorCredentialsManualPtrOutputWithContext(ctx)
+}
+
+// AwsSecretManagerConnectorCredentialsManualPtrInput is an input type that accepts AwsSecretManagerConnectorCredentialsManualArgs, AwsSecretManagerConnectorCredentialsManualPtr and AwsSecretManagerConnectorCredentialsManualPtrOutput values.
+// You can construct a concrete instance of `AwsSecretManagerConnectorCredentialsManualPtrInput` via:
+//
+//	        AwsSecretManagerConnectorCredentialsManualArgs{...}
+//
+//	or:
+//
+//	        nil
+type AwsSecretManagerConnectorCredentialsManualPtrInput interface {
+	pulumi.Input
+
+	ToAwsSecretManagerConnectorCredentialsManualPtrOutput() AwsSecretManagerConnectorCredentialsManualPtrOutput
+	ToAwsSecretManagerConnectorCredentialsManualPtrOutputWithContext(context.Context) AwsSecretManagerConnectorCredentialsManualPtrOutput
+}
+
+type awsSecretManagerConnectorCredentialsManualPtrType AwsSecretManagerConnectorCredentialsManualArgs
+
+func AwsSecretManagerConnectorCredentialsManualPtr(v *AwsSecretManagerConnectorCredentialsManualArgs) AwsSecretManagerConnectorCredentialsManualPtrInput {
+	return (*awsSecretManagerConnectorCredentialsManualPtrType)(v)
+}
+
+func (*awsSecretManagerConnectorCredentialsManualPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AwsSecretManagerConnectorCredentialsManual)(nil)).Elem()
+}
+
+func (i *awsSecretManagerConnectorCredentialsManualPtrType) ToAwsSecretManagerConnectorCredentialsManualPtrOutput() AwsSecretManagerConnectorCredentialsManualPtrOutput {
+	return i.ToAwsSecretManagerConnectorCredentialsManualPtrOutputWithContext(context.Background())
+}
+
+func (i *awsSecretManagerConnectorCredentialsManualPtrType) ToAwsSecretManagerConnectorCredentialsManualPtrOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsManualPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AwsSecretManagerConnectorCredentialsManualPtrOutput)
+}
+
+type AwsSecretManagerConnectorCredentialsManualOutput struct{ *pulumi.OutputState }
+
+func (AwsSecretManagerConnectorCredentialsManualOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AwsSecretManagerConnectorCredentialsManual)(nil)).Elem()
+}
+
+func (o AwsSecretManagerConnectorCredentialsManualOutput) ToAwsSecretManagerConnectorCredentialsManualOutput() AwsSecretManagerConnectorCredentialsManualOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsManualOutput) ToAwsSecretManagerConnectorCredentialsManualOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsManualOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsManualOutput) ToAwsSecretManagerConnectorCredentialsManualPtrOutput() AwsSecretManagerConnectorCredentialsManualPtrOutput {
+	return o.ToAwsSecretManagerConnectorCredentialsManualPtrOutputWithContext(context.Background())
+}
+
+func (o AwsSecretManagerConnectorCredentialsManualOutput) ToAwsSecretManagerConnectorCredentialsManualPtrOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsManualPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AwsSecretManagerConnectorCredentialsManual) *AwsSecretManagerConnectorCredentialsManual {
+		return &v
+	}).(AwsSecretManagerConnectorCredentialsManualPtrOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsManualOutput) AccessKeyPlainText() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AwsSecretManagerConnectorCredentialsManual) *string { return v.AccessKeyPlainText }).(pulumi.StringPtrOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsManualOutput) AccessKeyRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AwsSecretManagerConnectorCredentialsManual) *string { return v.AccessKeyRef }).(pulumi.StringPtrOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsManualOutput) SecretKeyRef() pulumi.StringOutput {
+	return o.ApplyT(func(v AwsSecretManagerConnectorCredentialsManual) string { return v.SecretKeyRef }).(pulumi.StringOutput)
+}
+
+type AwsSecretManagerConnectorCredentialsManualPtrOutput struct{ *pulumi.OutputState }
+
+func (AwsSecretManagerConnectorCredentialsManualPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AwsSecretManagerConnectorCredentialsManual)(nil)).Elem()
+}
+
+func (o AwsSecretManagerConnectorCredentialsManualPtrOutput) ToAwsSecretManagerConnectorCredentialsManualPtrOutput() AwsSecretManagerConnectorCredentialsManualPtrOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsManualPtrOutput) ToAwsSecretManagerConnectorCredentialsManualPtrOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsManualPtrOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsManualPtrOutput) Elem() AwsSecretManagerConnectorCredentialsManualOutput {
+	return o.ApplyT(func(v *AwsSecretManagerConnectorCredentialsManual) AwsSecretManagerConnectorCredentialsManual {
+		if v != nil {
+			return *v
+		}
+		var ret AwsSecretManagerConnectorCredentialsManual
+		return ret
+	}).(AwsSecretManagerConnectorCredentialsManualOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsManualPtrOutput) AccessKeyPlainText() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AwsSecretManagerConnectorCredentialsManual) *string {
+		if v == nil {
+			return nil
+		}
+		return v.AccessKeyPlainText
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsManualPtrOutput) AccessKeyRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AwsSecretManagerConnectorCredentialsManual) *string {
+		if v == nil {
+			return nil
+		}
+		return v.AccessKeyRef
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsManualPtrOutput) SecretKeyRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AwsSecretManagerConnectorCredentialsManual) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.SecretKeyRef
+	}).(pulumi.StringPtrOutput)
+}
+
+type AwsSecretManagerConnectorCredentialsOidcAuthentication struct {
+	IamRoleArn string `pulumi:"iamRoleArn"`
+}
+
+// AwsSecretManagerConnectorCredentialsOidcAuthenticationInput is an input type that accepts AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs and AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput values.
+// You can construct a concrete instance of `AwsSecretManagerConnectorCredentialsOidcAuthenticationInput` via:
+//
+//	AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs{...}
+type AwsSecretManagerConnectorCredentialsOidcAuthenticationInput interface {
+	pulumi.Input
+
+	ToAwsSecretManagerConnectorCredentialsOidcAuthenticationOutput() AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput
+	ToAwsSecretManagerConnectorCredentialsOidcAuthenticationOutputWithContext(context.Context) AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput
+}
+
+type AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs struct {
+	IamRoleArn pulumi.StringInput `pulumi:"iamRoleArn"`
+}
+
+func (AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AwsSecretManagerConnectorCredentialsOidcAuthentication)(nil)).Elem()
+}
+
+func (i AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs) ToAwsSecretManagerConnectorCredentialsOidcAuthenticationOutput() AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput {
+	return i.ToAwsSecretManagerConnectorCredentialsOidcAuthenticationOutputWithContext(context.Background())
+}
+
+func (i AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs) ToAwsSecretManagerConnectorCredentialsOidcAuthenticationOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput)
+}
+
+func (i AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs) ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput() AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput {
+	return i.ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (i AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs) ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput).ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutputWithContext(ctx)
+}
+
+// AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrInput is an input type that accepts AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs, AwsSecretManagerConnectorCredentialsOidcAuthenticationPtr and AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput values.
+// You can construct a concrete instance of `AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrInput` via:
+//
+//	        AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs{...}
+//
+//	or:
+//
+//	        nil
+type AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrInput interface {
+	pulumi.Input
+
+	ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput() AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput
+	ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutputWithContext(context.Context) AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput
+}
+
+type awsSecretManagerConnectorCredentialsOidcAuthenticationPtrType AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs
+
+func AwsSecretManagerConnectorCredentialsOidcAuthenticationPtr(v *AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs) AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrInput {
+	return (*awsSecretManagerConnectorCredentialsOidcAuthenticationPtrType)(v)
+}
+
+func (*awsSecretManagerConnectorCredentialsOidcAuthenticationPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AwsSecretManagerConnectorCredentialsOidcAuthentication)(nil)).Elem()
+}
+
+func (i *awsSecretManagerConnectorCredentialsOidcAuthenticationPtrType) ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput() AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput {
+	return i.ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (i *awsSecretManagerConnectorCredentialsOidcAuthenticationPtrType) ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput)
+}
+
+type AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput struct{ *pulumi.OutputState }
+
+func (AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AwsSecretManagerConnectorCredentialsOidcAuthentication)(nil)).Elem()
+}
+
+func (o AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput) ToAwsSecretManagerConnectorCredentialsOidcAuthenticationOutput() AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput) ToAwsSecretManagerConnectorCredentialsOidcAuthenticationOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput) ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput() AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput {
+	return o.ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (o AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput) ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AwsSecretManagerConnectorCredentialsOidcAuthentication) *AwsSecretManagerConnectorCredentialsOidcAuthentication {
+		return &v
+	}).(AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput) IamRoleArn() pulumi.StringOutput {
+	return o.ApplyT(func(v AwsSecretManagerConnectorCredentialsOidcAuthentication) string { return v.IamRoleArn }).(pulumi.StringOutput)
+}
+
+type AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput struct{ *pulumi.OutputState }
+
+func (AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AwsSecretManagerConnectorCredentialsOidcAuthentication)(nil)).Elem()
+}
+
+func (o AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput) ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput() AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput) ToAwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutputWithContext(ctx context.Context) AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput {
+	return o
+}
+
+func (o AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput) Elem() AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput {
+	return o.ApplyT(func(v *AwsSecretManagerConnectorCredentialsOidcAuthentication) AwsSecretManagerConnectorCredentialsOidcAuthentication {
+		if v != nil {
+			return *v
+		}
+		var ret AwsSecretManagerConnectorCredentialsOidcAuthentication
+		return ret
+	}).(AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput)
+}
+
+func (o AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput) IamRoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AwsSecretManagerConnectorCredentialsOidcAuthentication) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.IamRoleArn
+	}).(pulumi.StringPtrOutput)
+}
+
 type DockerConnectorCredentials struct {
 	PasswordRef string  `pulumi:"passwordRef"`
 	Username    *string `pulumi:"username"`
@@ -8528,6 +9060,13 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AwsConnectorManualPtrInput)(nil)).Elem(), AwsConnectorManualArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AwsConnectorOidcAuthenticationInput)(nil)).Elem(), AwsConnectorOidcAuthenticationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AwsConnectorOidcAuthenticationPtrInput)(nil)).Elem(), AwsConnectorOidcAuthenticationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AwsSecretManagerConnectorCredentialsInput)(nil)).Elem(), AwsSecretManagerConnectorCredentialsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AwsSecretManagerConnectorCredentialsAssumeRoleInput)(nil)).Elem(), AwsSecretManagerConnectorCredentialsAssumeRoleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AwsSecretManagerConnectorCredentialsAssumeRolePtrInput)(nil)).Elem(), AwsSecretManagerConnectorCredentialsAssumeRoleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AwsSecretManagerConnectorCredentialsManualInput)(nil)).Elem(), AwsSecretManagerConnectorCredentialsManualArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AwsSecretManagerConnectorCredentialsManualPtrInput)(nil)).Elem(), AwsSecretManagerConnectorCredentialsManualArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AwsSecretManagerConnectorCredentialsOidcAuthenticationInput)(nil)).Elem(), AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrInput)(nil)).Elem(), AwsSecretManagerConnectorCredentialsOidcAuthenticationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DockerConnectorCredentialsInput)(nil)).Elem(), DockerConnectorCredentialsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DockerConnectorCredentialsPtrInput)(nil)).Elem(), DockerConnectorCredentialsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvironmentGitDetailsInput)(nil)).Elem(), EnvironmentGitDetailsArgs{})
@@ -8627,6 +9166,13 @@ func init() {
 	pulumi.RegisterOutputType(AwsConnectorManualPtrOutput{})
 	pulumi.RegisterOutputType(AwsConnectorOidcAuthenticationOutput{})
 	pulumi.RegisterOutputType(AwsConnectorOidcAuthenticationPtrOutput{})
+	pulumi.RegisterOutputType(AwsSecretManagerConnectorCredentialsOutput{})
+	pulumi.RegisterOutputType(AwsSecretManagerConnectorCredentialsAssumeRoleOutput{})
+	pulumi.RegisterOutputType(AwsSecretManagerConnectorCredentialsAssumeRolePtrOutput{})
+	pulumi.RegisterOutputType(AwsSecretManagerConnectorCredentialsManualOutput{})
+	pulumi.RegisterOutputType(AwsSecretManagerConnectorCredentialsManualPtrOutput{})
+	pulumi.RegisterOutputType(AwsSecretManagerConnectorCredentialsOidcAuthenticationOutput{})
+	pulumi.RegisterOutputType(AwsSecretManagerConnectorCredentialsOidcAuthenticationPtrOutput{})
 	pulumi.RegisterOutputType(DockerConnectorCredentialsOutput{})
 	pulumi.RegisterOutputType(DockerConnectorCredentialsPtrOutput{})
 	pulumi.RegisterOutputType(EnvironmentGitDetailsOutput{})
