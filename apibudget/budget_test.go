@@ -87,6 +87,10 @@ func TestOf(t *testing.T) {
 		{"github:index/actionsOrganizationVariable:ActionsOrganizationVariable", Read, Calls{GitHubReads: 2}},
 		{"github:index/actionsOrganizationSecret:ActionsOrganizationSecret", Create, Calls{GitHubReads: 3, GitHubWrites: 1, GitHubContent: 1}},
 		{"github:index/actionsOrganizationSecret:ActionsOrganizationSecret", Delete, Calls{GitHubWrites: 1, GitHubContent: 1}},
+		// A runner group's Read lists its repositories; its Update also
+		// sets them.
+		{"github:index/actionsRunnerGroup:ActionsRunnerGroup", Update, Calls{GitHubReads: 2, GitHubWrites: 2, GitHubContent: 2}},
+		{"github:index/actionsRunnerGroup:ActionsRunnerGroup", Read, Calls{GitHubReads: 2}},
 		{"github:index/teamRepository:TeamRepository", Update, Calls{GitHubReads: 1, GitHubWrites: 1, GitHubContent: 1}},
 		{"github:index/repositoryEnvironment:RepositoryEnvironment", Replace, Calls{GitHubReads: 1, GitHubWrites: 2, GitHubContent: 2}},
 		{"aws:eks/cluster:Cluster", Create, Calls{}},

@@ -52,8 +52,8 @@ func OpOf(step string) (Op, bool) {
 //
 // Other providers (AWS, Kubernetes) are not budgeted here: a zero Calls.
 //
-// (terraform-provider-github: resource_github_actions_organization_variable.go
-// and _secret.go.)
+// (terraform-provider-github: resource_github_actions_organization_variable.go,
+// _secret.go and resource_github_actions_runner_group.go.)
 func Of(typ string, op Op) Calls {
 	api, _, _ := strings.Cut(typ, ":")
 	if api == "pulumi" { // providers, components, the stack
@@ -78,6 +78,13 @@ func Of(typ string, op Op) Calls {
 		switch typ {
 		case githubOrgVariable:
 			reads++
+		case githubRunnerGroup:
+			// Its Read lists the group's repositories too; its Update
+			// also sets them (SetRepositoryAccessRunnerGroup).
+			reads++
+			if op == Update {
+				writes++
+			}
 		case githubOrgSecret:
 			reads++
 			if op != Read {
@@ -98,4 +105,5 @@ func Of(typ string, op Op) Calls {
 const (
 	githubOrgVariable = "github:index/actionsOrganizationVariable:ActionsOrganizationVariable"
 	githubOrgSecret   = "github:index/actionsOrganizationSecret:ActionsOrganizationSecret"
+	githubRunnerGroup = "github:index/actionsRunnerGroup:ActionsRunnerGroup"
 )

@@ -93,6 +93,20 @@ func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulum
 				}
 			}
 		}
+		// The deployer runners: this repository's selected workflows only,
+		// at main (plan.RunnerGroup); never public repositories'.
+		repo := github.LookupRepositoryOutput(ctx, github.LookupRepositoryOutputArgs{FullName: pulumi.String(r.Owner + "/" + r.Name)},
+			pulumi.Provider(providers.byOwner[r.Owner]))
+		if _, err := github.NewActionsRunnerGroup(ctx, r.RunnerGroup.Name, &github.ActionsRunnerGroupArgs{
+			Name:                     pulumi.String(r.RunnerGroup.Name),
+			Visibility:               pulumi.String("selected"),
+			SelectedRepositoryIds:    pulumi.IntArray{repo.RepoId()},
+			RestrictedToWorkflows:    pulumi.Bool(true),
+			SelectedWorkflows:        pulumi.ToStringArray(r.RunnerGroup.Workflows),
+			AllowsPublicRepositories: pulumi.Bool(false),
+		}, opts...); err != nil {
+			return nil, err
+		}
 		if _, err := github.NewBranchProtectionV3(ctx, r.Name+"-"+r.Branch, &github.BranchProtectionV3Args{
 			Repository:    pulumi.String(r.Name),
 			Branch:        pulumi.String(r.Branch),

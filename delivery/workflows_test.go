@@ -451,7 +451,7 @@ func TestJobsRunWhereTheStacksReach(t *testing.T) {
 	for file, job := range map[string]string{"preview.yml": "stacks", "up-stack.yml": "up", "plan-stack.yml": "plan", "drift.yml": "drift"} {
 		w, _ := load(t, file)
 		for _, env := range c.Chain {
-			labels, _ := w.Jobs[job].RunsOn.([]any)
+			_, labels := runsOn(w.Jobs[job].RunsOn)
 			r := c.Stacks[env].Runner
 			if r == nil {
 				t.Fatalf("stack %s names no runners", env)
@@ -466,6 +466,93 @@ func TestJobsRunWhereTheStacksReach(t *testing.T) {
 			if !slices.Equal(labels, toAny(want)) {
 				t.Errorf("%s: job %s runs on %v; stack %s's runners are %v", file, job, w.Jobs[job].RunsOn, env, r)
 			}
+		}
+	}
+}
+
+// runsOn is a job's runs-on: its runner group ("" for none) and labels
+// (a list, or a mapping with group and labels: GitHub's "Choosing the
+// runner for a job").
+func runsOn(v any) (group string, labels []any) {
+	switch r := v.(type) {
+	case []any:
+		return "", r
+	case string:
+		return "", []any{r}
+	case map[string]any:
+		group, _ = r["group"].(string)
+		switch l := r["labels"].(type) {
+		case []any:
+			labels = l
+		case string:
+			labels = []any{l}
+		}
+	}
+	return group, labels
+}
+
+// The deployer runners are a runner group only the workflows that
+// update stacks, or save the plans an update applies, may use, at main
+// (plan.RunnerGroup, declared by the program): every job that runs in it
+// is defined in one of those workflows, every job of them runs in it, and
+// no workflow a pull request runs (or calls) names it. GitHub runs a
+// group's runners only for its selected workflows at their pinned ref, so
+// a pull request's copy of up-stack.yml (ref refs/pull/<n>/merge) waits
+// for runners forever instead of taking one.
+func TestPullRequestsCannotTakeTheDeployerRunners(t *testing.T) {
+	c := catalogtest.Example(t, "..")
+	p, err := plan.Build(c, c.Chain[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := p.GitHub.Repository
+	if r == nil || r.RunnerGroup.Name != plan.DeployerRunnerGroup {
+		t.Fatalf("the foundation stack declares no deployer runner group: %+v", r)
+	}
+	var want []string
+	for _, w := range plan.DeployerWorkflows {
+		want = append(want, r.Owner+"/"+r.Name+"/"+w+"@refs/heads/main")
+	}
+	if !slices.Equal(r.RunnerGroup.Workflows, want) {
+		t.Errorf("the group selects %v, want %v", r.RunnerGroup.Workflows, want)
+	}
+	names, err := filepath.Glob(filepath.Join(workflows, "*.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inGroup := map[string]bool{}
+	for _, path := range names {
+		file := ".github/workflows/" + filepath.Base(path)
+		w, _ := load(t, filepath.Base(path))
+		selected := slices.Contains(plan.DeployerWorkflows, file)
+		for id, job := range w.Jobs {
+			if job.Uses != "" {
+				continue
+			}
+			group, labels := runsOn(job.RunsOn)
+			switch {
+			case group == plan.DeployerRunnerGroup && !selected:
+				t.Errorf("%s: job %s runs in %s, which does not select %s: GitHub would never run it", file, id, group, file)
+			case selected && group != plan.DeployerRunnerGroup:
+				t.Errorf("%s: job %s runs on %v outside the deployer runner group", file, id, job.RunsOn)
+			case group == "" && slices.Contains(labels, any("harness-platform")) && slices.Contains(labels, any("self-hosted")) && !slices.Contains(labels, any("harness-platform-preview")):
+				t.Errorf("%s: job %s asks for the deployer runners' labels outside their group", file, id)
+			}
+			if group == plan.DeployerRunnerGroup {
+				inGroup[file] = true
+			}
+		}
+		if _, pr := w.On["pull_request"]; pr {
+			for id, job := range w.Jobs {
+				if slices.Contains(plan.DeployerWorkflows, strings.TrimPrefix(job.Uses, "./")) {
+					t.Errorf("%s runs on pull requests and its job %s calls %s, whose jobs run on the deployer runners", file, id, job.Uses)
+				}
+			}
+		}
+	}
+	for _, w := range plan.DeployerWorkflows {
+		if !inGroup[w] {
+			t.Errorf("%s is selected by the deployer runner group but none of its jobs runs there", w)
 		}
 	}
 }

@@ -162,6 +162,16 @@ func TestCheckpointHistoryIsTheCLIs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A secret in the last update's config: the stacks keep none of their
+	// own (connector credentials are references to a secret manager), so
+	// dev is given one and refreshed.
+	if _, stderr, _, err := cli.Run(ctx, s.workspace.WorkDir(), strings.NewReader("probe-value"), nil, nil, s.env,
+		"config", "set", "--secret", "--stack", "dev", "probe:secret"); err != nil {
+		t.Fatalf("%v: %s", err, stderr)
+	}
+	if err := s.refreshStack(ctx, "dev", runOptions{Stdout: io.Discard, Stderr: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
 	secrets, changes := 0, 0
 	for _, stack := range s.Catalog.StacksOf("dev") {
 		for _, showSecrets := range []bool{true, false} {

@@ -37,7 +37,8 @@ type GitHub struct {
 // Lookups is how many reads the program makes of GitHub, by lookup, in
 // every preview and up of the stack: a team per reviewer team of this
 // program's repository (getTeam), a repository per repository of a
-// webhook variable (getRepository).
+// webhook variable, and this program's repository for its runner group
+// (getRepository).
 func (g *GitHub) Lookups() int {
 	n := 0
 	for _, v := range g.Webhooks {
@@ -47,6 +48,7 @@ func (g *GitHub) Lookups() int {
 		for _, e := range g.Repository.Environments {
 			n += len(e.ReviewerTeams)
 		}
+		n++ // the repository's id, for its runner group
 	}
 	return n
 }
@@ -62,7 +64,34 @@ type RepositorySettings struct {
 	Branch        string
 	RequiredCheck string
 	Approvals     int
+	// RunnerGroup is the organisation's runner group of the deployer
+	// runners.
+	RunnerGroup RunnerGroup
 }
+
+// RunnerGroup is an organisation's group of self-hosted runners that
+// only this repository, and only Workflows of it, may use: GitHub runs a
+// job on a group's runner only for a workflow the group selects, pinned
+// to a ref ("Managing access to self-hosted runners using groups":
+// selected workflows, "Only jobs directly defined within the selected
+// workflows will have access"), so a pull request's copy of a workflow,
+// whose ref is refs/pull/<n>/merge, cannot take them, whatever its
+// runs-on says.
+type RunnerGroup struct {
+	Name string
+	// Workflows are the selected workflows: owner/repo/path@ref.
+	Workflows []string
+}
+
+// DeployerRunnerGroup is the runner group the workflows' jobs that
+// update stacks, or save the plans an update applies, run in (runs-on:
+// group).
+const DeployerRunnerGroup = "harness-platform-deployers"
+
+// DeployerWorkflows are the workflows whose jobs run in the
+// DeployerRunnerGroup: the reusable workflows that define those jobs (a
+// selected workflow gives its own jobs, not its callers', the group).
+var DeployerWorkflows = []string{".github/workflows/up-stack.yml", ".github/workflows/plan-stack.yml"}
 
 // RepositoryEnvironment is a GitHub environment with required reviewers.
 type RepositoryEnvironment struct {
@@ -220,6 +249,10 @@ func buildGitHub(p *Plan, c *catalog.Catalog, st *catalog.Stack) {
 		if f.Repository != "" {
 			owner, name, _ := strings.Cut(f.Repository, "/")
 			r := &RepositorySettings{Owner: owner, Name: name, Branch: MainBranch, RequiredCheck: PreviewCheck + ":" + GitHubActionsAppID, Approvals: 1}
+			r.RunnerGroup = RunnerGroup{Name: DeployerRunnerGroup}
+			for _, w := range DeployerWorkflows {
+				r.RunnerGroup.Workflows = append(r.RunnerGroup.Workflows, f.Repository+"/"+w+"@refs/heads/"+MainBranch)
+			}
 			// The stacks after the root apply what dev proved; each waits
 			// for the platform team's review.
 			for _, name := range c.Chain[1:] {

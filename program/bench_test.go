@@ -183,6 +183,7 @@ var states = map[string]func() pulumi.Resource{
 	"kubernetes:helm.sh/v3:Release":                                        func() pulumi.Resource { return &helmv3.Release{} },
 	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding":                  func() pulumi.Resource { return &rbacv1.RoleBinding{} },
 	"pulumi:providers:github":                                              func() pulumi.Resource { return &github.Provider{} },
+	"github:index/actionsRunnerGroup:ActionsRunnerGroup":                   func() pulumi.Resource { return &github.ActionsRunnerGroup{} },
 	"github:index/repositoryEnvironment:RepositoryEnvironment":             func() pulumi.Resource { return &github.RepositoryEnvironment{} },
 	"github:index/actionsOrganizationVariable:ActionsOrganizationVariable": func() pulumi.Resource { return &github.ActionsOrganizationVariable{} },
 	"github:index/actionsOrganizationSecret:ActionsOrganizationSecret":     func() pulumi.Resource { return &github.ActionsOrganizationSecret{} },

@@ -22,6 +22,7 @@ const (
 	tGHBranch      = "github:index/branchProtectionV3:BranchProtectionV3"
 	tGHFile        = "github:index/repositoryFile:RepositoryFile"
 	tGHTeamRepo    = "github:index/teamRepository:TeamRepository"
+	tGHRunnerGroup = "github:index/actionsRunnerGroup:ActionsRunnerGroup"
 )
 
 // pluginMatch parses a URL as the Harness CI/CD plugin for Backstage
@@ -82,6 +83,17 @@ func TestGitHubRepositorySettings(t *testing.T) {
 		!slices.Equal(propertyStrings(value(b[0], "requiredStatusChecks.checks")), []string{plan.PreviewCheck + ":" + plan.GitHubActionsAppID}) || !value(b[0], "requiredStatusChecks.strict").BoolValue() ||
 		value(b[0], "requiredPullRequestReviews.requiredApprovingReviewCount").NumberValue() != 1 {
 		t.Errorf("main's protection: %v", b)
+	}
+	// The deployer runners: this repository only, the workflows that
+	// update stacks only, at main, never public repositories.
+	g := rec.OfType(tGHRunnerGroup)
+	if len(g) != 1 || str(g[0], "name") != plan.DeployerRunnerGroup || str(g[0], "visibility") != "selected" ||
+		!value(g[0], "restrictedToWorkflows").BoolValue() || value(g[0], "allowsPublicRepositories").BoolValue() ||
+		!slices.Equal(propertyStrings(value(g[0], "selectedWorkflows")), []string{
+			"company/harness-platform/.github/workflows/up-stack.yml@refs/heads/main",
+			"company/harness-platform/.github/workflows/plan-stack.yml@refs/heads/main"}) ||
+		len(value(g[0], "selectedRepositoryIds").ArrayValue()) != 1 {
+		t.Errorf("the deployer runner group: %+v", g)
 	}
 	// The reviewing team can read (and write) the repository it reviews.
 	tr := rec.OfType(tGHTeamRepo)

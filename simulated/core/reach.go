@@ -73,6 +73,10 @@ type GitHubAccount struct {
 	// variables or reading the secrets' public key read (docs.github.com,
 	// "REST API endpoints for GitHub Actions variables" and "... secrets").
 	Variables, Secrets string
+	// RunnerGroups is the token's organisation permission "Self-hosted
+	// runners" ("": write; "read"; "none"): managing a runner group needs
+	// write, reading one read.
+	RunnerGroups string
 	// Files are the files on the default branch of repositories the run
 	// reads files of (owner/name: the config repository), by path, with
 	// their contents; a repository not here is not found.

@@ -8,7 +8,7 @@
 // It serves the types the program declares and refuses any other:
 // github:index RepositoryEnvironment, BranchProtectionV3,
 // ActionsOrganizationVariable, ActionsOrganizationSecret,
-// RepositoryFile and TeamRepository; and the lookups getTeam,
+// ActionsRunnerGroup, RepositoryFile and TeamRepository; and the lookups getTeam,
 // getRepository and getActionsOrganizationVariables. It does what the
 // real provider and GitHub do to them that the program relies on:
 //

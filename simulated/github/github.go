@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -54,6 +55,9 @@ const (
 	environmentType      = "github:index/repositoryEnvironment:RepositoryEnvironment"
 	branchProtectionType = "github:index/branchProtectionV3:BranchProtectionV3"
 	repositoryFileType   = "github:index/repositoryFile:RepositoryFile"
+	// runnerGroupType is an organisation's runner group
+	// (terraform-provider-github resource_github_actions_runner_group.go).
+	runnerGroupType = "github:index/actionsRunnerGroup:ActionsRunnerGroup"
 )
 
 // required lists each type's required inputs.
@@ -64,6 +68,7 @@ var required = map[string][]string{
 	importid.GitHubOrgSecret:                     {"secretName", "visibility"},
 	repositoryFileType:                           {"content", "file", "repository"},
 	"github:index/teamRepository:TeamRepository": {"repository", "teamId"},
+	runnerGroupType:                              {"name", "visibility"},
 }
 
 // Check refuses missing required inputs and the names the provider
@@ -76,6 +81,11 @@ func (*Behavior) Check(typ, _ string, news resource.PropertyMap) (resource.Prope
 	}
 	failures := core.MissingRequired(news, req)
 	failures = append(failures, checkNames(typ, news)...)
+	// The runner group's visibility: validation.StringInSlice, as the
+	// provider's schema declares it.
+	if v := core.Str(news, "visibility"); typ == runnerGroupType && v != "" && !slices.Contains([]string{"all", "selected", "private"}, v) {
+		failures = append(failures, &pulumirpc.CheckFailure{Property: "visibility", Reason: fmt.Sprintf("expected visibility to be one of [\"all\" \"selected\" \"private\"], got %s", v)})
+	}
 	out := news
 	if defaults := defaults[typ]; len(defaults) > 0 {
 		out = news.Copy()
@@ -126,6 +136,9 @@ func (*Behavior) ID(typ, name string, news resource.PropertyMap) string {
 		if v := core.Str(news, "secretName"); v != "" {
 			return v
 		}
+	case runnerGroupType:
+		// GitHub's numeric id (d.SetId(strconv.FormatInt(runnerGroup.GetID(), 10))).
+		return strconv.Itoa(RunnerGroupID(core.Str(news, "name")))
 	}
 	return core.GeneratedID(typ, name)
 }
@@ -165,6 +178,7 @@ var defaults = map[string]map[string]any{
 	"github:index/teamRepository:TeamRepository": {"permission": "pull"},
 	branchProtectionType:                         {"enforceAdmins": false, "requireSignedCommits": false, "requireConversationResolution": false},
 	repositoryFileType:                           {"overwriteOnCreate": false, "autocreateBranch": false, "autocreateBranchSourceBranch": "main"},
+	runnerGroupType:                              {"allowsPublicRepositories": false, "restrictedToWorkflows": false},
 }
 
 // Computed are the outputs the provider computes: the schema version the
@@ -184,6 +198,17 @@ func (*Behavior) Computed(typ, _ string, news resource.PropertyMap) resource.Pro
 		// Set from GitHub's answer on create and read.
 		out["createdAt"] = resource.NewStringProperty("2026-01-01 00:00:00 +0000 UTC")
 		out["updatedAt"] = resource.NewStringProperty("2026-01-01 00:00:00 +0000 UTC")
+	case runnerGroupType:
+		// GitHub's runner group as the provider's Read sets it: an
+		// organisation's own group, not its default, with its API URLs
+		// and the response's ETag.
+		id := RunnerGroupID(core.Str(news, "name"))
+		urls := fmt.Sprintf("https://api.github.com/orgs/{org}/actions/runner-groups/%d/", id)
+		out["default"] = resource.NewBoolProperty(false)
+		out["inherited"] = resource.NewBoolProperty(false)
+		out["runnersUrl"] = resource.NewStringProperty(urls + "runners")
+		out["selectedRepositoriesUrl"] = resource.NewStringProperty(urls + "repositories")
+		out["etag"] = resource.NewStringProperty(fmt.Sprintf(`W/"%x"`, sha256.Sum256([]byte(fmt.Sprint(news.Mappable())))))
 	}
 	return out
 }
@@ -310,6 +335,9 @@ func team(args resource.PropertyMap) (resource.PropertyMap, error) {
 		"name": resource.NewStringProperty(slug),
 	}, nil
 }
+
+// RunnerGroupID is the id the simulated GitHub gives a runner group.
+func RunnerGroupID(name string) int { return TeamID("runner-group/" + name) }
 
 // TeamID is the id the simulated GitHub gives a team (and a repository,
 // an organisation: the simulated API's ids).

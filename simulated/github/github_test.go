@@ -112,3 +112,52 @@ func TestOpenEnvironmentAndOrgReads(t *testing.T) {
 		t.Errorf("with the permission: %v", err)
 	}
 }
+
+// A runner group as terraform-provider-github declares it
+// (resource_github_actions_runner_group.go): name and visibility
+// required, visibility one of all, selected, private; allows_public_
+// repositories and restricted_to_workflows default false; selected
+// repositories only with visibility selected (the provider's refusal);
+// its id GitHub's number. Managing it needs the organisation permission
+// Self-hosted runners: write, reading it read.
+func TestRunnerGroup(t *testing.T) {
+	gh := New()
+	in := resource.NewPropertyMapFromMap(map[string]any{"name": "deployers", "visibility": "selected",
+		"selectedRepositoryIds": []any{1}, "restrictedToWorkflows": true, "selectedWorkflows": []any{"company/harness-platform/.github/workflows/up-stack.yml@refs/heads/main"}})
+	out, failures := gh.Check(runnerGroupType, "deployers", in)
+	if len(failures) > 0 || out["allowsPublicRepositories"].BoolValue() || !out["restrictedToWorkflows"].BoolValue() {
+		t.Errorf("check: %v %v", failures, out)
+	}
+	if _, failures := gh.Check(runnerGroupType, "g", resource.NewPropertyMapFromMap(map[string]any{"visibility": "public"})); len(failures) != 2 ||
+		failures[0].Property != "name" || !strings.Contains(failures[1].Reason, `expected visibility to be one of ["all" "selected" "private"], got public`) {
+		t.Errorf("a runner group with no name and visibility public: %v", failures)
+	}
+	if id := gh.ID(runnerGroupType, "deployers", in); id != fmt.Sprint(RunnerGroupID("deployers")) {
+		t.Errorf("id %q", id)
+	}
+	all := in.Copy()
+	all["visibility"] = resource.NewStringProperty("all")
+	const groups = "https://api.github.com/orgs/company/actions/runner-groups"
+	for _, tc := range []struct {
+		account core.GitHubAccount
+		news    resource.PropertyMap
+		create  bool
+		want    string
+	}{
+		{core.GitHubAccount{}, in, true, ""},
+		{core.GitHubAccount{}, all, true, "cannot use selected_repository_ids without visibility being set to selected"},
+		{core.GitHubAccount{RunnerGroups: "read"}, in, true, "POST " + groups + ": 403 Resource not accessible by integration []"},
+		{core.GitHubAccount{RunnerGroups: "read"}, in, false, fmt.Sprintf("PATCH %s/%d: 403 Resource not accessible by integration []", groups, RunnerGroupID("deployers"))},
+	} {
+		err := writeRefusal(core.Reach{GitHub: tc.account}, runnerGroupType, tc.news, "company", tc.create)
+		if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && got != tc.want {
+			t.Errorf("%+v: %v, want %q", tc.account, err, tc.want)
+		}
+	}
+	if err := readRefusal(core.Reach{GitHub: core.GitHubAccount{RunnerGroups: "read"}}, runnerGroupType, in, "company"); err != nil {
+		t.Errorf("a read with read permission: %v", err)
+	}
+	if err := readRefusal(core.Reach{GitHub: core.GitHubAccount{RunnerGroups: "none"}}, runnerGroupType, in, "company"); err == nil {
+		t.Error("a read without the permission was answered")
+	}
+}

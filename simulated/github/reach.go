@@ -122,6 +122,21 @@ func writeRefusal(r core.Reach, typ string, news resource.PropertyMap, owner str
 		case typ == importid.GitHubOrgSecret && g.Secrets != "":
 			return fmt.Errorf("PUT %ssecrets/%s: 403 Resource not accessible by integration []", orgs, core.Str(news, "secretName"))
 		}
+	case runnerGroupType:
+		// The provider's own refusal before it calls GitHub
+		// (resource_github_actions_runner_group.go), then GitHub's to a
+		// token without the organisation permission Self-hosted runners:
+		// write ("REST API endpoints for self-hosted runner groups").
+		ids, ok := news["selectedRepositoryIds"]
+		if core.Str(news, "visibility") != "selected" && ok && ids.IsArray() && len(ids.ArrayValue()) > 0 {
+			return errors.New("cannot use selected_repository_ids without visibility being set to selected")
+		}
+		if g.RunnerGroups != "" {
+			if create {
+				return fmt.Errorf("POST https://api.github.com/orgs/%s/actions/runner-groups: 403 Resource not accessible by integration []", owner)
+			}
+			return fmt.Errorf("PATCH https://api.github.com/orgs/%s/actions/runner-groups/%d: 403 Resource not accessible by integration []", owner, RunnerGroupID(core.Str(news, "name")))
+		}
 	case repositoryFileType:
 		u := fmt.Sprintf("PUT https://api.github.com/repos/%s/contents/%s", repo, core.Str(news, "file"))
 		if slices.Contains(g.ReadOnly, repo) {
@@ -136,7 +151,8 @@ func writeRefusal(r core.Reach, typ string, news resource.PropertyMap, owner str
 
 // readRefusal is GitHub's answer to a refresh's read of typ: an
 // organisation variable needs the organisation permission Variables
-// (read), a secret Secrets (read); without it GitHub answers the App's
+// (read), a secret Secrets (read), a runner group Self-hosted runners
+// (read); without it GitHub answers the App's
 // token 403 Resource not accessible by integration (docs.github.com,
 // "Permissions required for GitHub Apps").
 func readRefusal(r core.Reach, typ string, state resource.PropertyMap, owner string) error {
@@ -146,6 +162,8 @@ func readRefusal(r core.Reach, typ string, state resource.PropertyMap, owner str
 		return fmt.Errorf("GET %svariables/%s: 403 Resource not accessible by integration []", orgs, core.Str(state, "variableName"))
 	case typ == importid.GitHubOrgSecret && r.GitHub.Secrets == "none":
 		return fmt.Errorf("GET %ssecrets/%s: 403 Resource not accessible by integration []", orgs, core.Str(state, "secretName"))
+	case typ == runnerGroupType && r.GitHub.RunnerGroups == "none":
+		return fmt.Errorf("GET %srunner-groups/%d: 403 Resource not accessible by integration []", orgs, RunnerGroupID(core.Str(state, "name")))
 	}
 	return nil
 }
