@@ -10,6 +10,7 @@ import (
 	"github.com/pulumi/esc/schema"
 	"gopkg.in/yaml.v3"
 
+	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/trust"
 )
 
@@ -176,5 +177,57 @@ func TestShortestLoginIsWhatOpeningGrants(t *testing.T) {
 	bare := []byte("values:\n  l:\n    fn::open::aws-login:\n      oidc: {roleArn: arn:aws:iam::111111111111:role/x, sessionName: s}\n")
 	if d, err := trust.ShortestLogin(ctx, "e", func(context.Context, string) ([]byte, error) { return bare, nil }); d != 2*time.Hour || err != nil {
 		t.Errorf("a login with no duration: %s, %v; want 2h", d, err)
+	}
+}
+
+// Reading a stack decrypts it (Pulumi Cloud's Stack Read holds
+// stack:export and stack:decrypt), so each environment's deployer team
+// reads exactly the stacks its own stacks read, and writes only its
+// own: its upstream environment's stacks (stack references: the
+// platform stack's contract and each shard's upstream), its own, and,
+// for the root environment, the later environments' service stacks
+// (their last contracts, read before a service leaves the catalog:
+// program/contract.go, readUpstream, readSiblings, readDownstream).
+// Another environment's platform stack, which holds its delegate
+// tokens, is read only by the environment right after it.
+func TestDeployersReadOnlyWhatTheirStacksRead(t *testing.T) {
+	m := load(t)
+	c := catalogtest.Example(t, "..")
+	all := c.AllStacks()
+	for i, env := range c.Chain {
+		team := m.Access.Team("harness-platform-" + env)
+		if team == nil {
+			t.Fatalf("no deployer team for %s", env)
+		}
+		reads := map[string]bool{}
+		for _, s := range c.StacksOf(env) {
+			reads[s] = true
+		}
+		if i > 0 {
+			for _, s := range c.StacksOf(c.Chain[i-1]) {
+				reads[s] = true
+			}
+		} else {
+			for _, later := range c.Chain[1:] {
+				for _, s := range c.StacksOf(later)[1:] {
+					reads[s] = true
+				}
+			}
+		}
+		own := map[string]bool{}
+		for _, s := range c.StacksOf(env) {
+			own[s] = true
+		}
+		for _, s := range all {
+			got := team.StackPermission(trust.Project + "/" + s)
+			switch {
+			case own[s] && got != "write":
+				t.Errorf("%s may %s stack %s, its own: its up would be refused", team.Name, got, s)
+			case !own[s] && reads[s] && got != "read":
+				t.Errorf("%s may %s stack %s, which its stacks read", team.Name, got, s)
+			case !reads[s] && got != "none":
+				t.Errorf("%s may %s stack %s, which none of its stacks reads: it would decrypt it for nothing", team.Name, got, s)
+			}
+		}
 	}
 }
