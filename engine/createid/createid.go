@@ -213,6 +213,15 @@ var rules = map[string]rule{
 		return Result{Kind: Retaken, Note: "its id holds the team's number, which GitHub knows (teamId is the slug " + strconv.Quote(team) +
 			"); granting a team a repository is a PUT, which the next up repeats"}
 	},
+	// resource_github_actions_runner_group.go:
+	// d.SetId(strconv.FormatInt(runnerGroup.GetID(), 10)), a number
+	// GitHub makes up; a second group of the name is refused.
+	"github:index/actionsRunnerGroup:ActionsRunnerGroup": func(in, _ resource.PropertyMap) Result {
+		name := str(in, "name")
+		return Result{Kind: Generated, Note: "GitHub made up its id, so the runner group " + strconv.Quote(name) +
+			" the interrupted create made cannot be found by it: find it with `gh api /orgs/{org}/actions/runner-groups` and, if it is there, " +
+			"delete it (`gh api -X DELETE /orgs/{org}/actions/runner-groups/<id>`) before the next up, which creates it again (GitHub refuses a second group of the name)"}
+	},
 	// resource_github_repository_file.go: buildID(repository, file,
 	// branch), the branch the repository's default when unset.
 	// overwrite_on_create writes over a file that exists.

@@ -62,6 +62,8 @@ var cases = []struct {
 			"aws ec2 delete-vpc"}},
 	{typ: "aws:ec2/subnet:Subnet", inputs: map[string]any{"vpcId": "vpc-1", "cidrBlock": "10.1.0.0/20", "availabilityZone": "eu-west-1a"}, provider: awsProviderValues,
 		kind: Generated, note: []string{"a subnet", "vpcId=vpc-1", "availabilityZone=eu-west-1a", "Key=environment,Values=int-stable", "delete-subnet"}},
+	{typ: "github:index/actionsRunnerGroup:ActionsRunnerGroup", inputs: map[string]any{"name": "harness-platform-deployers", "visibility": "selected"},
+		kind: Generated, note: []string{`runner group "harness-platform-deployers"`, "gh api /orgs/{org}/actions/runner-groups", "DELETE"}},
 	{typ: "aws:ec2/internetGateway:InternetGateway", inputs: map[string]any{"vpcId": "vpc-1"}, kind: Generated, note: []string{"an internet gateway", "vpcId=vpc-1"}},
 	{typ: "aws:ec2/routeTable:RouteTable", inputs: map[string]any{"vpcId": "vpc-1"}, kind: Generated, note: []string{"a route table", "delete-route-table"}},
 	{typ: "aws:ec2/routeTableAssociation:RouteTableAssociation", inputs: map[string]any{"routeTableId": "rtb-1", "subnetId": "subnet-1"},
