@@ -161,12 +161,36 @@ func (m *Model) Obtain(ctx context.Context, id Identity) ([]Grant, error) {
 	return grants, nil
 }
 
+// StateCredentials are the credentials each stack's state holds, by
+// stack name (harness-platform/<stack> in Pulumi Cloud): what a reader
+// of the stack decrypts.
+type StateCredentials map[string][]string
+
+// Decrypts are the credentials in the states id's team may read: Pulumi
+// Cloud's Stack Read permission set holds stack:export and
+// stack:decrypt (pulumi.com/docs, RBAC permission sets), and write and
+// admin include read.
+func (m *Model) Decrypts(id Identity, creds StateCredentials) []string {
+	t := m.Access.Team(id.Team)
+	if t == nil {
+		return nil
+	}
+	var out []string
+	for _, stack := range slices.Sorted(maps.Keys(creds)) {
+		if t.StackPermission(Project+"/"+stack) != "none" {
+			out = append(out, creds[stack]...)
+		}
+	}
+	return out
+}
+
 // Table is the identities' table as docs/delivery.md shows it: what each
-// kind of run can obtain, from Obtain.
-func (m *Model) Table(ctx context.Context, ids []Identity) (string, error) {
+// kind of run can obtain, from Obtain, and the credentials in the states
+// it may decrypt (Decrypts).
+func (m *Model) Table(ctx context.Context, ids []Identity, creds StateCredentials) (string, error) {
 	var b strings.Builder
-	b.WriteString("| run | Pulumi token | stacks | may open (ESC) | AWS roles | GitHub App token | Harness key | writes |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("| run | Pulumi token | stacks | may open (ESC) | AWS roles | GitHub App token | Harness key | writes | decrypts (credentials in states) |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, id := range ids {
 		grants, err := m.Obtain(ctx, id)
 		if err != nil {
@@ -205,8 +229,12 @@ func (m *Model) Table(ctx context.Context, ids []Identity) (string, error) {
 		if len(w) > 0 {
 			writes = strings.Join(slices.Compact(w), ", ")
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", id.Run, token, col(KindStack), strings.Join(envs, ", "),
-			col(KindAWSRole), col(KindGitHubApp), id.Harness, writes)
+		decrypts := "nothing"
+		if d := m.Decrypts(id, creds); len(d) > 0 {
+			decrypts = strings.Join(d, ", ")
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", id.Run, token, col(KindStack), strings.Join(envs, ", "),
+			col(KindAWSRole), col(KindGitHubApp), id.Harness, writes, decrypts)
 	}
 	// The GitHub Apps' permissions, as their manifests ask for them.
 	apps := slices.Sorted(maps.Keys(m.Apps))

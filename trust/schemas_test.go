@@ -3,6 +3,7 @@ package trust_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/trust"
 )
 
@@ -227,6 +229,58 @@ func TestDeployersReadOnlyWhatTheirStacksRead(t *testing.T) {
 				t.Errorf("%s may %s stack %s, which its stacks read", team.Name, got, s)
 			case !reads[s] && got != "none":
 				t.Errorf("%s may %s stack %s, which none of its stacks reads: it would decrypt it for nothing", team.Name, got, s)
+			}
+		}
+	}
+}
+
+// stateCredentials are the credentials the example catalog's stacks
+// hold in their states: each platform stack's delegate tokens (the
+// Delegatetoken's value, and the Kubernetes Secret holding it). The
+// connectors' credentials are references to AWS Secrets Manager and hold
+// none (plan.SecretText).
+func stateCredentials(t *testing.T) trust.StateCredentials {
+	t.Helper()
+	c := catalogtest.Example(t, "..")
+	out := trust.StateCredentials{}
+	for _, stack := range c.AllStacks() {
+		p, err := plan.Build(c, stack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.IsPlatform() {
+			continue // its clusters are its platform stack's
+		}
+		for _, cl := range p.Clusters {
+			out[stack] = append(out[stack], "delegate token "+cl.Delegate.Token)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no stack holds a credential: the delegate tokens are gone, and this table with them")
+	}
+	return out
+}
+
+// No deployer decrypts the credentials of a later, more trusted,
+// environment: a dev deployer (no reviewers) reads no staging or
+// production delegate token. (A pull request's identity still reads
+// every stack, delegate tokens included: the table says so.)
+func TestDeployersDecryptNoLaterEnvironmentsCredentials(t *testing.T) {
+	m := load(t)
+	creds := stateCredentials(t)
+	for i, env := range chain {
+		id := trust.Identity{Run: "up " + env, Team: "harness-platform-" + env}
+		got := m.Decrypts(id, creds)
+		for _, later := range chain[i+1:] {
+			for _, cred := range creds[later] {
+				if slices.Contains(got, cred) {
+					t.Errorf("%s decrypts %s of %s", id.Team, cred, later)
+				}
+			}
+		}
+		for _, cred := range creds[env] {
+			if !slices.Contains(got, cred) {
+				t.Errorf("%s does not decrypt its own %s: its up could not read its state", id.Team, cred)
 			}
 		}
 	}

@@ -193,7 +193,7 @@ func TestAWSRefusals(t *testing.T) {
 // finds it (go test ./trust -run TestTable -update rewrites it).
 func TestTable(t *testing.T) {
 	m := load(t)
-	table, err := m.Table(context.Background(), trust.Identities(chain))
+	table, err := m.Table(context.Background(), trust.Identities(chain), stateCredentials(t))
 	if err != nil {
 		t.Fatal(err)
 	}
