@@ -13,8 +13,16 @@ import (
 // (esc/pulumi/access.yaml).
 type Access struct {
 	Organization string `yaml:"organization"`
-	Teams        []Team `yaml:"teams"`
-	Issuer       struct {
+	// MemberDefaults are what every member of the organisation gets on
+	// every environment, whatever their teams (Settings, Access
+	// Management: "Members of the organization will receive these
+	// permissions. The default environment permission is write", Pulumi
+	// ESC, Access control).
+	MemberDefaults struct {
+		EnvironmentPermission string `yaml:"environmentPermission"`
+	} `yaml:"memberDefaults"`
+	Teams  []Team `yaml:"teams"`
+	Issuer struct {
 		Name string `yaml:"name"`
 		URL  string `yaml:"url"`
 		// MaxExpiration caps, in seconds, the life of every token this
@@ -102,6 +110,37 @@ func (t *Team) StackPermission(stack string) string {
 // Environment permissions: read shows the definition; open decrypts its
 // secrets and runs its logins; write and admin include open.
 var envOpens = []string{"open", "write", "admin"}
+
+// applyMemberDefaults gives every team the organisation's default
+// environment permission on every environment, as Pulumi Cloud gives it
+// to every member: a run's token is never weaker than a member's. The
+// default must be declared: Pulumi Cloud's own is write, which opens
+// every environment, production's deployer credentials included.
+func (a *Access) applyMemberDefaults() error {
+	p := a.MemberDefaults.EnvironmentPermission
+	switch p {
+	case "none":
+		return nil
+	case "read", "open", "write", "admin":
+	case "":
+		return errors.New("memberDefaults.environmentPermission is not declared: Pulumi Cloud's default is write, which lets every member open every environment; declare none, and set it so in Settings, Access Management")
+	default:
+		return fmt.Errorf("memberDefaults.environmentPermission %q: want none, read, open, write or admin", p)
+	}
+	for i := range a.Teams {
+		a.Teams[i].Environments = append(a.Teams[i].Environments, struct {
+			Environment string `yaml:"environment"`
+			Permission  string `yaml:"permission"`
+		}{"*", p})
+	}
+	return nil
+}
+
+// MembersOpen reports whether every member of the organisation, in no
+// team, may open every environment (a personal token's reach).
+func (a *Access) MembersOpen() bool {
+	return slices.Contains(envOpens, a.MemberDefaults.EnvironmentPermission)
+}
 
 // MayOpen reports whether the team may open environment (project/name).
 func (t *Team) MayOpen(env string) bool {

@@ -113,6 +113,9 @@ func LoadFS(fsys fs.FS) (*Model, error) {
 	if err := dec.Decode(&m.Access); err != nil {
 		return nil, fmt.Errorf("esc/pulumi/access.yaml: %w", err)
 	}
+	if err := m.Access.applyMemberDefaults(); err != nil {
+		return nil, fmt.Errorf("esc/pulumi/access.yaml: %w", err)
+	}
 	if len(m.Environments) == 0 || len(m.Accounts) == 0 || len(m.Apps) == 0 {
 		return nil, fmt.Errorf("esc/: no environments, accounts or GitHub Apps (%d, %d, %d)", len(m.Environments), len(m.Accounts), len(m.Apps))
 	}

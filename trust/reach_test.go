@@ -1,9 +1,14 @@
 package trust_test
 
 import (
+	"context"
+	"io/fs"
 	"slices"
+	"strings"
 	"testing"
+	"testing/fstest"
 
+	"github.com/company/harness-platform/esc"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/trust"
@@ -110,5 +115,58 @@ func TestDeployersDecryptNoLaterEnvironmentsCredentials(t *testing.T) {
 				t.Errorf("%s does not decrypt its own %s: its up could not read its state", id.Team, cred)
 			}
 		}
+	}
+}
+
+// Pulumi Cloud gives every member the organisation's default
+// environment permission, write unless changed: with it, a pull
+// request's preview opens production's deployer environment and obtains
+// what writes. The declared default is none, so no member opens
+// anything beyond their teams; left undeclared, loading refuses.
+func TestMembersOpenNothingByDefault(t *testing.T) {
+	m := load(t)
+	if m.Access.MembersOpen() {
+		t.Error("every member of the organisation may open every environment")
+	}
+	withDefault := func(line string) (*trust.Model, error) {
+		files := fstest.MapFS{}
+		err := fs.WalkDir(esc.Files, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := fs.ReadFile(esc.Files, p)
+			if p == "pulumi/access.yaml" {
+				data = []byte(strings.Replace(string(data), "  environmentPermission: none\n", line, 1))
+			}
+			files[p] = &fstest.MapFile{Data: data}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return trust.LoadFS(files)
+	}
+	if _, err := withDefault(""); err == nil || !strings.Contains(err.Error(), "Pulumi Cloud's default is write") {
+		t.Errorf("an undeclared default: %v", err)
+	}
+	// Pulumi Cloud's own default: the preview identity writes.
+	open, err := withDefault("  environmentPermission: write\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writes := false
+	for _, id := range trust.Identities(chain) {
+		if !id.PullRequest {
+			continue
+		}
+		if !open.Access.Team(id.Team).MayOpen("harness-platform/production") {
+			t.Errorf("%s: the default write does not open production", id.Run)
+		}
+		if _, err := open.Open(context.Background(), id.Team, "harness-platform/production", false); err == nil {
+			writes = true
+		}
+	}
+	if !writes {
+		t.Error("with Pulumi Cloud's default, a pull request's team still cannot open production: the model misses it")
 	}
 }
