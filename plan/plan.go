@@ -209,7 +209,13 @@ type SecretManager struct {
 }
 
 // GithubApp is how a connector authenticates as a GitHub App: its ids
-// and the Harness secret holding its private key.
+// and the Harness secret holding its private key, PKCS#8 PEM. Harness's
+// docs store the key as an encrypted file secret, which can only be
+// uploaded (Harness would then hold it); harness-core takes any secret
+// reference there (GithubAppSpecDTO: @SecretReference SecretRefData
+// privateKeyRef), so the key is a text secret of type Reference. The
+// connector's Test in Harness, or the first real preview's clone, is
+// where a key Harness cannot read shows.
 type GithubApp struct {
 	ApplicationID, InstallationID string
 	PrivateKeyRef                 string
