@@ -37,8 +37,13 @@ type Model struct {
 	Apps         map[string]*App     // by App id
 	Access       Access
 	// Schemas are ESC's published provider schemas, which the stand-in
-	// providers declare to the evaluator.
-	Schemas ProviderSchemas
+	// providers declare to the evaluator; nil where ../shared is not
+	// beside the project (SchemasErr says why). A real run's runner has
+	// no ../shared, and needs none: its preflight opens the live
+	// environments, which Pulumi Cloud type-checks itself; the offline
+	// runs and the tests have it, and the tests require it.
+	Schemas    ProviderSchemas
+	SchemasErr error
 }
 
 // An App is a GitHub App, from its manifest (esc/github/<id>.json).
@@ -62,11 +67,8 @@ var Default = sync.OnceValues(Load)
 
 // LoadFS reads the identity files of fsys, laid out as esc/ is.
 func LoadFS(fsys fs.FS) (*Model, error) {
-	schemas, err := LoadProviderSchemas()
-	if err != nil {
-		return nil, err
-	}
-	m := &Model{Environments: map[string][]byte{}, Accounts: map[string]*Account{}, Apps: map[string]*App{}, Schemas: schemas}
+	schemas, schemasErr := LoadProviderSchemas()
+	m := &Model{Environments: map[string][]byte{}, Accounts: map[string]*Account{}, Apps: map[string]*App{}, Schemas: schemas, SchemasErr: schemasErr}
 	envs, _ := fs.Glob(fsys, Project+"-*.yaml")
 	for _, f := range envs {
 		data, err := fs.ReadFile(fsys, f)

@@ -21,6 +21,9 @@ func load(t *testing.T) *trust.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if m.Schemas == nil {
+		t.Fatalf("ESC's published provider schemas are needed to open the environments as ESC does: %v", m.SchemasErr)
+	}
 	return m
 }
 
