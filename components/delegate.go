@@ -168,7 +168,8 @@ func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...p
 			Description: pulumi.String(c.Description),
 			OrgId:       pulumi.String(args.Scope.OrgID),
 			ProjectId:   pulumi.String(args.Scope.ProjectID),
-			InheritFromDelegate: &platform.AwsConnectorInheritFromDelegateArgs{
+			// The delegate's IRSA role (plan.AWSConnector).
+			Irsa: &platform.AwsConnectorIrsaArgs{
 				DelegateSelectors: pulumi.StringArray{d.Selector},
 				Region:            pulumi.String(c.Region),
 			},

@@ -177,7 +177,13 @@ type IRSA struct {
 }
 
 // AWSConnector reaches the environment's account with the credentials of
-// the delegate it runs on (its IRSA role): no key is stored in Harness.
+// the delegate it runs on, its IRSA role, through the connector's IRSA
+// credential type: "Assume IAM Role on Delegate ... isn't valid for IAM
+// roles for service accounts (IRSA). If the Harness Delegate is in an EKS
+// cluster that uses IRSA, you must select Use IRSA" (developer.harness.io,
+// AWS connector settings reference); inherit_from_delegate is the EC2
+// instance's credentials (harness-core, isEc2IamCredentials), the node's
+// role here. No key is stored in Harness.
 type AWSConnector struct {
 	Identifier, Name, Description string
 	Region                        string

@@ -296,8 +296,14 @@ func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktes
 			t.Errorf("%s: the delegate's role gets %s", stack, str(a, "policyArn"))
 		}
 	}
+	// The AWS connector takes the delegate's IRSA role; the Kubernetes
+	// connector its service account.
 	for _, conn := range append(rec.OfType(tAWSConn), rec.OfType(tK8s)...) {
-		sel := propertyStrings(value(conn, "inheritFromDelegate.delegateSelectors"))
+		path := "inheritFromDelegate.delegateSelectors"
+		if conn.Type == tAWSConn {
+			path = "irsa.delegateSelectors"
+		}
+		sel := propertyStrings(value(conn, path))
 		if len(sel) != 1 || !strings.HasPrefix(sel[0], "harness-delegate-"+st.Environment.Name+"-") {
 			t.Errorf("%s: %s selects %v", stack, conn.Name, sel)
 		}

@@ -218,7 +218,9 @@ func TestDelegateCredentials(t *testing.T) {
 	expect(t, "inline", validate(t, "delegate-credentials-only", res(t, k8s, map[string]any{
 		"usernamePassword": map[string]any{"username": "u", "password": "p"}}), nil),
 		"sets usernamePassword", "does not inherit", "usernamePassword.password holds a plaintext credential")
-	expect(t, "aws inherits", validate(t, "delegate-credentials-only", res(t, aws, map[string]any{"inheritFromDelegate": inherit}), nil))
+	expect(t, "aws irsa", validate(t, "delegate-credentials-only", res(t, aws, map[string]any{"irsa": inherit}), nil))
+	expect(t, "aws on the node's role", validate(t, "delegate-credentials-only", res(t, aws, map[string]any{"inheritFromDelegate": inherit}), nil),
+		"does not take the delegate's IRSA role")
 	expect(t, "aws keys", validate(t, "delegate-credentials-only", res(t, aws, map[string]any{
 		"manual": map[string]any{"accessKey": "AKIA", "secretKeyRef": "account.aws"}}), nil), "sets manual", "manual.accessKey holds a plaintext credential")
 	sm := "harness:platform/awsSecretManagerConnector:AwsSecretManagerConnector"

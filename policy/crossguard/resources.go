@@ -30,7 +30,7 @@ var credentialBlocks = map[string][]string{
 var credentialName = regexp.MustCompile(`(?i)(password|secretkey|accesskey|privatekey|apikey|token|passphrase)$`)
 
 var delegateCredentials = resourcePolicy("delegate-credentials-only",
-	"Kubernetes and AWS connectors inherit their credentials from a delegate, the AWS Secrets Manager connector stores no key; no Harness resource carries a key, token or password inline.",
+	"Kubernetes connectors inherit their credentials from a delegate, AWS connectors take its IRSA role, the AWS Secrets Manager connector stores no key; no Harness resource carries a key, token or password inline.",
 	policyx.EnforcementLevelMandatory, nil,
 	func(r policyx.AnalyzerResource, _ config) []string {
 		if !strings.HasPrefix(r.Type, "harness:") {
@@ -48,10 +48,13 @@ var delegateCredentials = resourcePolicy("delegate-credentials-only",
 				out = append(out, r.Name+" does not inherit its credentials from a delegate; set inheritFromDelegate.delegateSelectors")
 			}
 		case "harness:platform/awsConnector:AwsConnector":
-			_, inherit := at(r.Properties, "inheritFromDelegate")
-			_, irsa := at(r.Properties, "irsa")
-			if !inherit && !irsa {
-				out = append(out, r.Name+" does not take its credentials from a delegate; set inheritFromDelegate (or irsa)")
+			// The delegates run in Kubernetes with an IRSA role; Harness's
+			// inherit_from_delegate takes the EC2 instance's credentials
+			// (the node's role), and "if the Harness Delegate is in an EKS
+			// cluster that uses IRSA, you must select Use IRSA"
+			// (developer.harness.io, AWS connector settings reference).
+			if _, irsa := at(r.Properties, "irsa"); !irsa {
+				out = append(out, r.Name+" does not take the delegate's IRSA role; set irsa.delegateSelectors (inheritFromDelegate is the node's EC2 role)")
 			}
 		}
 		walk(property.New(r.Properties), "", func(path string, v property.Value) {
