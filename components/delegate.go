@@ -201,11 +201,7 @@ func declareScanNamespace(ctx *pulumi.Context, p plan.Delegate, k8s []pulumi.Res
 	n := p.ScanNamespace
 	level := "baseline"
 	ns, err := corev1.NewNamespace(ctx, p.Name+"-"+n, &corev1.NamespaceArgs{
-		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(n), Labels: pulumi.StringMap{
-			"pod-security.kubernetes.io/enforce": pulumi.String(level),
-			"pod-security.kubernetes.io/audit":   pulumi.String(level),
-			"pod-security.kubernetes.io/warn":    pulumi.String(level),
-		}},
+		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(n), Labels: pulumi.ToStringMap(plan.PodSecurityLabels(level, p.PodSecurityVersion))},
 	}, k8s...)
 	if err != nil {
 		return err

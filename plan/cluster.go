@@ -164,6 +164,10 @@ type Delegate struct {
 	// (ImageScanNamespace; "" outside Production): the delegate may
 	// write there too.
 	ScanNamespace string
+	// PodSecurityVersion is the Kubernetes minor version (v1.<minor>) the
+	// namespaces' Pod Security checks are pinned to: an EKS cluster's;
+	// "" for an existing cluster (Guardrail.PodSecurityVersion).
+	PodSecurityVersion string
 	// IRSA is set on EKS clusters: the role the delegate's service
 	// account assumes, with these managed policies.
 	IRSA *IRSA
@@ -234,6 +238,12 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 		return Cluster{}, fmt.Errorf("region %s: %w", r.Name, err)
 	}
 	c := st.Cluster
+	// The namespaces check pods as the cluster's Kubernetes does.
+	cl.Delegate.PodSecurityVersion = "v" + c.KubernetesVersion
+	for n, g := range cl.Delegate.Guardrails {
+		g.PodSecurityVersion = cl.Delegate.PodSecurityVersion
+		cl.Delegate.Guardrails[n] = g
+	}
 	cl.EKS = &EKS{
 		Name:              ident.ClusterName(env.Name, r.Name),
 		AWSRegion:         r.AWSRegion,

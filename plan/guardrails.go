@@ -27,8 +27,16 @@ import (
 type Guardrail struct {
 	Service     string
 	PodSecurity string
-	Ingress     bool
-	Egress      []string
+	// PodSecurityVersion pins the checks of PodSecurity to a Kubernetes
+	// minor version, v1.<minor>, the cluster's; "" follows the cluster's
+	// own version ("latest"), where the program does not know it (an
+	// existing cluster). Unpinned, an upgrade of the cluster changes what
+	// the namespace refuses (kubernetes.io/docs, "Pod Security Admission":
+	// pod-security.kubernetes.io/<MODE>-version, "a valid Kubernetes minor
+	// version, or latest").
+	PodSecurityVersion string
+	Ingress            bool
+	Egress             []string
 	// Pods is the most the namespace may run: the replicas, and room for
 	// a rollout's extra pods (see pods).
 	Pods int
@@ -88,10 +96,21 @@ const ServiceLabel = "harness-platform/service"
 // NamespaceLabels are a service namespace's labels: its service, and the
 // Pod Security Admission level it enforces, audits and warns of.
 func NamespaceLabels(g Guardrail) map[string]string {
-	return map[string]string{
-		ServiceLabel:                         g.Service,
-		"pod-security.kubernetes.io/enforce": g.PodSecurity,
-		"pod-security.kubernetes.io/audit":   g.PodSecurity,
-		"pod-security.kubernetes.io/warn":    g.PodSecurity,
+	out := PodSecurityLabels(g.PodSecurity, g.PodSecurityVersion)
+	out[ServiceLabel] = g.Service
+	return out
+}
+
+// PodSecurityLabels are the labels that make a namespace enforce, audit
+// and warn of level, checked as Kubernetes version (v1.<minor>) checks
+// it; no version labels for "" (the cluster's own).
+func PodSecurityLabels(level, version string) map[string]string {
+	out := map[string]string{}
+	for _, mode := range []string{"enforce", "audit", "warn"} {
+		out["pod-security.kubernetes.io/"+mode] = level
+		if version != "" {
+			out["pod-security.kubernetes.io/"+mode+"-version"] = version
+		}
 	}
+	return out
 }

@@ -1,9 +1,11 @@
 package plan
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/catalogtest"
 )
 
 // A namespace's quota holds the replicas and a rollout's extra pods: a
@@ -50,5 +52,50 @@ func TestEveryNamespaceHasItsGuardrail(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Service namespaces check pods as their cluster's Kubernetes does: the
+// Pod Security labels are pinned to the EKS cluster's minor version, so
+// an upgrade changes what they refuse only through a reviewed change; an
+// existing cluster, whose version the program does not know, follows its
+// own (no version labels).
+func TestPodSecurityPinnedToTheClustersVersion(t *testing.T) {
+	files, err := catalogtest.ExampleFiles("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["Pulumi.staging.yaml"] = []byte(strings.Replace(string(files["Pulumi.staging.yaml"]),
+		"    - name: euw2\n      networkCidr: 10.2.128.0/17\n", "    - name: euw2\n      kind: existing\n", 1))
+	c, err := catalog.Parse(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned, existing := 0, 0
+	for _, stack := range c.AllStacks() {
+		env, _, _ := strings.Cut(stack, ".")
+		for _, cl := range mustBuild(t, c, stack).Clusters {
+			want := ""
+			if cl.EKS != nil {
+				want = "v" + c.Stacks[env].Cluster.KubernetesVersion
+			}
+			for n, g := range cl.Delegate.Guardrails {
+				labels := NamespaceLabels(g)
+				for _, mode := range []string{"enforce", "audit", "warn"} {
+					got, ok := labels["pod-security.kubernetes.io/"+mode+"-version"]
+					if got != want || ok != (want != "") {
+						t.Errorf("%s %s: namespace %s %s-version %q, want %q", stack, cl.Region, n, mode, got, want)
+					}
+				}
+				if want != "" {
+					pinned++
+				} else {
+					existing++
+				}
+			}
+		}
+	}
+	if pinned == 0 || existing == 0 {
+		t.Fatalf("%d pinned and %d unpinned namespaces checked", pinned, existing)
 	}
 }
