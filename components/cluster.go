@@ -358,6 +358,7 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 		NodeRoleArn:   nodeRole.Arn,
 		SubnetIds:     private,
 		InstanceTypes: pulumi.StringArray{pulumi.String(n.InstanceType)},
+		AmiType:       pulumi.String(e.AMIType),
 		// The cluster's version, so that an upgrade of the cluster
 		// upgrades its nodes after it (EKS leaves a node group at the
 		// version it was created with otherwise).

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"net/netip"
+	"regexp"
 	"slices"
 
 	"github.com/company/harness-platform/calendar"
@@ -71,6 +72,12 @@ type EKS struct {
 	// creator gets none implicitly.
 	AdminRoleArn string
 	NodeGroup    catalog.NodeGroup
+	// AMIType is the node group's AMI, explicit: Amazon Linux 2023 for
+	// the instance type's architecture (NodeAMIType). EKS publishes no
+	// Amazon Linux 2 AMI from Kubernetes 1.33 (docs.aws.amazon.com, "Amazon
+	// EKS optimized Amazon Linux AMIs"), and a changed AMI type replaces
+	// the group (ami_type is ForceNew in terraform-provider-aws).
+	AMIType string
 	// Addons are the EKS add-ons the cluster runs as Amazon EKS add-ons,
 	// each at the version AWS's table gives for KubernetesVersion
 	// (calendar.EKSAddons), in the order they are declared. An add-on
@@ -261,6 +268,7 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 		SingleNAT:         c.NATGateways == catalog.NATSingle,
 		AdminRoleArn:      c.AdminRoleArn,
 		NodeGroup:         c.NodeGroup,
+		AMIType:           NodeAMIType(c.NodeGroup.InstanceType),
 		Addons:            EKSAddonsFor(c.KubernetesVersion),
 		Tags:              map[string]string{"environment": env.Name, "region": r.Name, "managed-by": ManagedBy},
 	}
@@ -361,4 +369,18 @@ func namespacesByRegion(c *catalog.Catalog, st *catalog.Stack, shard string) (ma
 		}
 	}
 	return out, guardrails, nil
+}
+
+// graviton are the EC2 instance types of AWS's ARM processors: a family
+// letter, its generation, then g (m7g, c6gn, r6gd, t4g, im4gn), and a1.
+var graviton = regexp.MustCompile(`^([a-z]+[0-9]+g[a-z]*|a1)\.`)
+
+// NodeAMIType is the Amazon Linux 2023 AMI type of EKS managed nodes of
+// instanceType: AL2023_ARM_64_STANDARD on Graviton, AL2023_x86_64_STANDARD
+// otherwise (EKS API, Nodegroup amiType).
+func NodeAMIType(instanceType string) string {
+	if graviton.MatchString(instanceType) {
+		return "AL2023_ARM_64_STANDARD"
+	}
+	return "AL2023_x86_64_STANDARD"
 }

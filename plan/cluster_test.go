@@ -139,3 +139,19 @@ func TestEKSAddonsFor(t *testing.T) {
 		}
 	}
 }
+
+// Managed nodes run Amazon Linux 2023 for their instance type's
+// architecture: Graviton types (a family, its generation, then g; a1)
+// on ARM, the rest on x86.
+func TestNodeAMIType(t *testing.T) {
+	for typ, want := range map[string]string{
+		"m6i.large": "AL2023_x86_64_STANDARD", "c5.xlarge": "AL2023_x86_64_STANDARD", "m7i-flex.large": "AL2023_x86_64_STANDARD",
+		"g5.xlarge": "AL2023_x86_64_STANDARD", // NVIDIA, x86: its own AMI type is not chosen here
+		"m7g.large": "AL2023_ARM_64_STANDARD", "c6gn.2xlarge": "AL2023_ARM_64_STANDARD", "r6gd.large": "AL2023_ARM_64_STANDARD",
+		"t4g.medium": "AL2023_ARM_64_STANDARD", "im4gn.large": "AL2023_ARM_64_STANDARD", "a1.large": "AL2023_ARM_64_STANDARD",
+	} {
+		if got := NodeAMIType(typ); got != want {
+			t.Errorf("%s: %s, want %s", typ, got, want)
+		}
+	}
+}

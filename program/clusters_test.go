@@ -195,6 +195,10 @@ func TestClustersAndDelegates(t *testing.T) {
 			if got := str(n, "version"); got != st.Cluster.KubernetesVersion {
 				t.Errorf("%s: node group %s at Kubernetes %q, want its cluster's %q", stack, n.Name, got, st.Cluster.KubernetesVersion)
 			}
+			// The AMI is explicit: Amazon Linux 2023 (m6i: x86).
+			if got := str(n, "amiType"); got != "AL2023_x86_64_STANDARD" {
+				t.Errorf("%s: node group %s AMI type %q, want AL2023_x86_64_STANDARD", stack, n.Name, got)
+			}
 			ng := st.Cluster.NodeGroup
 			if value(n, "scalingConfig.minSize").NumberValue() != float64(ng.MinSize) || value(n, "scalingConfig.maxSize").NumberValue() != float64(ng.MaxSize) ||
 				!slices.Equal(propertyStrings(value(n, "instanceTypes")), []string{ng.InstanceType}) {
