@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // Without a token, preflight authenticates as the GitHub provider's
@@ -114,7 +113,6 @@ func TestLiveGitExperience(t *testing.T) {
 // revocation (validUntil less 30 days), and the delegate groups using a
 // token.
 func TestLiveDelegateTokens(t *testing.T) {
-	revoked := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		if r.Header.Get("x-api-key") != "good" || q.Get("accountIdentifier") != "acct" {
@@ -123,8 +121,8 @@ func TestLiveDelegateTokens(t *testing.T) {
 		}
 		switch r.URL.Path {
 		case "/ng/api/delegate-token-ng":
-			fmt.Fprintf(w, `{"metaData":{},"resource":[{"name":"d-token","status":"REVOKED","validUntil":%d},{"name":"d-g2-token","status":"ACTIVE"}]}`,
-				revoked.Add(RevokedTokenTTL).UnixMilli())
+			// DelegateTokenDetails as harness-core serialises it.
+			fmt.Fprint(w, `{"metaData":{},"resource":[{"uuid":"u1","accountId":"acct","name":"d-token","createdAt":1760000000000,"status":"REVOKED","ownerIdentifier":"","revokeAfter":0},{"name":"d-g2-token","status":"ACTIVE"}]}`)
 		case "/ng/api/delegate-token-ng/delegate-groups":
 			if q.Get("delegateTokenName") != "d-g2-token" {
 				fmt.Fprint(w, `{"resource":{"delegateGroupDetails":[]}}`)
@@ -139,7 +137,7 @@ func TestLiveDelegateTokens(t *testing.T) {
 	t.Setenv("HARNESS_ENDPOINT", srv.URL)
 	t.Setenv("HARNESS_PLATFORM_API_KEY", "good")
 	tokens, err := Live{}.DelegateTokens(context.Background(), "acct")
-	if err != nil || len(tokens) != 2 || tokens[0] != (DelegateToken{Name: "d-token", Status: "REVOKED", RevokedAt: revoked}) || tokens[1] != (DelegateToken{Name: "d-g2-token", Status: "ACTIVE"}) {
+	if err != nil || len(tokens) != 2 || tokens[0] != (DelegateToken{Name: "d-token", Status: "REVOKED"}) || tokens[1] != (DelegateToken{Name: "d-g2-token", Status: "ACTIVE"}) {
 		t.Errorf("tokens %+v %v", tokens, err)
 	}
 	groups, err := Live{}.DelegateGroups(context.Background(), "acct", "d-g2-token")

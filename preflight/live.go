@@ -406,15 +406,13 @@ func (l Live) GitExperience(ctx context.Context, account, org, project string) (
 }
 
 // DelegateTokens lists the account's delegate tokens, active and revoked
-// (Harness API: GET /ng/api/delegate-token-ng, DelegateTokenDetails:
-// name, status, validUntil, which for a revoked token is its revocation
-// plus 30 days).
+// (Harness API: GET /ng/api/delegate-token-ng, DelegateTokenDetails: name
+// and status; nothing says when a token was revoked).
 func (l Live) DelegateTokens(ctx context.Context, account string) ([]DelegateToken, error) {
 	var r struct {
 		Resource []struct {
-			Name       string `json:"name"`
-			Status     string `json:"status"`
-			ValidUntil int64  `json:"validUntil"`
+			Name   string `json:"name"`
+			Status string `json:"status"`
 		} `json:"resource"`
 	}
 	if err := l.harness(ctx, "/ng/api/delegate-token-ng", url.Values{"accountIdentifier": {account}}, &r); err != nil {
@@ -422,11 +420,7 @@ func (l Live) DelegateTokens(ctx context.Context, account string) ([]DelegateTok
 	}
 	out := make([]DelegateToken, 0, len(r.Resource))
 	for _, t := range r.Resource {
-		d := DelegateToken{Name: t.Name, Status: t.Status}
-		if t.Status == "REVOKED" && t.ValidUntil > 0 {
-			d.RevokedAt = time.UnixMilli(t.ValidUntil).Add(-RevokedTokenTTL).UTC()
-		}
-		out = append(out, d)
+		out = append(out, DelegateToken{Name: t.Name, Status: t.Status})
 	}
 	return out, nil
 }

@@ -101,13 +101,14 @@ type Services interface {
 	ImageScanAccount(ctx context.Context, account, org, project string, secrets []string) (ScanAccount, error)
 }
 
-// DelegateToken is a delegate token as Harness lists it.
+// DelegateToken is a delegate token as Harness lists it: its name and
+// status. The list does not say when a token was revoked
+// (DelegateTokenDetails: uuid, accountId, name, createdBy, createdAt,
+// status, value, ownerIdentifier, revokeAfter, the time a token is set to
+// revoke itself; harness-core, io.harness.delegate.beans).
 type DelegateToken struct {
 	Name   string
 	Status string // ACTIVE or REVOKED
-	// RevokedAt is when a revoked token was revoked, where Harness says
-	// (its validUntil less 30 days); zero when not known.
-	RevokedAt time.Time
 }
 
 // DelegateGroup is a delegate group that reports in with a token.

@@ -23,27 +23,22 @@ func checkDelegateTokens(ctx context.Context, svc Services, account string, plan
 		return []Problem{{Check: "Harness delegate tokens of account " + account, Err: err,
 			Fix: "give the Harness key view access to the account's delegates (Account Viewer)"}}
 	}
-	revoked := map[string]DelegateToken{}
+	revoked := map[string]bool{}
 	for _, t := range held {
 		if t.Status == "REVOKED" {
-			revoked[t.Name] = t
+			revoked[t.Name] = true
 		}
 	}
 	var out []Problem
 	for _, p := range planned {
-		t, ok := revoked[p.Name]
-		if !ok {
+		if !revoked[p.Name] {
 			continue
-		}
-		when := "within the last 30 days"
-		if !t.RevokedAt.IsZero() {
-			when = fmt.Sprintf("on %s (Harness frees the name on %s)", t.RevokedAt.Format("2006-01-02"), t.RevokedAt.Add(RevokedTokenTTL).Format("2006-01-02"))
 		}
 		delegate, gen := ident.TokenGeneration(p.Name)
 		next := NextGeneration(delegate, gen, held)
 		out = append(out, Problem{
 			Check: fmt.Sprintf("delegate token %s of region %s", p.Name, p.Region),
-			Err:   fmt.Errorf("%s: the token was revoked %s, and Harness refuses a new token of that name: Token with given name already exists for given account, org and project", p.Pos, when),
+			Err:   fmt.Errorf("%s: the token was revoked within the last 30 days (Harness keeps a revoked token's name that long, and does not list since when), and Harness refuses a new token of that name: Token with given name already exists for given account, org and project", p.Pos),
 			Fix:   fmt.Sprintf("set delegateTokenGeneration: %d on region %s (%s), or run platformctl rotate-delegate-token, which picks it", next, p.Region, p.Pos),
 		})
 	}

@@ -100,11 +100,9 @@ func DelegateTokens(r core.Reach, cloud *core.Cloud, account string) ([]prefligh
 		if (Behavior{}).Purged(DelegateTokenType, rec) {
 			continue
 		}
-		t := preflight.DelegateToken{Name: fmt.Sprint(rec.Properties["name"]), Status: fmt.Sprint(rec.Properties["tokenStatus"])}
-		if at, ok := revokedAt(rec); ok {
-			t.RevokedAt = at
-		}
-		out = append(out, t)
+		// What Harness's list says: the name and status, not when a
+		// revoked token was revoked (preflight.DelegateToken).
+		out = append(out, preflight.DelegateToken{Name: fmt.Sprint(rec.Properties["name"]), Status: fmt.Sprint(rec.Properties["tokenStatus"])})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil

@@ -52,7 +52,7 @@ func TestRevokedTokenNamesAreKept30Days(t *testing.T) {
 		t.Fatalf("revoking twice: %v", err)
 	}
 	listed, err := DelegateTokens(core.Reach{}, cloud, Account)
-	if err != nil || len(listed) != 1 || listed[0].Status != "REVOKED" || time.Since(listed[0].RevokedAt) > time.Minute {
+	if err != nil || len(listed) != 1 || listed[0].Status != "REVOKED" {
 		t.Fatalf("listed after the revocation: %+v %v", listed, err)
 	}
 	if _, err := create(); err == nil || !strings.Contains(err.Error(), taken) {
