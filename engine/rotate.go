@@ -179,9 +179,18 @@ func (s *Session) StaleDelegateTokens(ctx context.Context, name string) ([]strin
 }
 
 // awaitDelegates waits until Harness lists each delegate of want (token:
-// delegate) as connected among the groups using its token.
+// delegate) as connected among the groups using its token, with every
+// replica the stack runs: revoking a token "immediately disconnects and
+// stops" every delegate still using it (developer.harness.io, "Secure
+// delegates with tokens", Revoke a delegate token), so one replica on
+// the old token would stop at step 3.
 func (s *Session) awaitDelegates(ctx context.Context, name string, want map[string]string, o RotateOptions) ([]preflight.DelegateGroup, error) {
 	timeout, poll := cmpOr(o.ReportTimeout, 15*time.Minute), cmpOr(o.Poll, 15*time.Second)
+	st, _, err := s.Catalog.EnvironmentOf(name)
+	if err != nil {
+		return nil, err
+	}
+	replicas := max(st.Delegate.Replicas, 1)
 	svc := s.services(name)
 	deadline := time.Now().Add(timeout)
 	for {
@@ -192,9 +201,13 @@ func (s *Session) awaitDelegates(ctx context.Context, name string, want map[stri
 			if err != nil {
 				return nil, err
 			}
-			i := slices.IndexFunc(groups, func(g preflight.DelegateGroup) bool { return g.Name == want[token] && g.Connected && g.Instances > 0 })
-			if i < 0 {
-				missing = append(missing, fmt.Sprintf("%s (token %s)", want[token], token))
+			i := slices.IndexFunc(groups, func(g preflight.DelegateGroup) bool { return g.Name == want[token] && g.Connected })
+			if i < 0 || groups[i].Instances < replicas {
+				heard := 0
+				if i >= 0 {
+					heard = groups[i].Instances
+				}
+				missing = append(missing, fmt.Sprintf("%s (token %s: %d of %d replicas)", want[token], token, heard, replicas))
 				continue
 			}
 			reported = append(reported, groups[i])

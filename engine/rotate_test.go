@@ -43,7 +43,7 @@ func TestRotateDelegateToken(t *testing.T) {
 	reach.HarnessDelegatesSilent = true
 	s.servers().SetReach(reach)
 	_, err := s.RotateDelegateTokens(ctx, "dev", RotateOptions{ReportTimeout: time.Second, Poll: 100 * time.Millisecond})
-	if err == nil || !strings.Contains(err.Error(), "Harness has not heard from harness-delegate-int-stable-euw1 (token "+next+")") || !strings.Contains(err.Error(), "stay valid") {
+	if err == nil || !strings.Contains(err.Error(), "Harness has not heard from harness-delegate-int-stable-euw1 (token "+next+": 0 of 2 replicas)") || !strings.Contains(err.Error(), "stay valid") {
 		t.Fatalf("silent delegates: %v", err)
 	}
 	if st := tokenStatus(t, state); st[old] != "ACTIVE" || st[next] != "ACTIVE" {
