@@ -20,6 +20,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/ghrunner"
 	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/trust"
 )
@@ -211,8 +212,10 @@ func TestWorkflowContract(t *testing.T) {
 		if !slices.Equal(needs, want) {
 			t.Errorf("up: %s needs %q, want %q", c.job, needs, want)
 		}
-		if !strings.Contains(j.If, "needs.paths.outputs."+c.stack+" == 'github-actions'") || c.needs != "" && !strings.Contains(j.If, "!failure() && !cancelled()") {
-			t.Errorf("up: %s runs if %q: want only where %s's delivery path is github-actions, after a skipped but not a failed %s", c.job, j.If, c.stack, c.needs)
+		if c.needs != "" {
+			checkGate(t, c.job, j.If, c.needs, up.Jobs[c.needs].With["stack"])
+		} else if !strings.Contains(j.If, "needs.paths.outputs."+c.stack+" == 'github-actions'") {
+			t.Errorf("up: %s runs if %q: want only where %s's delivery path is github-actions", c.job, j.If, c.stack)
 		}
 	}
 	if !strings.Contains(upText, "platformctl delivery --stack") {
@@ -921,5 +924,53 @@ func TestAppliedPlansAreTheSavedOnes(t *testing.T) {
 	write("extra.json", `{}`)
 	if digest() == saved {
 		t.Error("plans-digest.sh: an added plan keeps the saved digest")
+	}
+}
+
+// checkGate evaluates a chain job's if: (with the runner's evaluator,
+// as GitHub does) after its need ends each way it can: it runs after a
+// need that succeeded, or one skipped because another path delivers its
+// environment; never after one that failed, or was cancelled while
+// queued in its concurrency group. That cancellation is the job's, not
+// the run's, so cancelled() is false there ("Returns true if the
+// workflow was canceled", docs.github.com, Status check functions):
+// `!failure() && !cancelled()` would promote a commit the environment
+// before never applied.
+func checkGate(t *testing.T, job, cond, need string, needStack any) {
+	t.Helper()
+	for _, tc := range []struct {
+		result, path string
+		want         bool
+	}{
+		{"success", "github-actions", true},
+		{"failure", "github-actions", false},
+		{"cancelled", "github-actions", false},
+		{"skipped", "operator", needStack != nil && job != "production"},
+		{"skipped", "github-actions", false},
+	} {
+		outputs := map[string]any{}
+		for _, env := range []string{"dev", "staging", "production"} {
+			outputs[env] = "github-actions"
+		}
+		if s, ok := needStack.(string); ok {
+			outputs[s] = tc.path
+		}
+		needs := map[string]any{
+			"paths": map[string]any{"result": "success", "outputs": outputs},
+			need:    map[string]any{"result": tc.result, "outputs": map[string]any{"first-step": "false"}},
+		}
+		scope := &ghrunner.Scope{Contexts: map[string]any{"needs": needs}, Status: ghrunner.Status{
+			Success:   func() bool { return tc.result == "success" },
+			Failure:   func() bool { return tc.result == "failure" },
+			Cancelled: func() bool { return false },
+		}}
+		got, err := scope.Condition(cond)
+		if err != nil {
+			t.Errorf("up: %s's if: %v", job, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("up: %s runs (%v) after %s ended %s with its environment delivered by %s; want %v (if: %s)", job, got, need, tc.result, tc.path, tc.want, cond)
+		}
 	}
 }

@@ -28,8 +28,8 @@
 //     new directory (workspace, RUNNER_TEMP, Beside directories);
 //   - a job's if: with needs' results and outputs; a skipped or failed
 //     need skips a job whose if: calls no status function; failure()
-//     sees every ancestor; cancelled() sees the run, and (this runner's
-//     reading) a need cancelled by its concurrency group;
+//     sees every ancestor; cancelled() sees the run only (a need
+//     cancelled by its concurrency group is not the run's cancellation);
 //   - reusable workflows of the repository (uses: ./.github/workflows/x.yml)
 //     with their inputs (typed, defaults) and outputs; a called job's
 //     token permissions no more than its caller's;

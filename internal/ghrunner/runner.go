@@ -847,8 +847,11 @@ func (j *Job) ancestors() []*Job {
 // jobScope is what a job's if:, environment, concurrency, with: and
 // outputs see. Its status functions: success() when every job it needs
 // succeeded; failure() when one it needs, directly or not, failed;
-// cancelled() when the run was cancelled, or (this runner's reading of
-// a job cancelled by its concurrency group) one it needs was.
+// cancelled() when the run was cancelled ("Returns true if the workflow
+// was canceled", docs.github.com, Evaluate expressions in workflows and
+// actions, Status check functions): a needed job cancelled by its
+// concurrency group makes neither failure() nor cancelled() true, so
+// `!failure() && !cancelled()` runs after it, as on GitHub.
 func (r *Runner) jobScope(j *Job) *Scope {
 	s := r.scope(j.Run, j)
 	needs := map[string]any{}
@@ -872,9 +875,7 @@ func (r *Runner) jobScope(j *Job) *Scope {
 		Failure: func() bool {
 			return slices.ContainsFunc(j.ancestors(), func(a *Job) bool { return a.Result == Failure })
 		},
-		Cancelled: func() bool {
-			return j.Run.cancelled || slices.ContainsFunc(j.ancestors(), func(a *Job) bool { return a.Result == Cancelled })
-		},
+		Cancelled: func() bool { return j.Run.cancelled },
 	}
 	return s
 }

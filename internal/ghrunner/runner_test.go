@@ -192,7 +192,10 @@ jobs:
 // The queue scenario: a run holds a group; a second run's job and a
 // third's arrive while it does. With queue: max both wait and run in
 // order; without it the second is cancelled when the third arrives
-// (GitHub keeps one pending), and the jobs after it do not run.
+// (GitHub keeps one pending), and the jobs after it do not run, but for
+// one gated on !failure() && !cancelled(): the job's cancellation is not
+// the run's, so cancelled() is false there (GitHub's "Returns true if the
+// workflow was canceled"); a gate on the need's result holds.
 func TestConcurrencyQueue(t *testing.T) {
 	for _, queue := range []bool{true, false} {
 		t.Run(fmt.Sprintf("queue-max-%v", queue), func(t *testing.T) {
@@ -216,6 +219,18 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - run: echo "next ${{ github.run_id }}" >> "$SHARED/order"
+  gate:
+    needs: up
+    if: ${{ !failure() && !cancelled() }}
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "gate ${{ github.run_id }}" >> "$SHARED/gates"
+  strict:
+    needs: up
+    if: ${{ !cancelled() && needs.up.result == 'success' }}
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "strict ${{ github.run_id }}" >> "$SHARED/gates"
 `,
 				".github/workflows/drift.yml": `
 on:
@@ -252,10 +267,10 @@ jobs:
 					order = append(order, line)
 				}
 			}
-			wantResults(t, first, map[string]string{"up": Success, "next": Success})
+			wantResults(t, first, map[string]string{"up": Success, "next": Success, "gate": Success, "strict": Success})
 			wantResults(t, third, map[string]string{"drift (dev)": Success})
 			if queue {
-				wantResults(t, second, map[string]string{"up": Success, "next": Success})
+				wantResults(t, second, map[string]string{"up": Success, "next": Success, "gate": Success, "strict": Success})
 				if want := []string{"up 1001", "up 1002", "drift 1003"}; !slices.Equal(order, want) {
 					t.Errorf("order %q, want %q", order, want)
 				}
@@ -263,7 +278,7 @@ jobs:
 					t.Errorf("cancelled: %v", r.Cancellations)
 				}
 			} else {
-				wantResults(t, second, map[string]string{"up": Cancelled, "next": Skipped})
+				wantResults(t, second, map[string]string{"up": Cancelled, "next": Skipped, "gate": Success, "strict": Skipped})
 				if want := []string{"up 1001", "drift 1003"}; !slices.Equal(order, want) {
 					t.Errorf("order %q, want %q", order, want)
 				}
