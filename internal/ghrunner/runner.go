@@ -544,8 +544,13 @@ func boolOf(s *Scope, b *actionlint.Bool) (bool, error) {
 // enter puts a job or run into its concurrency group, as GitHub
 // documents it: at most one holds the group; one arriving while it is
 // held waits, and by default replaces (cancels) the one already
-// waiting; with queue: max up to 100 wait, in order; with
-// cancel-in-progress the holder is cancelled instead.
+// waiting; with queue: max up to 100 wait, and one arriving at a full
+// queue is cancelled itself ("When the queue is full, any additional
+// jobs or workflow runs are canceled", Control the concurrency of
+// workflows and jobs); with cancel-in-progress the holder is cancelled
+// instead. GitHub does not promise the order in which waiting ones
+// start; this runner starts them in the order they arrived, one of the
+// orders GitHub may take.
 func (r *Runner) enter(x any, name string, cancelInProgress bool, queue string) {
 	if r.groups == nil {
 		r.groups = map[string]*group{}
@@ -562,6 +567,10 @@ func (r *Runner) enter(x any, name string, cancelInProgress bool, queue string) 
 	if g.holder == nil {
 		g.holder = x
 		r.begin(x)
+		return
+	}
+	if queue == "max" && !cancelInProgress && len(g.pending) >= maxQueue {
+		r.cancel(x, fmt.Sprintf("%s: cancelled on arrival in group %s: the queue is full (%d pending)", describe(x), name, maxQueue))
 		return
 	}
 	limit := 1

@@ -635,3 +635,51 @@ jobs:
 		t.Error("the fork's GitHub API is the runner's")
 	}
 }
+
+// queue: max keeps up to 100 waiting; one arriving at a full queue is
+// cancelled itself, not the oldest waiting ("When the queue is full, any
+// additional jobs or workflow runs are canceled"); and queue: max beside
+// cancel-in-progress: true is a workflow error.
+func TestFullQueueCancelsTheArrival(t *testing.T) {
+	r, sha := newRunner(t, map[string]string{
+		".github/workflows/up.yml": `
+on: push
+concurrency:
+  group: stack-dev
+  cancel-in-progress: false
+  queue: max
+jobs:
+  up:
+    runs-on: ubuntu-latest
+    steps:
+      - run: "true"
+`,
+	})
+	var runs []*Run
+	r.Hold = func(j *Job) bool { return j.Run.ID == 1001 }
+	r.OnStart = func(j *Job) {
+		if j.Run.ID == 1001 {
+			for range maxQueue + 1 {
+				runs = append(runs, trigger(t, r, ".github/workflows/up.yml", push(sha)))
+			}
+		}
+	}
+	first := trigger(t, r, ".github/workflows/up.yml", push(sha))
+	wait(t, r)
+	if first.Result() != Success || len(runs) != maxQueue+1 {
+		t.Fatalf("first %s, %d more", first.Result(), len(runs))
+	}
+	for i, run := range runs[:maxQueue] {
+		if run.Result() != Success {
+			t.Errorf("waiting run %d: %s", i, run.Result())
+		}
+	}
+	if last := runs[maxQueue]; last.Result() != Cancelled || len(r.Cancellations) != 1 || !strings.Contains(r.Cancellations[0], "cancelled on arrival in group stack-dev: the queue is full") {
+		t.Errorf("the arrival at a full queue: %s, %v", last.Result(), r.Cancellations)
+	}
+
+	_, err := ParseWorkflow("w.yml", []byte("on: push\nconcurrency:\n  group: g\n  cancel-in-progress: true\n  queue: max\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: \"true\"\n"))
+	if err == nil || !strings.Contains(err.Error(), "queue: max cannot be used with cancel-in-progress: true") {
+		t.Errorf("queue: max with cancel-in-progress: %v", err)
+	}
+}

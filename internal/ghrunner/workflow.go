@@ -47,10 +47,19 @@ func ParseWorkflow(path string, data []byte) (*Workflow, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	out := &Workflow{Path: path, Workflow: w, Queue: queueOf(raw.Concurrency), JobQueues: map[string]string{}}
+	if err := queueWithCancel(raw.Concurrency); err != nil {
+		bad = append(bad, path+": concurrency: "+err.Error())
+	}
 	for id, j := range raw.Jobs {
 		if q := queueOf(j.Concurrency); q != "" {
 			out.JobQueues[strings.ToLower(id)] = q
 		}
+		if err := queueWithCancel(j.Concurrency); err != nil {
+			bad = append(bad, fmt.Sprintf("%s: jobs.%s.concurrency: %v", path, id, err))
+		}
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("%s", strings.Join(bad, "\n"))
 	}
 	return out, nil
 }
@@ -62,6 +71,22 @@ func queueOf(c any) string {
 	}
 	q, _ := m["queue"].(string)
 	return q
+}
+
+// queueWithCancel refuses queue: max beside cancel-in-progress: true,
+// which GitHub refuses as a workflow error (a queue of pending runs and
+// the cancellation of the one in progress contradict each other; issue
+// 59's reading of GitHub's concurrency docs). An expression is judged
+// when it is evaluated, not here.
+func queueWithCancel(c any) error {
+	m, ok := c.(map[string]any)
+	if !ok {
+		return nil
+	}
+	if m["queue"] == "max" && m["cancel-in-progress"] == true {
+		return fmt.Errorf("queue: max cannot be used with cancel-in-progress: true")
+	}
+	return nil
 }
 
 // Call is the workflow_call trigger of a reusable workflow, or nil.
