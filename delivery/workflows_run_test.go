@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rhysd/actionlint"
+
 	"github.com/company/harness-platform/internal/ghrunner"
 )
 
@@ -102,6 +104,8 @@ func dryStep(s *ghrunner.StepContext, firstStep bool) (bool, error) {
 		}
 	case id == "check":
 		s.Outputs["result"] = "clean"
+	case id == "newest":
+		s.Outputs["newest"] = "true" // every run here is of main's newest commit
 	}
 	return true, nil
 }
@@ -244,4 +248,97 @@ func TestFirstStepRoundsKeepTheirBackups(t *testing.T) {
 			}
 		})
 	}
+}
+
+// up-stack.yml applies only main's newest commit: its own step, run as
+// GitHub runs it (a real checkout and git fetch of the runner's origin),
+// says newest=true for main's head and false for a commit main has moved
+// past, and the preflight and up steps then do not run. GitHub does not
+// promise the order a concurrency group's waiting runs start in.
+func TestOnlyMainsNewestCommitIsApplied(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(workflows, "up-stack.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ghrunner.ParseWorkflow("up-stack.yml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var script string
+	after := map[string]string{}
+	for _, j := range w.Jobs {
+		for _, s := range j.Steps {
+			if s.ID != nil && s.ID.Value == "newest" {
+				script = s.Exec.(*actionlint.ExecRun).Run.Value
+			}
+			if s.Name != nil && s.If != nil {
+				after[s.Name.Value] = s.If.Value
+			}
+		}
+	}
+	if script == "" {
+		t.Fatal("up-stack.yml has no step newest")
+	}
+	for name, cond := range after {
+		if (strings.HasPrefix(name, "Preflight of ") || strings.HasPrefix(name, "Up every stack of ")) && cond != "steps.newest.outputs.newest == 'true'" {
+			t.Errorf("%q runs if %q, not only for main's newest commit", name, cond)
+		}
+	}
+	if len(after) < 2 {
+		t.Errorf("the preflight and up steps are not gated: %v", after)
+	}
+	test := `on: push
+jobs:
+  up:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - id: newest
+        shell: bash
+        run: |
+` + indent(script, "          ") + `
+      - if: steps.newest.outputs.newest == 'true'
+        run: echo "applied $GITHUB_SHA" >> "$SHARED/applied"
+`
+	root := t.TempDir()
+	o, err := ghrunner.OriginOf("company/harness-platform", filepath.Join(root, "origin"), map[string]string{".github/workflows/up.yml": test})
+	if err != nil {
+		t.Fatal(err)
+	}
+	older, err := o.Head("main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer, err := o.Commit("main", "a newer merge", func(dir string) error { return os.WriteFile(filepath.Join(dir, "x"), []byte("x"), 0o644) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := filepath.Join(root, "shared")
+	if err := os.MkdirAll(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	r := &ghrunner.Runner{Origin: o, Root: filepath.Join(root, "runs"), Log: &log,
+		Env:     map[string]string{"PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME"), "SHARED": shared},
+		Actions: map[string]ghrunner.Action{"actions/checkout": ghrunner.Checkout}}
+	for _, sha := range []string{newer, older} {
+		if _, err := r.Trigger(".github/workflows/up.yml", push(sha)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Wait(); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	got, _ := os.ReadFile(filepath.Join(shared, "applied"))
+	if string(got) != "applied "+newer+"\n" {
+		t.Errorf("applied %q; want main's newest %s only (the older %s is superseded)\n%s", got, newer, older, log.String())
+	}
+}
+
+func indent(s, by string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = by + l
+	}
+	return strings.Join(lines, "\n")
 }
