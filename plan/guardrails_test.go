@@ -61,16 +61,7 @@ func TestEveryNamespaceHasItsGuardrail(t *testing.T) {
 // existing cluster, whose version the program does not know, follows its
 // own (no version labels).
 func TestPodSecurityPinnedToTheClustersVersion(t *testing.T) {
-	files, err := catalogtest.ExampleFiles("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files["Pulumi.staging.yaml"] = []byte(strings.Replace(string(files["Pulumi.staging.yaml"]),
-		"    - name: euw2\n      networkCidr: 10.2.128.0/17\n", "    - name: euw2\n      kind: existing\n", 1))
-	c, err := catalog.Parse(files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := catalogtest.ExampleWithExistingCluster(t, "..")
 	pinned, existing := 0, 0
 	for _, stack := range c.AllStacks() {
 		env, _, _ := strings.Cut(stack, ".")

@@ -352,20 +352,11 @@ func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktes
 // An existing cluster declares no AWS resource; its kubeconfig is a
 // secret from config.
 func TestExistingCluster(t *testing.T) {
-	files, err := catalogtest.ExampleFiles("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files["Pulumi.staging.yaml"] = []byte(strings.Replace(string(files["Pulumi.staging.yaml"]),
-		"    - name: euw2\n      networkCidr: 10.2.128.0/17\n", "    - name: euw2\n      kind: existing\n", 1))
-	c, err := catalog.Parse(files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := catalogtest.ExampleWithExistingCluster(t, "..")
 	const kubeconfig = "apiVersion: v1\nkind: Config\n# existing-cluster-credentials\n"
 	cfgs, _ := json.Marshal(map[string]string{"euw2": kubeconfig})
 	rec := &mocktest.Recorder{StackOutputs: deployedChain(c)}
-	err = mocktest.Run(New(c.Files()), "staging", rec, mocktest.WithConfig(map[string]string{
+	err := mocktest.Run(New(c.Files()), "staging", rec, mocktest.WithConfig(map[string]string{
 		"harness:accountId": mocktest.TestAccount, catalog.KubeconfigsKey: string(cfgs),
 	}, catalog.KubeconfigsKey))
 	if err != nil {

@@ -126,6 +126,27 @@ func ExampleWithRegionRenamed(tb testing.TB, root, from, to string) *catalog.Cat
 	return c
 }
 
+// ExampleWithExistingCluster is the example catalog of the project at root
+// with staging's euw2 an existing cluster (kind: existing, given by its
+// kubeconfig) instead of an EKS one.
+func ExampleWithExistingCluster(tb testing.TB, root string) *catalog.Catalog {
+	tb.Helper()
+	files, err := ExampleFiles(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	const eks, existing = "    - name: euw2\n      networkCidr: 10.2.128.0/17\n", "    - name: euw2\n      kind: existing\n"
+	if !strings.Contains(string(files["Pulumi.staging.yaml"]), eks) {
+		tb.Fatal("Pulumi.staging.yaml has no EKS region euw2 to make an existing cluster")
+	}
+	files["Pulumi.staging.yaml"] = []byte(strings.Replace(string(files["Pulumi.staging.yaml"]), eks, existing, 1))
+	c, err := catalog.Parse(files)
+	if err != nil {
+		tb.Fatalf("example catalog with an existing cluster: %v", err)
+	}
+	return c
+}
+
 // OnlyServiceStack is the one service stack of env in a catalog that has
 // one (the example's teams share it), failing tb otherwise.
 func OnlyServiceStack(tb testing.TB, c *catalog.Catalog, env string) string {
