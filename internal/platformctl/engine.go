@@ -5,13 +5,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 
 	"github.com/company/harness-platform/adopt"
 	"github.com/company/harness-platform/apibudget"
@@ -329,10 +333,45 @@ func restoreStack(ctx context.Context, s *engine.Session, f options, stdout io.W
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s restored from %s (the state it replaced was backed up first).\nThe refresh preview above shows what differs in the cloud: %v\n"+
-		"Next: `platformctl refresh --stack %s --yes` to accept the cloud as it is, then `platformctl up --stack %s --yes` to apply the catalog.\n",
-		f.stack, f.from, r.ChangeSummary, f.stack, f.stack)
+	same := f.sameState()
+	fmt.Fprintf(stdout, "%s restored from %s (the state it replaced was backed up first).\nThe refresh preview above shows what differs in the cloud: %s.\n"+
+		"Next: `platformctl refresh --stack %s%s --yes` to accept the cloud as it is, then `platformctl up --stack %s%s --yes` to apply the catalog.\n",
+		f.stack, f.from, describeChanges(r.ChangeSummary), f.stack, same, f.stack, same)
 	return nil
+}
+
+// describeChanges is a change summary in words, changes first:
+// "2 update, 215 unchanged"; "nothing" when empty.
+func describeChanges(summary map[apitype.OpType]int) string {
+	var changes []string
+	for _, op := range slices.Sorted(maps.Keys(summary)) {
+		if n := summary[op]; n > 0 && op != apitype.OpSame {
+			changes = append(changes, fmt.Sprintf("%d %s", n, op))
+		}
+	}
+	if n := summary[apitype.OpSame]; n > 0 {
+		changes = append(changes, fmt.Sprintf("%d unchanged", n))
+	}
+	if len(changes) == 0 {
+		return "nothing"
+	}
+	return strings.Join(changes, ", ")
+}
+
+// sameState are the flags that point a next command at the state this
+// one used: --offline, and the --dir and --state it was given.
+func (o options) sameState() string {
+	var b strings.Builder
+	if o.dir != "" && o.dir != "." {
+		b.WriteString(" --dir " + o.dir)
+	}
+	if o.offline {
+		b.WriteString(" --offline")
+		if o.state != "" {
+			b.WriteString(" --state " + o.state)
+		}
+	}
+	return b.String()
 }
 
 // runImport reports, and with --yes adopts, the Harness objects of the

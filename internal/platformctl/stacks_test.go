@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/catalog"
@@ -120,5 +121,34 @@ func TestGitOpsFollowsTheCatalog(t *testing.T) {
 	}
 	if err := syncFiles(t.TempDir(), files, false, &out); err == nil || !strings.Contains(err.Error(), "platformctl gitops --yes") {
 		t.Errorf("missing manifests: %v", err)
+	}
+}
+
+// restore's closing lines: the refresh preview's summary in words, never
+// a Go map, and next steps that point at the same state (an offline
+// restore's refresh without --offline would run against the real
+// backend).
+func TestRestoreSaysWhatItFoundAndWhereToGoOn(t *testing.T) {
+	if got := describeChanges(map[apitype.OpType]int{apitype.OpSame: 215}); got != "215 unchanged" {
+		t.Errorf("all same: %q", got)
+	}
+	if got := describeChanges(map[apitype.OpType]int{apitype.OpSame: 213, apitype.OpUpdate: 2, apitype.OpDelete: 1}); got != "1 delete, 2 update, 213 unchanged" {
+		t.Errorf("changes: %q", got)
+	}
+	if got := describeChanges(nil); got != "nothing" {
+		t.Errorf("empty: %q", got)
+	}
+	for _, tc := range []struct {
+		o    options
+		want string
+	}{
+		{options{dir: "."}, ""},
+		{options{dir: ".", offline: true}, " --offline"},
+		{options{dir: "../project", offline: true, state: "/tmp/s"}, " --dir ../project --offline --state /tmp/s"},
+		{options{dir: ".", state: "/tmp/s"}, ""}, // --state is offline's only
+	} {
+		if got := tc.o.sameState(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.o, got, tc.want)
+		}
 	}
 }
