@@ -156,7 +156,7 @@ func interruptedUpConverges(t *testing.T, example *catalog.Catalog, k killPoint)
 	if _, err := s.Up(ctx, "dev", UpOptions{}); err == nil || !strings.Contains(err.Error(), "locked") {
 		t.Fatalf("the killed run's lock must refuse the next up, got %v", err)
 	}
-	if err := s.Unlock(ctx, "dev"); err != nil {
+	if _, err := s.Unlock(ctx, "dev"); err != nil {
 		t.Fatal(err)
 	}
 	if k.pending == apitype.OperationTypeCreating {

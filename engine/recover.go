@@ -277,27 +277,31 @@ func (s *Session) pendingID(typ, name string, inputs, provider resource.Property
 // Unlock removes the lock a killed run left on the stack (`pulumi cancel`):
 // with a self-managed backend the lock outlives the process that took it,
 // and every later operation is refused until it is removed. Only for a run
-// known to be dead: it also cancels a run still in progress.
-func (s *Session) Unlock(ctx context.Context, name string) error {
+// known to be dead: it also cancels a run still in progress. It returns
+// the stacks it cancelled the update of: a self-managed backend does not
+// say whether one held a lock.
+func (s *Session) Unlock(ctx context.Context, name string) ([]string, error) {
 	stacks, err := s.stacksOf(ctx, name)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var cancelled []string
 	for _, name := range stacks {
 		if _, err := s.stack(ctx, name, true); err != nil {
-			return err
+			return cancelled, err
 		}
 		// Cancel needs the LocalWorkspace itself.
 		stack, err := auto.SelectStack(ctx, name, s.local)
 		if err != nil {
-			return err
+			return cancelled, err
 		}
 		// A DIY backend cancels a stack with no lock silently; the
 		// service backend refuses one never updated ("stack ... has
 		// never been updated", httpstate's CancelCurrentUpdate).
 		if err := stack.Cancel(ctx); err != nil && !strings.Contains(err.Error(), "has never been updated") {
-			return fmt.Errorf("%s: %w", name, err)
+			return cancelled, fmt.Errorf("%s: %w", name, err)
 		}
+		cancelled = append(cancelled, name)
 	}
-	return nil
+	return cancelled, nil
 }

@@ -245,7 +245,11 @@ func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 // --unlock) and the pending operations (creates, updates, deletes).
 func recoverStack(ctx context.Context, s *engine.Session, f options, stdout io.Writer) error {
 	if f.unlock {
-		if err := s.Unlock(ctx, f.stack); err != nil {
+		unlocked, err := s.Unlock(ctx, f.stack)
+		if len(unlocked) > 0 {
+			fmt.Fprintf(stdout, "unlocked %s: any update in progress there was cancelled, and its lock removed (the backend does not say whether there was one)\n", strings.Join(unlocked, ", "))
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -254,7 +258,11 @@ func recoverStack(ctx context.Context, s *engine.Session, f options, stdout io.W
 		return err
 	}
 	if len(settled) == 0 {
-		fmt.Fprintf(stdout, "%s has no pending operations: nothing to recover\n", f.stack)
+		what := "nothing to recover"
+		if f.unlock {
+			what = "nothing else to recover"
+		}
+		fmt.Fprintf(stdout, "%s has no pending operations: %s\n", f.stack, what)
 		return nil
 	}
 	fmt.Fprintf(stdout, "%s: settled %d pending operation(s); run `platformctl up --stack %s --yes` to finish what the interrupted up left\n", f.stack, len(settled), f.stack)

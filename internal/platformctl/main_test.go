@@ -293,3 +293,28 @@ func TestDirLocatesShared(t *testing.T) {
 		t.Fatalf("want the engine to start (and refuse the undeployed upstream), got exit %d: %s", code, errOut.String())
 	}
 }
+
+// recover --unlock says what it unlocked before it says what is left to
+// recover: a killed run's lock, removed silently, read as "nothing to
+// recover".
+func TestRecoverSaysItUnlocked(t *testing.T) {
+	dir, err := filepath.Abs("../..") // the project, with ../shared beside it
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(t.TempDir(), "state")
+	var out, errOut bytes.Buffer
+	if code := Run([]string{"up", "--stack", "dev", "--offline", "--state", state, "--dir", dir, "--yes"}, &out, &errOut); code != 0 {
+		t.Fatalf("up: exit %d: %s", code, errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := Run([]string{"recover", "--stack", "dev", "--offline", "--state", state, "--dir", dir, "--unlock"}, &out, &errOut); code != 0 {
+		t.Fatalf("recover: exit %d: %s", code, errOut.String())
+	}
+	text := out.String()
+	i, j := strings.Index(text, "unlocked dev, dev.services: any update in progress there was cancelled"), strings.Index(text, "dev has no pending operations: nothing else to recover")
+	if i < 0 || j < i {
+		t.Errorf("recover --unlock said:\n%s", text)
+	}
+}
