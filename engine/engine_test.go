@@ -989,3 +989,25 @@ func resolvedIn(t *testing.T, recs map[string]simulated.Record, pipelineYAML str
 
 // servers is an offline session's simulated cloud.
 func (s *Session) servers() *simulated.Servers { return s.cloud.(*simulated.Servers) }
+
+// An upstream the backend cannot read (here a state store this CLI does
+// not support; for real, a missing login) is reported with the
+// backend's own error, not as an upstream never deployed with advice to
+// deploy it.
+func TestUpstreamUnreadableIsNotUndeployed(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	s := open(t, state, example(t))
+	meta := filepath.Join(state, "backend", ".pulumi", "meta.yaml")
+	if err := os.MkdirAll(filepath.Dir(meta), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(meta, []byte("version: 99\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Preview(context.Background(), "staging", PreviewOptions{})
+	if err == nil || errors.Is(err, ErrUpstreamNotDeployed) || strings.Contains(err.Error(), "platformctl up") ||
+		!strings.Contains(err.Error(), `stack "staging" reads its upstream "dev", which could not be read`) || !strings.Contains(err.Error(), "state store unsupported") {
+		t.Fatalf("want the backend's own error, got %v", err)
+	}
+}

@@ -480,7 +480,9 @@ func (s *Session) requireDeployed(ctx context.Context, upstream, stack, role str
 	if _, ok := s.deployed.Load(upstream); ok {
 		return nil
 	}
-	if up, err := s.selected(ctx, upstream); err == nil {
+	up, err := s.selected(ctx, upstream)
+	switch {
+	case err == nil:
 		outputs, err := up.Outputs(ctx)
 		if err != nil {
 			return err
@@ -488,6 +490,12 @@ func (s *Session) requireDeployed(ctx context.Context, upstream, stack, role str
 		if s.recordDeployed(upstream, outputs) {
 			return nil
 		}
+	case !auto.IsSelectStack404Error(err):
+		// Not "no stack named ...": the backend could not be read (no
+		// login, no access, a state store this CLI cannot read). Saying
+		// the upstream is not deployed, and advising an up of it, would
+		// be the wrong diagnosis and advice that deploys.
+		return fmt.Errorf("stack %q reads %s %q, which could not be read: %w", stack, role, upstream, err)
 	}
 	return fmt.Errorf("%w: stack %q reads %s %q, which has not been deployed; deploy it first: platformctl up --stack %s --yes%s",
 		ErrUpstreamNotDeployed, stack, role, upstream, upstream, map[bool]string{true: " --offline", false: ""}[s.opts.Offline])
