@@ -223,15 +223,6 @@ func (a asTeam) OpenEnvironment(ctx context.Context, env string) error {
 	return a.Cloud.OpenEnvironmentAs(ctx, a.team, env)
 }
 
-// EnvironmentDefinition is read as the run's team would (the cloud's
-// own team may differ).
 func (a asTeam) EnvironmentDefinition(ctx context.Context, env string) ([]byte, error) {
-	m, err := trust.Default()
-	if err != nil {
-		return nil, err
-	}
-	if t := m.Access.Team(a.team); a.team != "" && (t == nil || !t.MayOpen(env)) {
-		return nil, fmt.Errorf("[403] %w", trust.ErrNoPermission)
-	}
-	return a.Cloud.EnvironmentDefinition(ctx, env)
+	return a.Cloud.EnvironmentDefinitionAs(ctx, a.team, env)
 }

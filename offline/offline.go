@@ -55,9 +55,11 @@ type Cloud interface {
 	Waited() (github, harness time.Duration)
 	ResetCalls()
 	// Team is the Pulumi Cloud team whose token the run holds ("": one
-	// every environment opens for); OpenEnvironmentAs opens env as team.
+	// every environment opens for); OpenEnvironmentAs opens env as team,
+	// EnvironmentDefinitionAs reads its definition as team.
 	Team() string
 	OpenEnvironmentAs(ctx context.Context, team, env string) error
+	EnvironmentDefinitionAs(ctx context.Context, team, env string) ([]byte, error)
 	// Flush writes the cloud's files; Stop stops serving and flushes.
 	Flush() error
 	Stop()

@@ -104,16 +104,22 @@ func (s *Servers) OpenEnvironmentAs(ctx context.Context, team, env string) error
 	return err
 }
 
-// EnvironmentDefinition: the definition Pulumi Cloud holds, which in the
-// simulation is the committed one (esc/), read as the Reach's team: ESC
-// shows a definition to a team with read permission on it, which open
-// includes (trust.Team.MayOpen; Pulumi ESC, access control).
-func (s *Servers) EnvironmentDefinition(_ context.Context, env string) ([]byte, error) {
+// EnvironmentDefinition: the definition Pulumi Cloud holds, read as the
+// Reach's team (EnvironmentDefinitionAs).
+func (s *Servers) EnvironmentDefinition(ctx context.Context, env string) ([]byte, error) {
+	return s.EnvironmentDefinitionAs(ctx, s.Reach().PulumiTeam, env)
+}
+
+// EnvironmentDefinitionAs is EnvironmentDefinition for a token of team
+// ("": every definition reads): in the simulation the committed one
+// (esc/). ESC shows a definition to a team with read permission on it,
+// which open includes (trust.Team.MayOpen; Pulumi ESC, access control).
+func (s *Servers) EnvironmentDefinitionAs(_ context.Context, team, env string) ([]byte, error) {
 	m, err := trust.Default()
 	if err != nil {
 		return nil, err
 	}
-	if team := s.Reach().PulumiTeam; team != "" {
+	if team != "" {
 		t := m.Access.Team(team)
 		if t == nil || !t.MayOpen(env) {
 			return nil, fmt.Errorf("[403] %w", trust.ErrNoPermission)
