@@ -68,7 +68,7 @@ func DeclareNamespaces(ctx *pulumi.Context, d plan.Delegate, provider *kubernete
 	for _, n := range d.Namespaces {
 		g := d.Guardrails[n]
 		var ns corev1.Namespace
-		if err := ctx.RegisterResource(namespaceType, n, namespaceInputs(n, g), &ns, k8s...); err != nil {
+		if err := ctx.RegisterResource(namespaceType, n, namespaceInputs(n, g, d.PodSecurityVersion), &ns, k8s...); err != nil {
 			return err
 		}
 		if err := declareGuardrails(ctx, n, g, append(k8s, pulumi.DependsOn([]pulumi.Resource{&ns}))); err != nil {
@@ -93,11 +93,12 @@ const (
 
 // namespaceInputs are corev1.NewNamespace's inputs for the namespace n:
 // its Pod Security Admission labels enforce g's level, and audit and warn
-// at it (kubernetes.io/docs/concepts/security/pod-security-admission), and
-// it names its service (what CrossGuard's namespace-guardrails reads).
-func namespaceInputs(n string, g plan.Guardrail) pulumi.Map {
+// at it, checked as version checks it
+// (kubernetes.io/docs/concepts/security/pod-security-admission), and it
+// names its service (what CrossGuard's namespace-guardrails reads).
+func namespaceInputs(n string, g plan.Guardrail, version string) pulumi.Map {
 	labels := pulumi.StringMap{}
-	for k, v := range plan.NamespaceLabels(g) {
+	for k, v := range plan.NamespaceLabels(g, version) {
 		labels[k] = pulumi.String(v)
 	}
 	return pulumi.Map{

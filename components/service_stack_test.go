@@ -40,7 +40,7 @@ func TestNamespacesAreTheSDKs(t *testing.T) {
 		}
 		for _, n := range d.Namespaces {
 			ns, err := corev1.NewNamespace(ctx, n, &corev1.NamespaceArgs{Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(n),
-				Labels: pulumi.ToStringMap(plan.NamespaceLabels(d.Guardrails[n]))}},
+				Labels: pulumi.ToStringMap(plan.NamespaceLabels(d.Guardrails[n], d.PodSecurityVersion))}},
 				pulumi.Provider(p), pulumi.Version(KubernetesVersion))
 			if err != nil {
 				return err

@@ -173,7 +173,8 @@ type Delegate struct {
 	ScanNamespace string
 	// PodSecurityVersion is the Kubernetes minor version (v1.<minor>) the
 	// namespaces' Pod Security checks are pinned to: an EKS cluster's;
-	// "" for an existing cluster (Guardrail.PodSecurityVersion).
+	// "" for an existing cluster, whose version the program does not know
+	// (PodSecurityLabels).
 	PodSecurityVersion string
 	// IRSA is set on EKS clusters: the role the delegate's service
 	// account assumes, with these managed policies.
@@ -247,10 +248,6 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 	c := st.Cluster
 	// The namespaces check pods as the cluster's Kubernetes does.
 	cl.Delegate.PodSecurityVersion = "v" + c.KubernetesVersion
-	for n, g := range cl.Delegate.Guardrails {
-		g.PodSecurityVersion = cl.Delegate.PodSecurityVersion
-		cl.Delegate.Guardrails[n] = g
-	}
 	cl.EKS = &EKS{
 		Name:              ident.ClusterName(env.Name, r.Name),
 		AWSRegion:         r.AWSRegion,

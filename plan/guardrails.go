@@ -27,16 +27,8 @@ import (
 type Guardrail struct {
 	Service     string
 	PodSecurity string
-	// PodSecurityVersion pins the checks of PodSecurity to a Kubernetes
-	// minor version, v1.<minor>, the cluster's; "" follows the cluster's
-	// own version ("latest"), where the program does not know it (an
-	// existing cluster). Unpinned, an upgrade of the cluster changes what
-	// the namespace refuses (kubernetes.io/docs, "Pod Security Admission":
-	// pod-security.kubernetes.io/<MODE>-version, "a valid Kubernetes minor
-	// version, or latest").
-	PodSecurityVersion string
-	Ingress            bool
-	Egress             []string
+	Ingress     bool
+	Egress      []string
 	// Pods is the most the namespace may run: the replicas, and room for
 	// a rollout's extra pods (see pods).
 	Pods int
@@ -94,16 +86,20 @@ const GuardrailsName = "harness-platform-guardrails"
 const ServiceLabel = "harness-platform/service"
 
 // NamespaceLabels are a service namespace's labels: its service, and the
-// Pod Security Admission level it enforces, audits and warns of.
-func NamespaceLabels(g Guardrail) map[string]string {
-	out := PodSecurityLabels(g.PodSecurity, g.PodSecurityVersion)
+// Pod Security Admission level it enforces, audits and warns of, checked
+// as version (its cluster's: Delegate.PodSecurityVersion) checks it.
+func NamespaceLabels(g Guardrail, version string) map[string]string {
+	out := PodSecurityLabels(g.PodSecurity, version)
 	out[ServiceLabel] = g.Service
 	return out
 }
 
 // PodSecurityLabels are the labels that make a namespace enforce, audit
 // and warn of level, checked as Kubernetes version (v1.<minor>) checks
-// it; no version labels for "" (the cluster's own).
+// it; no version labels for "" (the cluster's own). Unpinned, an upgrade
+// of the cluster changes what the namespace refuses (kubernetes.io/docs,
+// "Pod Security Admission": pod-security.kubernetes.io/<MODE>-version, "a
+// valid Kubernetes minor version, or latest").
 func PodSecurityLabels(level, version string) map[string]string {
 	out := map[string]string{}
 	for _, mode := range []string{"enforce", "audit", "warn"} {

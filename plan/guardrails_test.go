@@ -71,7 +71,7 @@ func TestPodSecurityPinnedToTheClustersVersion(t *testing.T) {
 				want = "v" + c.Stacks[env].Cluster.KubernetesVersion
 			}
 			for n, g := range cl.Delegate.Guardrails {
-				labels := NamespaceLabels(g)
+				labels := NamespaceLabels(g, cl.Delegate.PodSecurityVersion)
 				for _, mode := range []string{"enforce", "audit", "warn"} {
 					got, ok := labels["pod-security.kubernetes.io/"+mode+"-version"]
 					if got != want || ok != (want != "") {
