@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -75,16 +74,17 @@ type workflow struct {
 	Env         map[string]string `yaml:"env"`
 	Concurrency map[string]any    `yaml:"concurrency"`
 	Jobs        map[string]struct {
-		RunsOn      any               `yaml:"runs-on"`
-		Needs       any               `yaml:"needs"`
-		Uses        string            `yaml:"uses"`
-		With        map[string]any    `yaml:"with"`
-		Environment any               `yaml:"environment"`
-		Permissions map[string]string `yaml:"permissions"`
-		If          string            `yaml:"if"`
-		Concurrency map[string]any    `yaml:"concurrency"`
-		Env         map[string]string `yaml:"env"`
-		Steps       []struct {
+		RunsOn         any               `yaml:"runs-on"`
+		TimeoutMinutes *float64          `yaml:"timeout-minutes"`
+		Needs          any               `yaml:"needs"`
+		Uses           string            `yaml:"uses"`
+		With           map[string]any    `yaml:"with"`
+		Environment    any               `yaml:"environment"`
+		Permissions    map[string]string `yaml:"permissions"`
+		If             string            `yaml:"if"`
+		Concurrency    map[string]any    `yaml:"concurrency"`
+		Env            map[string]string `yaml:"env"`
+		Steps          []struct {
 			Uses  string            `yaml:"uses"`
 			If    string            `yaml:"if"`
 			Run   string            `yaml:"run"`
@@ -811,22 +811,7 @@ func TestTokensOutliveTheirJobs(t *testing.T) {
 	}
 	checked := 0
 	for _, path := range names {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var w struct {
-			Jobs map[string]struct {
-				TimeoutMinutes *float64 `yaml:"timeout-minutes"`
-				Steps          []struct {
-					Uses string            `yaml:"uses"`
-					With map[string]string `yaml:"with"`
-				} `yaml:"steps"`
-			} `yaml:"jobs"`
-		}
-		if err := yaml.Unmarshal(data, &w); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		w, _ := load(t, filepath.Base(path))
 		for id, job := range w.Jobs {
 			timeout := 360 * time.Minute
 			if job.TimeoutMinutes != nil {
@@ -837,16 +822,16 @@ func TestTokensOutliveTheirJobs(t *testing.T) {
 					continue
 				}
 				checked++
-				var requested time.Duration
-				if v := s.With["token-expiration"]; v != "" {
-					n, err := strconv.Atoi(v)
-					if err != nil {
-						t.Errorf("%s: job %s: token-expiration %q is not a number of seconds", filepath.Base(path), id, v)
-						continue
-					}
-					requested = time.Duration(n) * time.Second
+				expiration := ""
+				if v, ok := s.With["token-expiration"]; ok {
+					expiration = fmt.Sprint(v)
 				}
-				if life := m.Access.TokenLifetime(requested); life < timeout {
+				life, err := m.Access.GrantedLifetime(expiration)
+				if err != nil {
+					t.Errorf("%s: job %s: %v", filepath.Base(path), id, err)
+					continue
+				}
+				if life < timeout {
 					t.Errorf("%s: job %s may run %s, and its Pulumi Cloud token lasts %s: set token-expiration to at least %d (and the issuer's maxExpiration, esc/pulumi/access.yaml), or lower timeout-minutes",
 						filepath.Base(path), id, timeout, life, int(timeout.Seconds()))
 				}

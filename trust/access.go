@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -55,6 +56,22 @@ func (a *Access) TokenLifetime(requested time.Duration) time.Duration {
 		life = limit
 	}
 	return life
+}
+
+// GrantedLifetime is the life Pulumi Cloud grants a pulumi/auth-actions
+// step given its token-expiration input, seconds ("": not set), as the
+// action reads it (getNumberInput, src/config.ts) and TokenLifetime
+// grants it.
+func (a *Access) GrantedLifetime(tokenExpiration string) (time.Duration, error) {
+	var requested time.Duration
+	if tokenExpiration != "" {
+		n, err := strconv.Atoi(tokenExpiration)
+		if err != nil || n <= 0 {
+			return 0, fmt.Errorf("token-expiration %q: want a number of seconds", tokenExpiration)
+		}
+		requested = time.Duration(n) * time.Second
+	}
+	return a.TokenLifetime(requested), nil
 }
 
 // A Team is a Pulumi Cloud team and its permissions.

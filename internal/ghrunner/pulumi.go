@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/company/harness-platform/trust"
 )
@@ -79,13 +77,9 @@ func AuthActions(m *trust.Model) Action {
 				return fmt.Errorf("a team token needs scope: team:<name>, not %q", s.With["scope"])
 			}
 		}
-		var requested time.Duration
-		if v := s.With["token-expiration"]; v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n <= 0 {
-				return fmt.Errorf("token-expiration %q: want a number of seconds", v)
-			}
-			requested = time.Duration(n) * time.Second
+		life, err := m.Access.GrantedLifetime(s.With["token-expiration"])
+		if err != nil {
+			return err
 		}
 		claims := Claims(s.Job, "urn:pulumi:org:"+org)
 		if err := m.Access.Exchange(claims, typ, team); err != nil {
@@ -95,7 +89,7 @@ func AuthActions(m *trust.Model) Action {
 			return fmt.Errorf("a %s token: this stand-in makes team tokens only", typ)
 		}
 		s.SetEnv("PULUMI_ACCESS_TOKEN", tokenPrefix+team)
-		fmt.Fprintf(s.Log, "Pulumi Cloud token of team %s for %s, for %s\n", team, claims["sub"], m.Access.TokenLifetime(requested))
+		fmt.Fprintf(s.Log, "Pulumi Cloud token of team %s for %s, for %s\n", team, claims["sub"], life)
 		return nil
 	}
 }
