@@ -265,7 +265,7 @@ func recoverStack(ctx context.Context, s *engine.Session, f options, stdout io.W
 		fmt.Fprintf(stdout, "%s has no pending operations: %s\n", f.stack, what)
 		return nil
 	}
-	fmt.Fprintf(stdout, "%s: settled %d pending operation(s); run `platformctl up --stack %s --yes` to finish what the interrupted up left\n", f.stack, len(settled), f.stack)
+	fmt.Fprintf(stdout, "%s: settled %d pending operation(s); run `platformctl up --stack %s%s --yes` to finish what the interrupted up left\n", f.stack, len(settled), f.stack, f.sameState())
 	return nil
 }
 
@@ -305,7 +305,7 @@ func moveStacks(ctx context.Context, s *engine.Session, f options, stdout io.Wri
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "moved %d service(s); now run `platformctl up --stack %s --yes`: its preview shows no create or delete\n", total, f.stack)
+	fmt.Fprintf(stdout, "moved %d service(s); now run `platformctl up --stack %s%s --yes`: its preview shows no create or delete\n", total, f.stack, f.sameState())
 	return nil
 }
 
@@ -367,7 +367,9 @@ func describeChanges(summary map[apitype.OpType]int) string {
 }
 
 // sameState are the flags that point a next command at the state this
-// one used: --offline, and the --dir and --state it was given.
+// one used: --offline, and the --dir and --state it was given. Every next
+// step a stack command prints carries them: one without --offline would
+// run against the real backend.
 func (o options) sameState() string {
 	var b strings.Builder
 	if o.dir != "" && o.dir != "." {
@@ -408,9 +410,9 @@ func runImport(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 		}
 		switch {
 		case f.dryRun && totals[adopt.Adopted]+totals[adopt.Different] > 0:
-			fmt.Fprintf(stdout, "nothing was changed; run again with --yes to adopt them, then `platformctl preview --stack %s`\n", f.stack)
+			fmt.Fprintf(stdout, "nothing was changed; run again with --yes to adopt them, then `platformctl preview --stack %s%s`\n", f.stack, f.sameState())
 		case !f.dryRun:
-			fmt.Fprintf(stdout, "the account was not changed; now `platformctl preview --stack %s` shows the differences as in-place updates\n", f.stack)
+			fmt.Fprintf(stdout, "the account was not changed; now `platformctl preview --stack %s%s` shows the differences as in-place updates\n", f.stack, f.sameState())
 		}
 		return nil
 	})
