@@ -38,10 +38,47 @@ const StackSeparator = "."
 func ServiceStackName(env, shard string) string { return env + StackSeparator + shard }
 
 // SplitStack splits a stack name into its environment's platform stack and
-// its shard: "dev.payments" is ("dev", "payments"), "dev" is ("dev", "").
+// its shard: "dev.payments" is ("dev", "payments"), "dev" is ("dev", ""),
+// and the credentials stack "credentials.dev" is ("dev", CredentialsShard).
 func SplitStack(name string) (env, shard string) {
+	if env, ok := strings.CutPrefix(name, CredentialsShard+StackSeparator); ok && !strings.Contains(env, StackSeparator) {
+		return env, CredentialsShard
+	}
 	env, shard, _ = strings.Cut(name, StackSeparator)
 	return env, shard
+}
+
+// CredentialsShard is the shard SplitStack gives an environment's
+// credentials stack, and a name no service stack or stack file may take.
+//
+// The credentials stack holds what an environment's clusters must be
+// given and no other run may read: each delegate's Harness token, and its
+// copy in AWS Secrets Manager, which the cluster's External Secrets
+// Operator reads. Reading a stack decrypts it (Pulumi Cloud's Stack Read
+// holds stack:export and stack:decrypt), so only the environment's own
+// deployer team reads its credentials stack, and its name sits outside
+// the patterns the other teams read (dev, dev.*): credentials.dev.
+const CredentialsShard = "credentials"
+
+// CredentialsStackName is the credentials stack of the environment whose
+// platform stack is env.
+func CredentialsStackName(env string) string { return CredentialsShard + StackSeparator + env }
+
+// IsCredentialsStack reports whether name is an environment's credentials
+// stack (by its form; HasStack says whether the environment exists).
+func IsCredentialsStack(name string) bool {
+	_, shard := SplitStack(name)
+	return shard == CredentialsShard
+}
+
+// CredentialsStacks lists the environments' credentials stacks, in chain
+// order.
+func (c *Catalog) CredentialsStacks() []string {
+	out := make([]string, 0, len(c.Chain))
+	for _, env := range c.Chain {
+		out = append(out, CredentialsStackName(env))
+	}
+	return out
 }
 
 // ServiceStacks lists the shard names of the service stacks, sorted: the
@@ -81,7 +118,7 @@ func (c *Catalog) HasStack(name string) bool {
 	if _, ok := c.Stacks[env]; !ok {
 		return false
 	}
-	return shard == "" || slices.Contains(c.ServiceStacks(), shard)
+	return shard == "" || shard == CredentialsShard || slices.Contains(c.ServiceStacks(), shard)
 }
 
 // EnvironmentOf returns the settings of the environment a platform or
@@ -93,7 +130,7 @@ func (c *Catalog) EnvironmentOf(name string) (*Stack, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if shard != "" && !slices.Contains(c.ServiceStacks(), shard) {
+	if shard != "" && shard != CredentialsShard && !slices.Contains(c.ServiceStacks(), shard) {
 		return nil, "", &UnknownStackError{Name: name, Known: c.StacksOf(env)}
 	}
 	return st, shard, nil
@@ -183,6 +220,13 @@ func (v *validator) checkServiceStacks(d *serviceStacksDoc) {
 		if !shardPattern.MatchString(shard) {
 			if !badShard[shard] {
 				v.at(pos, "name the service stack with at most 60 letters, digits, '-' and '_'", "service stack %q is not a valid stack name", shard)
+			}
+			badShard[shard] = true
+			continue
+		}
+		if shard == CredentialsShard {
+			if !badShard[shard] {
+				v.at(pos, "choose another service stack name", "service stack %q of service %q has the name reserved for the environments' credentials stacks (%s)", shard, s.Name, CredentialsStackName("<environment>"))
 			}
 			badShard[shard] = true
 			continue

@@ -83,3 +83,39 @@ func TestServiceStackFiles(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// An environment's credentials stack is credentials.<environment>: outside
+// the patterns other teams read (dev, dev.*), and a name no service stack
+// or stack file may take.
+func TestCredentialsStacks(t *testing.T) {
+	for name, want := range map[string][2]string{
+		"credentials.dev": {"dev", CredentialsShard},
+		"dev.credentials": {"dev", "credentials"},
+		"dev.payments":    {"dev", "payments"},
+		"dev":             {"dev", ""},
+	} {
+		if env, shard := SplitStack(name); env != want[0] || shard != want[1] {
+			t.Errorf("SplitStack(%q) = %q, %q, want %q, %q", name, env, shard, want[0], want[1])
+		}
+	}
+	files := exampleFiles(t)
+	files["Pulumi.credentials.dev.yaml"] = []byte("encryptionsalt: v1:abc\n")
+	c, err := Parse(files)
+	if err != nil {
+		t.Fatalf("a credentials stack's file: %v", err)
+	}
+	if !c.HasStack(CredentialsStackName("dev")) || c.HasStack(CredentialsStackName("qa")) || slices.Contains(c.AllStacks(), CredentialsStackName("dev")) {
+		t.Errorf("credentials stacks: %v, all stacks %v", c.CredentialsStacks(), c.AllStacks())
+	}
+
+	files = exampleFiles(t)
+	files[TeamsFile] = []byte(strings.Replace(string(files[TeamsFile]), "  - name: payments\n", "  - name: payments\n    stack: credentials\n", 1))
+	if _, err := Parse(files); err == nil || !strings.Contains(err.Error(), `has the name reserved for the environments' credentials stacks`) {
+		t.Errorf("a team's stack named credentials: %v", err)
+	}
+	files = exampleFiles(t)
+	files["Pulumi.credentials.yaml"] = files["Pulumi.staging.yaml"]
+	if _, err := Parse(files); err == nil || !strings.Contains(err.Error(), `Pulumi.credentials.yaml:1:1: stack "credentials" has the name reserved`) {
+		t.Errorf("a stack file Pulumi.credentials.yaml: %v", err)
+	}
+}

@@ -27,6 +27,10 @@ func (v *validator) checkStacks() {
 	for _, name := range sortedKeys(v.stacks) {
 		st := v.stacks[name]
 		pos := st.At.Pos()
+		if name == CredentialsShard {
+			v.diags.Add(st.file, 1, 1, "rename the stack file: Pulumi."+CredentialsShard+".<environment>.yaml are the environments' credentials stacks",
+				"stack %q has the name reserved for the environments' credentials stacks", name)
+		}
 		env := &st.Environment
 		v.checkInfrastructure(st)
 		if env.Name != "" {

@@ -1,8 +1,6 @@
 package components
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -21,21 +19,13 @@ import (
 // DelegateChart is the Helm chart of Harness's Kubernetes delegate.
 const DelegateChart = "harness-delegate-ng"
 
-// TokenChecksumAnnotation is the delegate pods' annotation holding their
-// token's hash (plan.TokenChecksumAnnotation).
-const TokenChecksumAnnotation = plan.TokenChecksumAnnotation
-
-// TokenChecksum is the hex SHA-256 of a delegate token, not secret.
-func TokenChecksum(token pulumi.StringOutput) pulumi.StringOutput {
-	return pulumi.Unsecret(token.ApplyT(func(v string) string {
-		sum := sha256.Sum256([]byte(v))
-		return hex.EncodeToString(sum[:])
-	})).(pulumi.StringOutput)
-}
+// TokenAnnotation is the delegate pods' annotation naming their token
+// (plan.TokenAnnotation).
+const TokenAnnotation = plan.TokenAnnotation
 
 // TokenSecretKey is the key the chart's existingDelegateToken Secret must
 // hold the token under.
-const TokenSecretKey = "DELEGATE_TOKEN"
+const TokenSecretKey = plan.TokenSecretKey
 
 // DelegateArgs are the inputs of a Delegate.
 type DelegateArgs struct {
@@ -76,25 +66,15 @@ func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...p
 	p := args.Plan
 	k8s := []pulumi.ResourceOption{pulumi.Parent(d), pulumi.Provider(args.Cluster.Provider), pulumi.Version(KubernetesVersion)}
 
-	token, err := platform.NewDelegatetoken(ctx, p.Token, &platform.DelegatetokenArgs{
-		AccountId: pulumi.String(args.AccountID),
-		Name:      pulumi.String(p.Token),
-	}, pulumi.Parent(d))
-	if err != nil {
-		return nil, err
-	}
 	ns, err := corev1.NewNamespace(ctx, p.Name, &corev1.NamespaceArgs{
 		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(p.Namespace)},
 	}, k8s...)
 	if err != nil {
 		return nil, err
 	}
-	secretName := p.Name + "-token"
-	secret, err := corev1.NewSecret(ctx, secretName, &corev1.SecretArgs{
-		Metadata:   &metav1.ObjectMetaArgs{Name: pulumi.String(secretName), Namespace: ns.Metadata.Name()},
-		Type:       pulumi.String("Opaque"),
-		StringData: pulumi.StringMap{TokenSecretKey: token.Value},
-	}, k8s...)
+	// The token, made by the credentials stack, reaches the cluster from
+	// Secrets Manager (plan.TokenSecret): this stack holds its name only.
+	tokenSecret, err := declareTokenSecret(ctx, d, p, ns, args.Cluster, k8s)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +83,7 @@ func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...p
 		"managerEndpoint":       pulumi.String(p.ManagerEndpoint),
 		"delegateName":          pulumi.String(p.Name),
 		"delegateDockerImage":   pulumi.String(p.Image),
-		"existingDelegateToken": secret.Metadata.Name(),
+		"existingDelegateToken": tokenSecret,
 		"tags":                  pulumi.String(strings.Join(p.Tags, ",")),
 		"replicas":              pulumi.Int(p.Replicas),
 		"cpu":                   pulumi.String(p.CPU),
@@ -113,13 +93,12 @@ func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...p
 		// refresh reports as drift; the image is upgraded by a reviewed
 		// change of the stack file instead.
 		"upgrader": pulumi.Map{"enabled": pulumi.Bool(false)},
-		// A rotated token restarts the delegates: the chart's own
-		// checksum/secret annotation hashes its secret template, empty
-		// when existingDelegateToken is used (harness-delegate-ng 1.0.22,
-		// templates/deployment.yaml), so the pod template carries the
-		// token's hash instead (.Values.annotations, merged with the
-		// chart's own). A SHA-256 of the token says nothing of it.
-		"annotations": pulumi.Map{TokenChecksumAnnotation: TokenChecksum(token.Value)},
+		// A rotated token is a new Secret, which the pod template names,
+		// so the delegates restart with it; the annotation says which
+		// token the pods run with, without the token (.Values.annotations,
+		// merged with the chart's own pod annotations, harness-delegate-ng
+		// 1.0.22, templates/deployment.yaml).
+		"annotations": pulumi.Map{TokenAnnotation: pulumi.String(p.Token)},
 	}
 	var role *iam.Role
 	if irsa := p.IRSA; irsa != nil {

@@ -22,6 +22,7 @@ const (
 	ClusterType           = "harness-platform:index:Cluster"
 	DelegateType          = "harness-platform:index:Delegate"
 	GitHubType            = "harness-platform:index:GitHub"
+	DelegateTokenType     = "harness-platform:index:DelegateToken"
 )
 
 // Resources maps planned objects to the resources that declare them.

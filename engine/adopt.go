@@ -47,6 +47,7 @@ func (s *Session) Import(ctx context.Context, name string, o ImportOptions) (ado
 	if err != nil {
 		return adopt.Report{}, err
 	}
+	waves = WithCredentials(waves, name)
 	_, shard, _ := s.Catalog.EnvironmentOf(name)
 	run := adopt.NewRun(shard == "")
 	var out adopt.Report

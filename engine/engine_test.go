@@ -625,6 +625,9 @@ func TestSecretsNeverInPlaintextOnTheChain(t *testing.T) {
 	// Harness's connectors' credentials are not in any state: the
 	// foundation's secrets are references to AWS Secrets Manager.
 	wantReferenceSecrets(t, s.state)
+	// The delegate tokens are in the credentials stacks alone, which no
+	// preview and no other environment's deployer reads.
+	checkStateReach(t, c, s.state)
 	for what, secret := range secrets {
 		if strings.Contains(ch.out, secret) {
 			t.Errorf("%s in the engine output", what)

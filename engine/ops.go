@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/company/harness-platform/apibudget"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,6 +23,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
+
+	"github.com/company/harness-platform/apibudget"
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/plan"
 )
 
 // writeEvents writes engine events as JSON lines until the channel closes.
@@ -282,6 +286,10 @@ func (s *Session) previewStack(ctx context.Context, name string, o runOptions) (
 // a policy) stops the update before the platform stack changes. The
 // platform stack needs no such preview: its own update refuses before
 // registering anything (and previews for the policy packs).
+//
+// An environment's up starts with its credentials stack
+// (catalog.CredentialsStackName: the delegate tokens its clusters read
+// from Secrets Manager), once the checks above passed.
 func (s *Session) Up(ctx context.Context, name string, opts UpOptions) (auto.UpResult, error) {
 	if err := s.checkDelivery(name); err != nil {
 		return auto.UpResult{}, err
@@ -302,10 +310,18 @@ func (s *Session) Up(ctx context.Context, name string, opts UpOptions) (auto.UpR
 			}
 		}
 	}
-	if len(waves) > 1 {
+	creds, withCreds := s.credentialsFirst(name)
+	// What is checked before anything changes: the service stacks, and,
+	// where the credentials stack comes first, the platform stack too
+	// (its own update would refuse only after the credentials changed).
+	checked := waves[1:]
+	if withCreds {
+		checked = waves
+	}
+	if len(checked) > 0 {
 		check := runOptions{PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, Parallel: o.Parallel,
 			StackParallel: o.StackParallel, Stdout: o.Stdout, Stderr: o.Stderr}
-		err := s.eachOf(ctx, waves[1:], check, func(ctx context.Context, stack string, check runOptions) error {
+		err := s.eachOf(ctx, checked, check, func(ctx context.Context, stack string, check runOptions) error {
 			s.checks.Store(stack, verdict{})
 			defer s.checks.Delete(stack)
 			if len(check.PolicyPacks) > 0 {
@@ -333,6 +349,22 @@ func (s *Session) Up(ctx context.Context, name string, opts UpOptions) (auto.UpR
 	}
 	changes := map[string]int{}
 	var mu sync.Mutex
+	if withCreds {
+		// The credentials stack first: the delegate tokens the platform
+		// stack's clusters are about to read from Secrets Manager. Not
+		// from a saved plan: previews cannot read it (its state holds
+		// the tokens), so none planned it; it changes only when a
+		// cluster or a token generation does.
+		co := o
+		co.PlanDir = ""
+		r, err := s.upStack(ctx, creds, co)
+		if r.Summary.ResourceChanges != nil {
+			maps.Copy(changes, *r.Summary.ResourceChanges)
+		}
+		if err != nil {
+			return out, fmt.Errorf("%s: %w\nnot run, as they depend on it: %v", creds, err, slices.Concat(waves...))
+		}
+	}
 	err = s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o runOptions) error {
 		if len(waves) > 1 && !slices.Contains(waves[0], stack) {
 			o.previewed = true
@@ -422,7 +454,10 @@ func (s *Session) upStack(ctx context.Context, name string, o runOptions) (auto.
 	r, err := stack.Up(ctx, opts...)
 	if err != nil {
 		r.Outputs = nil // what a failed update left: read it again
-		if strings.Contains(err.Error(), "Token with given name already exists") {
+		// Harness answers a token name it holds, active or revoked, with
+		// the same words (harness-core DelegateNgTokenServiceImpl
+		// createToken); its list tells which.
+		if strings.Contains(err.Error(), "Token with given name already exists") && s.holdsRevokedToken(ctx, name) {
 			err = fmt.Errorf("%w\n\na delegate token's name stays taken 30 days after it is revoked: "+
 				"move the region to a name Harness does not hold (`platformctl rotate-delegate-token --stack %s --region <region>` picks it; `platformctl preflight --stack %s` names the regions)", err, name, name)
 		} else if exists(err) {
@@ -433,6 +468,30 @@ func (s *Session) upStack(ctx context.Context, name string, o runOptions) (auto.
 	}
 	s.deployedOutputs(name, r.Outputs)
 	return r, err
+}
+
+// holdsRevokedToken reports whether Harness holds, revoked, a delegate
+// token name stack declares (its environment's, in its credentials
+// stack); true when Harness cannot be asked, so that the advice names
+// the cause a failed create of a token most often has.
+func (s *Session) holdsRevokedToken(ctx context.Context, stack string) bool {
+	env, _ := catalog.SplitStack(stack)
+	creds, err := plan.Credentials(s.Catalog, env)
+	if err != nil {
+		return true
+	}
+	held, err := s.services(env).DelegateTokens(ctx, s.account())
+	if err != nil {
+		return true
+	}
+	for _, cr := range creds {
+		for _, h := range held {
+			if h.Name == cr.Token && h.Status == "REVOKED" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // exists reports whether an update failed because an object it creates
@@ -543,6 +602,13 @@ func (s *Session) Destroy(ctx context.Context, name string, opts DestroyOptions)
 		return err
 	}
 	waves = Reverse(waves)
+	// The tokens last: the delegates run with them until their releases
+	// are gone.
+	if creds, ok := s.credentialsFirst(name); ok {
+		if _, err := s.selected(ctx, creds); err == nil {
+			waves = append(waves, []string{creds})
+		}
+	}
 	err = s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o runOptions) error {
 		return s.destroyStack(ctx, stack, o, true)
 	})
@@ -552,6 +618,18 @@ func (s *Session) Destroy(ctx context.Context, name string, opts DestroyOptions)
 	return s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o runOptions) error {
 		return s.destroyStack(ctx, stack, o, false)
 	})
+}
+
+// credentialsFirst is the credentials stack an operation on stack name
+// starts with (its up) or ends with (its destroy): an environment's, when
+// name stands for all of its stacks (its platform stack's name), or name
+// itself.
+func (s *Session) credentialsFirst(name string) (string, bool) {
+	env, shard := catalog.SplitStack(name)
+	if shard != "" {
+		return "", false
+	}
+	return catalog.CredentialsStackName(env), true
 }
 
 // destroyStack previews the destroy of one stack, or destroys it.

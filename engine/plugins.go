@@ -169,7 +169,7 @@ func CheckPlugins(ctx context.Context, opts Options, parallel int, charts string
 		if err != nil {
 			return reports, err
 		}
-		for _, wave := range waves {
+		for _, wave := range WithCredentials(waves, env) {
 			for _, stack := range wave {
 				if err := preview(stack, true); err != nil {
 					return reports, err

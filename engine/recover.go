@@ -74,6 +74,7 @@ func (s *Session) stacksOf(ctx context.Context, name string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	waves = WithCredentials(waves, name)
 	existing, err := s.existingStacks(ctx)
 	if err != nil {
 		return nil, err

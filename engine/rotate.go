@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/ident"
 	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/preflight"
@@ -17,24 +18,26 @@ import (
 // Rotating a delegate token. The provider deletes a token by revoking it,
 // and Harness keeps a revoked name 30 days, so a rotation is a new token
 // under the next generation's name (ident.TokenName), which the stack file
-// names (delegateTokenGeneration). A plain up of that change creates the
-// new token, updates the Secret the delegates read, rolls the delegates
-// (their pod template carries the token's hash) and revokes the old token
-// last, once the release reports its pods ready. RotateDelegateTokens
-// goes further: the old token stays valid until Harness hears from the
-// delegates with the new one.
+// names (delegateTokenGeneration). The tokens live in the environment's
+// credentials stack (catalog.CredentialsStackName), which keeps a token
+// as long as the platform stack's delegates run with it. A plain up of
+// the change creates the new token and its Secrets Manager copy, then
+// rolls the delegates onto it (a new ExternalSecret, a new pod template);
+// the next up of the credentials stack revokes the old one.
+// RotateDelegateTokens does it at once, and waits for Harness to hear
+// from the delegates before it revokes:
 //
-//  1. an up of everything but the old tokens (pulumi up --exclude): the
-//     new tokens, the Secrets, the releases;
+//  1. an up of the credentials stack (the new tokens; the old ones kept),
+//     then of the platform stack (the delegates rolled);
 //  2. the delegates report in: Harness lists each delegate among the
 //     groups using its new token, connected (GET
 //     /ng/api/delegate-token-ng/delegate-groups);
-//  3. an up of the old tokens alone (pulumi up --target): they are
-//     revoked.
+//  3. an up of the credentials stack: the old tokens, which no delegate
+//     runs with any more, are revoked and their secrets deleted.
 //
 // Each up takes its backup first, as every up does. Killed or failed
-// after step 1, the stack holds both tokens and the delegates run with
-// the new one: running it again (or a plain up) finishes it.
+// after step 1, the credentials stack holds both tokens and the delegates
+// run with the new one: running it again (or a plain up) finishes it.
 
 // RotateOptions configure RotateDelegateTokens.
 type RotateOptions struct {
@@ -76,23 +79,23 @@ func (s *Session) RotateDelegateTokens(ctx context.Context, name string, o Rotat
 	if err != nil {
 		return out, err
 	}
-	var old []string // URNs
 	for _, r := range stale {
-		old = append(old, string(r.URN))
 		out.Revoked = append(out.Revoked, r.URN.Name())
 	}
 	out.Created = created
-	if len(old) == 0 {
+	if len(stale) == 0 {
 		return out, fmt.Errorf("stack %s already runs the tokens its configuration names (%s): raise a region's delegateTokenGeneration first (`platformctl rotate-delegate-token --stack %s --region <region>` does)",
 			name, strings.Join(slices.Sorted(maps.Keys(want)), ", "), name)
 	}
 
+	creds := catalog.CredentialsStackName(name)
 	run := s.paced(runOptions{Stdout: o.Stdout, Stderr: o.Stderr})
-	run.exclude = old
-	if _, err := s.upStack(ctx, name, run); err != nil {
-		return out, fmt.Errorf("rotation of %s, step 1 (new tokens, delegates rolled; the old tokens still valid): %w", name, err)
+	for _, stack := range []string{creds, name} {
+		if _, err := s.upStack(ctx, stack, run); err != nil {
+			return out, fmt.Errorf("rotation of %s, step 1 (new tokens, delegates rolled; the old tokens still valid), %s: %w", name, stack, err)
+		}
+		out.Backups = append(out.Backups, s.lastBackup(stack)...)
 	}
-	out.Backups = append(out.Backups, s.lastBackup(name)...)
 
 	// Every delegate reports in with its token: a new one, or one kept.
 	reported, err := s.awaitDelegates(ctx, name, want, o)
@@ -102,12 +105,10 @@ func (s *Session) RotateDelegateTokens(ctx context.Context, name string, o Rotat
 			name, err, strings.Join(out.Revoked, ", "), plan.DelegateNamespace)
 	}
 
-	run = s.paced(runOptions{Stdout: o.Stdout, Stderr: o.Stderr})
-	run.targets = old
-	if _, err := s.upStack(ctx, name, run); err != nil {
+	if _, err := s.upStack(ctx, creds, s.paced(runOptions{Stdout: o.Stdout, Stderr: o.Stderr})); err != nil {
 		return out, fmt.Errorf("rotation of %s, step 3 (revoking %s): %w", name, strings.Join(out.Revoked, ", "), err)
 	}
-	out.Backups = append(out.Backups, s.lastBackup(name)...)
+	out.Backups = append(out.Backups, s.lastBackup(creds)...)
 	return out, nil
 }
 
@@ -127,18 +128,19 @@ func (s *Session) delegateTokens(name string) (map[string]string, error) {
 	return want, nil
 }
 
-// staleTokens are the delegate tokens stack name's state holds that its
-// configuration no longer names, and the names of those it names and
-// the state does not hold yet.
+// staleTokens are the delegate tokens the credentials stack of platform
+// stack name holds that the configuration no longer names, and the names
+// of those it names and the state does not hold yet.
 func (s *Session) staleTokens(ctx context.Context, name string, want map[string]string) (stale []stateResource, created []string, err error) {
 	existing, err := s.existingStacks(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, ok := existing[name]; !ok {
-		return nil, nil, fmt.Errorf("stack %s is not deployed: its first up creates the delegate tokens its configuration names, so there is nothing to rotate", name)
+	creds := catalog.CredentialsStackName(name)
+	if _, ok := existing[creds]; !ok {
+		return nil, nil, fmt.Errorf("stack %s is not deployed: the first up of %s creates the delegate tokens its configuration names, so there is nothing to rotate", creds, name)
 	}
-	state, err := s.stateOf(ctx, name)
+	state, err := s.stateOf(ctx, creds)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -162,8 +164,9 @@ func (s *Session) staleTokens(ctx context.Context, name string, want map[string]
 	return stale, created, nil
 }
 
-// StaleDelegateTokens are the names of the delegate tokens stack name's
-// state holds that its configuration no longer names: a rotation under
+// StaleDelegateTokens are the names of the delegate tokens the
+// credentials stack of platform stack name holds that the configuration
+// no longer names: a rotation under
 // way (RotateDelegateTokens finishes it).
 func (s *Session) StaleDelegateTokens(ctx context.Context, name string) ([]string, error) {
 	want, err := s.delegateTokens(name)

@@ -59,7 +59,7 @@ func TestRotateDelegateToken(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, s.out)
 	}
-	if len(r.Revoked) != 1 || r.Revoked[0] != old || len(r.Created) != 0 || len(r.Reported) != 2 || len(r.Backups) != 2 {
+	if len(r.Revoked) != 1 || r.Revoked[0] != old || len(r.Created) != 0 || len(r.Reported) != 2 || len(r.Backups) != 3 {
 		t.Errorf("rotation: %+v", r)
 	}
 	if st := tokenStatus(t, state); st[old] != "REVOKED" || st[next] != "ACTIVE" || st["harness-delegate-int-stable-euw2-token"] != "ACTIVE" {

@@ -342,7 +342,7 @@ func (s *Session) copyProject(workDir, passphrase string) error {
 		return err
 	}
 	shared := ""
-	for _, name := range s.Catalog.AllStacks() {
+	for _, name := range append(s.Catalog.AllStacks(), s.Catalog.CredentialsStacks()...) {
 		file := "Pulumi." + name + ".yaml"
 		var settings map[string]any
 		data, err := s.projectFile(file)
@@ -431,6 +431,8 @@ func (s *Session) stack(ctx context.Context, name string, preview bool) (auto.St
 		return auto.Stack{}, err
 	}
 	switch {
+	case shard == catalog.CredentialsShard:
+		// Needs no other stack: it comes first in its environment.
 	case shard != "" && preview:
 	case shard != "":
 		if err := s.requireDeployed(ctx, st.Name, name, "its platform stack"); err != nil {

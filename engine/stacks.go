@@ -51,6 +51,19 @@ func Waves(c *catalog.Catalog, name string) ([][]string, error) {
 	return [][]string{all[:1], all[1:]}, nil
 }
 
+// WithCredentials is waves, the stacks name stands for, with, when name
+// is an environment's platform stack, its credentials stack
+// (catalog.CredentialsStackName) as a first wave: what an up, a recover,
+// an unlock or an import of the environment covers. Previews and
+// refreshes run as identities that may not read it, and leave it out.
+func WithCredentials(waves [][]string, name string) [][]string {
+	env, shard := catalog.SplitStack(name)
+	if shard != "" {
+		return waves
+	}
+	return append([][]string{{catalog.CredentialsStackName(env)}}, waves...)
+}
+
 // Reverse is waves in the order a destroy needs: dependents first.
 func Reverse(waves [][]string) [][]string {
 	out := slices.Clone(waves)

@@ -139,18 +139,17 @@ type Existing struct {
 	ConfigKey string
 }
 
-// TokenChecksumAnnotation is the delegate pods' annotation holding their
-// token's hex SHA-256: a new token is a new pod template, so the
-// delegates restart with it, and which token a delegate runs with can be
-// told without the token.
-const TokenChecksumAnnotation = "checksum/delegate-token"
-
 // Delegate is the Harness delegate of one cluster.
 type Delegate struct {
 	// Name is the delegate's name, also its implicit selector.
 	Name string
-	// Token is the name of its delegate token.
-	Token string
+	// Token is the name of its delegate token, made by the environment's
+	// credentials stack; TokenSecret is where the cluster reads it.
+	Token       string
+	TokenSecret TokenSecret
+	// ExternalSecrets is set on EKS clusters: the operator that brings
+	// the token to the cluster (an existing cluster runs its own).
+	ExternalSecrets *ExternalSecretsOperator
 	// Tags are the chart's comma-separated tags: environment, region,
 	// network.
 	Tags            []string
@@ -237,6 +236,7 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 	if r.NetworkCIDR == "" {
 		cl.Delegate.Tags = cl.Delegate.Tags[:2]
 	}
+	cl.Delegate.TokenSecret = tokenSecret(env.Name, cl.Delegate.Token, r.AWSRegion, st.AWS.Account(), r.Kind == catalog.RegionExisting)
 	if r.Kind == catalog.RegionExisting {
 		cl.Existing = &Existing{ConfigKey: catalog.KubeconfigsKey}
 		return cl, nil
@@ -269,6 +269,7 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 		Addons:            EKSAddonsFor(c.KubernetesVersion),
 		Tags:              map[string]string{"environment": env.Name, "region": r.Name, "managed-by": ManagedBy},
 	}
+	cl.Delegate.ExternalSecrets = externalSecretsOperator(name, env.Name, r.AWSRegion, st.AWS.Account())
 	cl.Delegate.IRSA = &IRSA{
 		RoleName:       name + "-irsa",
 		ServiceAccount: DelegateNamespace + ":" + name,

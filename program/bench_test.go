@@ -17,6 +17,7 @@ import (
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/kms"
 	"github.com/pulumi/pulumi-github/sdk/v6/go/github"
 	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/apiextensions"
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
 	networkingv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/networking/v1"
@@ -182,6 +183,9 @@ var states = map[string]func() pulumi.Resource{
 	"kubernetes:networking.k8s.io/v1:NetworkPolicy":                        func() pulumi.Resource { return &networkingv1.NetworkPolicy{} },
 	"kubernetes:helm.sh/v3:Release":                                        func() pulumi.Resource { return &helmv3.Release{} },
 	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding":                  func() pulumi.Resource { return &rbacv1.RoleBinding{} },
+	"kubernetes:external-secrets.io/v1:ExternalSecret":                     func() pulumi.Resource { return &apiextensions.CustomResource{} },
+	"kubernetes:external-secrets.io/v1:SecretStore":                        func() pulumi.Resource { return &apiextensions.CustomResource{} },
+	"aws:iam/rolePolicy:RolePolicy":                                        func() pulumi.Resource { return &iam.RolePolicy{} },
 	"pulumi:providers:github":                                              func() pulumi.Resource { return &github.Provider{} },
 	"github:index/actionsRunnerGroup:ActionsRunnerGroup":                   func() pulumi.Resource { return &github.ActionsRunnerGroup{} },
 	"github:index/repositoryEnvironment:RepositoryEnvironment":             func() pulumi.Resource { return &github.RepositoryEnvironment{} },

@@ -1,8 +1,6 @@
 package program
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -19,26 +17,29 @@ import (
 )
 
 const (
-	tAWSProvider = "pulumi:providers:aws"
-	tK8sProvider = "pulumi:providers:kubernetes"
-	tVpc         = "aws:ec2/vpc:Vpc"
-	tSubnet      = "aws:ec2/subnet:Subnet"
-	tNat         = "aws:ec2/natGateway:NatGateway"
-	tLogGroup    = "aws:cloudwatch/logGroup:LogGroup"
-	tEKS         = "aws:eks/cluster:Cluster"
-	tNodeGroup   = "aws:eks/nodeGroup:NodeGroup"
-	tKMS         = "aws:kms/key:Key"
-	tOIDC        = "aws:iam/openIdConnectProvider:OpenIdConnectProvider"
-	tAccessEntry = "aws:eks/accessEntry:AccessEntry"
-	tAccessPol   = "aws:eks/accessPolicyAssociation:AccessPolicyAssociation"
-	tRole        = "aws:iam/role:Role"
-	tAttach      = "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
-	tToken       = "harness:platform/delegatetoken:Delegatetoken"
-	tAWSConn     = "harness:platform/awsConnector:AwsConnector"
-	tNamespace   = "kubernetes:core/v1:Namespace"
-	tK8sSecret   = "kubernetes:core/v1:Secret"
-	tRelease     = "kubernetes:helm.sh/v3:Release"
-	tRoleBinding = "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding"
+	tAWSProvider    = "pulumi:providers:aws"
+	tK8sProvider    = "pulumi:providers:kubernetes"
+	tVpc            = "aws:ec2/vpc:Vpc"
+	tSubnet         = "aws:ec2/subnet:Subnet"
+	tNat            = "aws:ec2/natGateway:NatGateway"
+	tLogGroup       = "aws:cloudwatch/logGroup:LogGroup"
+	tEKS            = "aws:eks/cluster:Cluster"
+	tNodeGroup      = "aws:eks/nodeGroup:NodeGroup"
+	tKMS            = "aws:kms/key:Key"
+	tOIDC           = "aws:iam/openIdConnectProvider:OpenIdConnectProvider"
+	tAccessEntry    = "aws:eks/accessEntry:AccessEntry"
+	tAccessPol      = "aws:eks/accessPolicyAssociation:AccessPolicyAssociation"
+	tRole           = "aws:iam/role:Role"
+	tAttach         = "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
+	tToken          = "harness:platform/delegatetoken:Delegatetoken"
+	tAWSConn        = "harness:platform/awsConnector:AwsConnector"
+	tNamespace      = "kubernetes:core/v1:Namespace"
+	tK8sSecret      = "kubernetes:core/v1:Secret"
+	tExternalSecret = "kubernetes:external-secrets.io/v1:ExternalSecret"
+	tDelegateToken  = "harness:platform/delegatetoken:Delegatetoken"
+	tSecretStore    = "kubernetes:external-secrets.io/v1:SecretStore"
+	tRelease        = "kubernetes:helm.sh/v3:Release"
+	tRoleBinding    = "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding"
 )
 
 // value walks a dotted path of a resource's inputs, through secrets.
@@ -85,7 +86,10 @@ func TestClustersAndDelegates(t *testing.T) {
 			tAWSProvider: regions, tVpc: regions, tSubnet: 4 * regions, tNat: nats * regions, tEKS: regions, tLogGroup: regions,
 			// Access entries: the platform team, the deployer, the preview role.
 			tNodeGroup: regions, tKMS: regions, tOIDC: regions, tAccessEntry: 3 * regions, tAccessPol: 3 * regions,
-			tToken: regions, tK8sSecret: regions, tRelease: regions, tAWSConn: regions,
+			// The delegate and the External Secrets Operator; the token
+			// is the credentials stack's, its Secret made by the operator.
+			tToken: 0, tK8sSecret: 0, tRelease: 2 * regions, tAWSConn: regions,
+			tExternalSecret: regions, tSecretStore: regions,
 			// The platform stack's, and each service stack's for its
 			// namespaces.
 			tK8sProvider: regions * len(c.StacksOf(stack)),
@@ -217,14 +221,31 @@ func TestClustersAndDelegates(t *testing.T) {
 func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktest.Recorder) {
 	t.Helper()
 	st := c.Stacks[stack]
-	secrets := map[string]bool{}
-	for _, s := range rec.OfType(tK8sSecret) {
-		if data := s.Inputs["stringData"]; !data.ContainsSecrets() || !data.IsSecret() && !data.ObjectValue()["DELEGATE_TOKEN"].IsSecret() {
-			t.Errorf("%s: the token Secret %s holds the token unsecreted", stack, s.Name)
-		}
-		secrets[value(s, "metadata.name").StringValue()] = true
+	// No token in this stack: the delegates' Secrets come from Secrets
+	// Manager, by the ExternalSecrets the stack declares (names only).
+	if n := len(rec.OfType(tK8sSecret)); n > 0 {
+		t.Errorf("%s: %d Kubernetes Secrets declared; the token reaches the cluster from Secrets Manager", stack, n)
 	}
-	releases := rec.OfType(tRelease)
+	if n := len(rec.OfType(tDelegateToken)); n > 0 {
+		t.Errorf("%s: %d delegate tokens declared; they belong to %s", stack, n, catalog.CredentialsStackName(stack))
+	}
+	secrets := map[string]string{} // Secret: Secrets Manager secret
+	for _, es := range rec.OfType(tExternalSecret) {
+		if es.Inputs.ContainsSecrets() {
+			t.Errorf("%s: ExternalSecret %s holds a secret", stack, es.Name)
+		}
+		secrets[value(es, "spec.target.name").StringValue()] = value(es, "spec.data").ArrayValue()[0].ObjectValue()["remoteRef"].ObjectValue()["key"].StringValue()
+	}
+	p, err := plan.Build(c, stack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var releases []mocktest.Registered
+	for _, r := range rec.OfType(tRelease) {
+		if str(r, "chart") == components.DelegateChart {
+			releases = append(releases, r)
+		}
+	}
 	if len(releases) != len(st.Regions) {
 		t.Errorf("%s: %d delegate releases for %d regions", stack, len(releases), len(st.Regions))
 	}
@@ -253,18 +274,17 @@ func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktes
 		if get("delegateDockerImage").StringValue() != st.Delegate.Image {
 			t.Errorf("%s: %s runs %v, want the pinned %s", stack, rel.Name, get("delegateDockerImage"), st.Delegate.Image)
 		}
-		if !secrets[get("existingDelegateToken").StringValue()] {
-			t.Errorf("%s: %s: existingDelegateToken %v is not the token Secret", stack, rel.Name, get("existingDelegateToken"))
+		token := p.Clusters[slices.IndexFunc(p.Clusters, func(cl plan.Cluster) bool { return cl.Region == region.Name })].Delegate
+		if key := secrets[get("existingDelegateToken").StringValue()]; key == "" || key != token.TokenSecret.Name {
+			t.Errorf("%s: %s: existingDelegateToken %v is made from %q, want %s", stack, rel.Name, get("existingDelegateToken"), key, token.TokenSecret.Name)
 		}
-		// A rotated token restarts the pods: their template carries the
-		// token's hash, in the clear (a hash, not the token).
-		sum := sha256.Sum256([]byte(mocktest.TestDelegateToken))
+		// A rotated token restarts the pods: their template names it.
 		var h resource.PropertyValue
 		if a := get("annotations"); a.IsObject() {
-			h = a.ObjectValue()[components.TokenChecksumAnnotation]
+			h = a.ObjectValue()[components.TokenAnnotation]
 		}
-		if h.ContainsSecrets() || !h.IsString() || h.StringValue() != hex.EncodeToString(sum[:]) {
-			t.Errorf("%s: %s: pod annotation %s is %v, want the token's SHA-256", stack, rel.Name, components.TokenChecksumAnnotation, h)
+		if !h.IsString() || h.StringValue() != token.Token {
+			t.Errorf("%s: %s: pod annotation %s is %v, want the token's name %s", stack, rel.Name, components.TokenAnnotation, h, token.Token)
 		}
 		if _, inline := vals["delegateToken"]; inline {
 			t.Errorf("%s: %s passes the token as a chart value", stack, rel.Name)

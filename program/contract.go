@@ -45,7 +45,11 @@ const (
 	// OutServiceStacks (platform stacks) lists the environment's service
 	// stacks; OutPlatform (service stacks) names the platform stack.
 	OutServiceStacks = "serviceStacks"
-	OutPlatform      = "platform"
+	// OutDelegateTokens (platform stacks) names, by delegate, the token
+	// its pods run with: the credentials stack keeps a token until no
+	// delegate runs with it. Names only, not secrets.
+	OutDelegateTokens = "delegateTokens"
+	OutPlatform       = "platform"
 	// OutTemplates (platform stacks) are the deploy-stage template
 	// versions the stack declares: the stable one by identifier, one
 	// saved non-stable (in flight) by "identifier@version"; each one's

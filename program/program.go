@@ -37,6 +37,16 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 		if err != nil {
 			return err
 		}
+		if env, shard := catalog.SplitStack(ctx.Stack()); shard == catalog.CredentialsShard {
+			if !ctx.DryRun() {
+				if err := c.Stacks[env].CheckDelivery(cfg.delivery); err != nil {
+					return err
+				}
+			}
+			done := make(chan error, 1)
+			go declareCredentials(ctx, c, env, done)
+			return <-done
+		}
 		p, err := plan.Build(c, ctx.Stack())
 		if err != nil {
 			return err
@@ -290,6 +300,11 @@ func declarePlatform(ctx *pulumi.Context, p *plan.Plan, templates []plan.StageTe
 	}
 	export(ctx, p, upstream, pulumi.StringMap{}, templates)
 	ctx.Export(OutKubeconfigs, pulumi.ToSecret(clusters.kubeconfigs))
+	tokens := pulumi.StringMap{}
+	for _, cl := range p.Clusters {
+		tokens[cl.Delegate.Name] = pulumi.String(cl.Delegate.Token)
+	}
+	ctx.Export(OutDelegateTokens, tokens)
 	versions := pulumi.StringMap{}
 	for _, cl := range p.Clusters {
 		if cl.EKS != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/netip"
 
-	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/simulated/aws"
 	"github.com/company/harness-platform/simulated/github"
@@ -178,19 +177,23 @@ func (s *Servers) DelegateTokens(_ context.Context, account string) ([]preflight
 }
 
 // DelegateGroups: the delegates that report in with the token: the
-// delegate releases of the simulated clusters whose pods carry the
-// active token's hash (plan.TokenChecksumAnnotation).
+// delegate releases of the simulated clusters whose token Secret is made
+// (by the External Secrets Operator, plan.TokenSecret) from a Secrets
+// Manager secret holding the active token's value.
 func (s *Servers) DelegateGroups(_ context.Context, account, token string) ([]preflight.DelegateGroup, error) {
 	if err := harness.CheckKey(s.Reach(), account); err != nil {
 		return nil, err
 	}
-	sum, ok := harness.TokenChecksum(s.clouds["harness"], token)
+	digest, ok := harness.TokenDigest(s.clouds["harness"], token)
 	if !ok || s.Reach().HarnessDelegatesSilent {
 		return nil, nil
 	}
+	secrets := aws.SecretDigests(s.clouds["aws"])
 	var out []preflight.DelegateGroup
-	for _, d := range kubernetes.DelegatesWith(s.clouds["kubernetes"], plan.TokenChecksumAnnotation, sum) {
-		out = append(out, preflight.DelegateGroup{Name: d.Name, Connected: true, Instances: d.Replicas})
+	for _, d := range kubernetes.Delegates(s.clouds["kubernetes"]) {
+		if d.TokenSecret != "" && secrets[d.TokenSecret] == digest {
+			out = append(out, preflight.DelegateGroup{Name: d.Name, Connected: true, Instances: d.Replicas})
+		}
 	}
 	return out, nil
 }

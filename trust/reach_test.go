@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/esc"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/plan"
@@ -18,22 +19,22 @@ import (
 // stack:export and stack:decrypt), so each environment's deployer team
 // reads exactly the stacks its own stacks read, and writes only its
 // own: its upstream environment's stacks (stack references: the
-// platform stack's contract and each shard's upstream), its own, and,
-// for the root environment, the later environments' service stacks
-// (their last contracts, read before a service leaves the catalog:
-// program/contract.go, readUpstream, readSiblings, readDownstream).
-// Another environment's platform stack, which holds its delegate
-// tokens, is read only by the environment right after it.
+// platform stack's contract and each shard's upstream), its own, its
+// credentials stack, and, for the root environment, the later
+// environments' service stacks (their last contracts, read before a
+// service leaves the catalog: program/contract.go, readUpstream,
+// readSiblings, readDownstream). An environment's credentials stack,
+// which holds its delegate tokens, is read by its own deployer alone.
 func TestDeployersReadOnlyWhatTheirStacksRead(t *testing.T) {
 	m := load(t)
 	c := catalogtest.Example(t, "..")
-	all := c.AllStacks()
+	all := append(c.AllStacks(), c.CredentialsStacks()...)
 	for i, env := range c.Chain {
 		team := m.Access.Team("harness-platform-" + env)
 		if team == nil {
 			t.Fatalf("no deployer team for %s", env)
 		}
-		reads := map[string]bool{}
+		reads := map[string]bool{catalog.CredentialsStackName(env): true}
 		for _, s := range c.StacksOf(env) {
 			reads[s] = true
 		}
@@ -48,7 +49,7 @@ func TestDeployersReadOnlyWhatTheirStacksRead(t *testing.T) {
 				}
 			}
 		}
-		own := map[string]bool{}
+		own := map[string]bool{catalog.CredentialsStackName(env): true}
 		for _, s := range c.StacksOf(env) {
 			own[s] = true
 		}
@@ -67,24 +68,23 @@ func TestDeployersReadOnlyWhatTheirStacksRead(t *testing.T) {
 }
 
 // stateCredentials are the credentials the example catalog's stacks
-// hold in their states: each platform stack's delegate tokens (the
-// Delegatetoken's value, and the Kubernetes Secret holding it). The
-// connectors' credentials are references to AWS Secrets Manager and hold
-// none (plan.SecretText).
+// hold in their states: each credentials stack's delegate tokens (the
+// Delegatetoken's value, and its Secrets Manager secret version). The
+// platform stacks hold the tokens' names only (their clusters read them
+// from Secrets Manager), and the connectors' credentials are references
+// to AWS Secrets Manager (plan.SecretText).
 func stateCredentials(t *testing.T) trust.StateCredentials {
 	t.Helper()
 	c := catalogtest.Example(t, "..")
 	out := trust.StateCredentials{}
-	for _, stack := range c.AllStacks() {
-		p, err := plan.Build(c, stack)
+	for _, env := range c.Chain {
+		creds, err := plan.Credentials(c, env)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !p.IsPlatform() {
-			continue // its clusters are its platform stack's
-		}
-		for _, cl := range p.Clusters {
-			out[stack] = append(out[stack], "delegate token "+cl.Delegate.Token)
+		for _, cr := range creds {
+			stack := catalog.CredentialsStackName(env)
+			out[stack] = append(out[stack], "delegate token "+cr.Token)
 		}
 	}
 	if len(out) == 0 {
@@ -93,27 +93,55 @@ func stateCredentials(t *testing.T) trust.StateCredentials {
 	return out
 }
 
-// No deployer decrypts the credentials of a later, more trusted,
-// environment: a dev deployer (no reviewers) reads no staging or
-// production delegate token. (A pull request's identity still reads
-// every stack, delegate tokens included: the table says so.)
-func TestDeployersDecryptNoLaterEnvironmentsCredentials(t *testing.T) {
+// No deployer decrypts another environment's credentials: a dev
+// deployer (no reviewers) reads no staging or production delegate token,
+// and production's none of staging's. Each decrypts its own: its up
+// reads its state.
+func TestDeployersDecryptOnlyTheirOwnCredentials(t *testing.T) {
 	m := load(t)
 	creds := stateCredentials(t)
-	for i, env := range chain {
+	for _, env := range chain {
 		id := trust.Identity{Run: "up " + env, Team: "harness-platform-" + env}
 		got := m.Decrypts(id, creds)
-		for _, later := range chain[i+1:] {
-			for _, cred := range creds[later] {
-				if slices.Contains(got, cred) {
-					t.Errorf("%s decrypts %s of %s", id.Team, cred, later)
-				}
+		own := creds[catalog.CredentialsStackName(env)]
+		for _, cred := range got {
+			if !slices.Contains(own, cred) {
+				t.Errorf("%s decrypts %s, another environment's", id.Team, cred)
 			}
 		}
-		for _, cred := range creds[env] {
+		for _, cred := range own {
 			if !slices.Contains(got, cred) {
 				t.Errorf("%s does not decrypt its own %s: its up could not read its state", id.Team, cred)
 			}
+		}
+	}
+}
+
+// A pull request's preview, the drift check and production's saved plan
+// run as the preview team, which decrypts no credential: it reads every
+// platform and service stack, and no credentials stack. Given the old
+// access (harness-platform/*), it would decrypt every delegate token.
+func TestPreviewsDecryptNothing(t *testing.T) {
+	m := load(t)
+	creds := stateCredentials(t)
+	id := trust.Identity{Run: "preview", Team: "harness-platform-preview"}
+	if got := m.Decrypts(id, creds); len(got) > 0 {
+		t.Errorf("the preview team decrypts %v", got)
+	}
+	c := catalogtest.Example(t, "..")
+	team := m.Access.Team(id.Team)
+	for _, s := range c.AllStacks() {
+		if team.StackPermission(trust.Project+"/"+s) != "read" {
+			t.Errorf("the preview team cannot read %s: its previews and drift checks would fail", s)
+		}
+	}
+	// The old access: every stack of the project.
+	old := *team
+	old.Stacks = append(old.Stacks[:0:0], old.Stacks...)
+	old.Stacks[0].Stacks = trust.Project + "/*"
+	for _, s := range c.CredentialsStacks() {
+		if old.StackPermission(trust.Project+"/"+s) == "none" {
+			t.Errorf("the old access (%s/*) does not read %s: this test would not tell it", trust.Project, s)
 		}
 	}
 }

@@ -141,6 +141,19 @@ var rules = map[string]rule{
 		}
 		return known(fmt.Sprintf("arn:%s:iam::%s:oidc-provider/%s", partition(str(provider, "region")), accounts[0], url))
 	},
+	// internal/service/iam/role_policy.go, resourceRolePolicyPut:
+	// d.SetId("<role>:<name>") on a new resource (the program names the
+	// policy).
+	"aws:iam/rolePolicy:RolePolicy": joined(":", "role", "name"),
+	// internal/service/secretsmanager/secret.go, resourceSecretCreate:
+	// d.SetId of the ARN CreateSecret answers, which ends in six random
+	// characters; the name is unique in the region, so a second create
+	// is refused rather than made.
+	"aws:secretsmanager/secret:Secret": generated("a Secrets Manager secret", "aws secretsmanager delete-secret --secret-id <name> (or describe-secret to keep it, then import it)", "name"),
+	// internal/service/secretsmanager/secret_version.go: the id is
+	// secretVersionCreateResourceID(secret id, the VersionId
+	// PutSecretValue answers), joined by "|".
+	"aws:secretsmanager/secretVersion:SecretVersion": generated("a secret version", "aws secretsmanager list-secret-version-ids --secret-id <secretId> (a later version supersedes it)", "secretId"),
 	// internal/service/logs/group.go, resourceGroupCreate: d.SetId(name).
 	"aws:cloudwatch/logGroup:LogGroup": byName("name"),
 	// internal/service/eks/cluster.go, resourceClusterCreate: d.SetId(name).

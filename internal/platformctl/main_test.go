@@ -313,7 +313,7 @@ func TestRecoverSaysItUnlocked(t *testing.T) {
 		t.Fatalf("recover: exit %d: %s", code, errOut.String())
 	}
 	text := out.String()
-	i, j := strings.Index(text, "unlocked dev, dev.services: any update in progress there was cancelled"), strings.Index(text, "dev has no pending operations: nothing else to recover")
+	i, j := strings.Index(text, "unlocked credentials.dev, dev, dev.services: any update in progress there was cancelled"), strings.Index(text, "dev has no pending operations: nothing else to recover")
 	if i < 0 || j < i {
 		t.Errorf("recover --unlock said:\n%s", text)
 	}

@@ -240,6 +240,10 @@ func TestSecretsAreSecret(t *testing.T) {
 	expect(t, "k8s secret", validate(t, "secrets-are-pulumi-secrets", res(t, ks, map[string]any{"stringData": map[string]any{"DELEGATE_TOKEN": secret("t")}}), nil))
 	expect(t, "k8s plaintext", validate(t, "secrets-are-pulumi-secrets", res(t, ks, map[string]any{"stringData": map[string]any{"DELEGATE_TOKEN": "t"}}), nil),
 		"stringData is not a Pulumi secret")
+	sv := "aws:secretsmanager/secretVersion:SecretVersion"
+	expect(t, "secret version", validate(t, "secrets-are-pulumi-secrets", res(t, sv, map[string]any{"secretId": "s", "secretString": secret("t")}), nil))
+	expect(t, "secret version plaintext", validate(t, "secrets-are-pulumi-secrets", res(t, sv, map[string]any{"secretId": "s", "secretString": "t"}), nil),
+		"secretString is not a Pulumi secret")
 }
 
 func TestRequiredTagsAndRemediation(t *testing.T) {

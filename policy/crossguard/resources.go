@@ -93,6 +93,8 @@ var secretInputs = map[string][]string{
 	"harness:platform/secretText:SecretText":       {"value"},
 	"harness:platform/delegatetoken:Delegatetoken": {"value"},
 	"kubernetes:core/v1:Secret":                    {"data", "stringData"},
+	// A delegate token's copy in Secrets Manager (the credentials stack).
+	"aws:secretsmanager/secretVersion:SecretVersion": {"secretString", "secretBinary"},
 }
 
 var secretsAreSecret = resourcePolicy("secrets-are-pulumi-secrets",

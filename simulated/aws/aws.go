@@ -65,7 +65,18 @@ var required = map[string][]string{
 	"aws:eks/nodeGroup:NodeGroup": {"clusterName", "nodeRoleArn", "scalingConfig", "subnetIds",
 		"scalingConfig.desiredSize", "scalingConfig.maxSize", "scalingConfig.minSize"},
 	eksAddonType: {"addonName", "clusterName"},
+	// A delegate token's copy (the credentials stack) and the External
+	// Secrets Operator's role policy (the platform stack).
+	"aws:iam/rolePolicy:RolePolicy": {"policy", "role"},
+	SecretType:                      {},
+	SecretVersionType:               {"secretId"},
 }
+
+// Secrets Manager's types.
+const (
+	SecretType        = "aws:secretsmanager/secret:Secret"
+	SecretVersionType = "aws:secretsmanager/secretVersion:SecretVersion"
+)
 
 // autoNamed are the inputs the AWS provider names in Check when the
 // program leaves them unset: the resource name and a random suffix (here
@@ -146,6 +157,13 @@ func (b Behavior) Computed(typ, id string, news resource.PropertyMap) resource.P
 		out["arn"] = resource.NewStringProperty("arn:aws:iam::" + account + ":oidc-provider/" + url)
 	case "aws:iam/role:Role":
 		out["arn"] = resource.NewStringProperty("arn:aws:iam::" + account + ":role/" + core.Str(news, "name"))
+	case SecretType:
+		// Secrets Manager appends six random characters to the name
+		// (Secrets Manager User Guide, "Find secrets": "-a1b2c3").
+		out["arn"] = resource.NewStringProperty("arn:aws:secretsmanager:eu-west-1:" + account + ":secret:" + core.Str(news, "name") + "-" + core.ShortHash(id)[:6])
+	case SecretVersionType:
+		delete(out, "arn")
+		out["versionId"] = resource.NewStringProperty(core.ShortHash(id + "version"))
 	}
 	return out
 }
@@ -153,11 +171,14 @@ func (b Behavior) Computed(typ, id string, news resource.PropertyMap) resource.P
 // immutable are the inputs whose change replaces the object beside the
 // Terraform schema's force-new ones: names and placement.
 var immutable = map[string][]string{
-	"aws:ec2/vpc:Vpc":             {"cidrBlock"},
-	"aws:ec2/subnet:Subnet":       {"cidrBlock", "availabilityZone", "vpcId"},
-	"aws:eks/cluster:Cluster":     {"name", "encryptionConfig", "roleArn"},
-	"aws:eks/nodeGroup:NodeGroup": {"clusterName", "nodeGroupName", "subnetIds", "instanceTypes", "nodeRoleArn"},
-	"aws:iam/role:Role":           {"name"},
+	"aws:ec2/vpc:Vpc":               {"cidrBlock"},
+	"aws:ec2/subnet:Subnet":         {"cidrBlock", "availabilityZone", "vpcId"},
+	"aws:eks/cluster:Cluster":       {"name", "encryptionConfig", "roleArn"},
+	"aws:eks/nodeGroup:NodeGroup":   {"clusterName", "nodeGroupName", "subnetIds", "instanceTypes", "nodeRoleArn"},
+	"aws:iam/role:Role":             {"name"},
+	"aws:iam/rolePolicy:RolePolicy": {"name", "role"},
+	SecretType:                      {"name"},
+	SecretVersionType:               {"secretId"},
 }
 
 // Replaces: names and placement are immutable, and every force-new
@@ -181,4 +202,22 @@ func (Behavior) Replaces(typ string, olds, news resource.PropertyMap, changed []
 // Invoke: the simulated AWS answers no lookup.
 func (Behavior) Invoke(token string, _ resource.PropertyMap) (resource.PropertyMap, error) {
 	return nil, fmt.Errorf("the simulated aws provider does not answer %s", token)
+}
+
+// SecretDigests are the Secrets Manager secrets by name, each with the
+// digest (core.SecretDigest) of its current value: its version's
+// secretString.
+func SecretDigests(cloud *core.Cloud) map[string]string {
+	names := map[string]string{} // store key: name
+	for key, rec := range cloud.OfType(SecretType) {
+		names[key] = fmt.Sprint(rec.Properties["name"])
+	}
+	out := map[string]string{}
+	for _, rec := range cloud.OfType(SecretVersionType) {
+		name, ok := names[fmt.Sprint(rec.Properties["secretId"])]
+		if d, secret := core.StoredDigest(rec.Properties["secretString"]); ok && secret {
+			out[name] = d
+		}
+	}
+	return out
 }

@@ -6,8 +6,11 @@
 // It serves the types the program declares and refuses any other:
 // aws:ec2 Vpc, InternetGateway, Subnet, RouteTable, RouteTableAssociation,
 // Eip, NatGateway; aws:kms Key; aws:cloudwatch LogGroup; aws:iam Role,
-// RolePolicyAttachment, OpenIdConnectProvider; aws:eks Cluster,
-// AccessEntry, AccessPolicyAssociation, NodeGroup, Addon. It does what the
+// RolePolicy, RolePolicyAttachment, OpenIdConnectProvider; aws:eks
+// Cluster, AccessEntry, AccessPolicyAssociation, NodeGroup, Addon;
+// aws:secretsmanager Secret, SecretVersion (a version's secretString
+// stored as its digest, which SecretDigests gives the simulated
+// External Secrets Operator). It does what the
 // real provider and AWS do to them that the program relies on:
 //
 //   - Check: the required inputs of the provider's Go SDK and of the

@@ -24,6 +24,24 @@ type Record struct {
 // secretKey marks a stored secret digest in a Record's properties.
 const secretKey = "secretSha256"
 
+// SecretDigest is the digest a Record holds for the secret value v, as
+// the store writes it: the hex SHA-256 of v's JSON form.
+func SecretDigest(v any) string {
+	raw, _ := json.Marshal(v)
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
+}
+
+// StoredDigest is the digest a stored property holds, if it is a secret.
+func StoredDigest(v any) (string, bool) {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) != 1 {
+		return "", false
+	}
+	d, ok := m[secretKey].(string)
+	return d, ok
+}
+
 // Cloud is the persistent store of one provider. It is reloaded from disk
 // at the start of every engine operation (Configure), so edits made between
 // runs are seen; a file whose content is what the store last read or wrote
@@ -202,9 +220,7 @@ func toStored(props resource.PropertyMap) map[string]any {
 func storedValue(v resource.PropertyValue) any {
 	switch {
 	case v.IsSecret():
-		raw, _ := json.Marshal(v.SecretValue().Element.Mappable())
-		sum := sha256.Sum256(raw)
-		return map[string]any{secretKey: hex.EncodeToString(sum[:])}
+		return map[string]any{secretKey: SecretDigest(v.SecretValue().Element.Mappable())}
 	case v.IsComputed(), v.IsOutput() && !v.OutputValue().Known:
 		return nil
 	case v.IsOutput():

@@ -1,8 +1,6 @@
 package harness
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -108,14 +106,13 @@ func DelegateTokens(r core.Reach, cloud *core.Cloud, account string) ([]prefligh
 	return out, nil
 }
 
-// TokenChecksum is the hex SHA-256 of the active delegate token named
-// name (what its delegates' pods carry, plan.TokenChecksumAnnotation);
-// false when Harness holds no such active token.
-func TokenChecksum(cloud *core.Cloud, name string) (string, bool) {
+// TokenDigest is the digest (core.SecretDigest) of the active delegate
+// token named name, as a store holds a copy of it; false when Harness
+// holds no such active token.
+func TokenDigest(cloud *core.Cloud, name string) (string, bool) {
 	for key, rec := range cloud.OfType(DelegateTokenType) {
 		if rec.Properties["name"] == name && rec.Properties["tokenStatus"] == "ACTIVE" {
-			sum := sha256.Sum256([]byte(DelegateToken(key)))
-			return hex.EncodeToString(sum[:]), true
+			return core.SecretDigest(DelegateToken(key)), true
 		}
 	}
 	return "", false

@@ -3,10 +3,13 @@
 // servers of the clusters it deploys to, for offline runs and tests only.
 //
 // It serves the types the program declares and refuses any other:
-// kubernetes:core/v1 Namespace and Secret,
-// kubernetes:rbac.authorization.k8s.io/v1 RoleBinding, and
-// kubernetes:helm.sh/v3 Release. It does what the real provider and an
-// API server do to them that the program relies on:
+// kubernetes:core/v1 Namespace, Secret, ResourceQuota and LimitRange,
+// kubernetes:rbac.authorization.k8s.io/v1 RoleBinding,
+// kubernetes:networking.k8s.io/v1 NetworkPolicy, kubernetes:helm.sh/v3
+// Release, and External Secrets Operator's
+// kubernetes:external-secrets.io/v1 SecretStore and ExternalSecret. It
+// does what the real provider and an API server do to them that the
+// program relies on:
 //
 //   - Check: the required inputs of the provider's Go SDK (a release's
 //     chart, a binding's roleRef).
@@ -31,7 +34,13 @@
 //
 //   - run anything: there is no API server and there are no
 //     controllers; objects are stored, nothing is scheduled, and a
-//     release's pods (the delegate's) never start;
+//     release's pods (the delegate's) never start. The one controller
+//     stood for is External Secrets Operator's, and only as preflight
+//     asks of it (Delegates): an ExternalSecret counts as synced when
+//     it is stored, its target Secret is not made;
+//   - refuse a custom resource whose definition the cluster lacks (the
+//     API server's "no matches for kind"): an ExternalSecret is stored
+//     whether or not the operator's chart installed its CRDs;
 //   - fetch, render or validate Helm charts or their values (a release
 //     is its status only), or validate manifests against the API's
 //     OpenAPI schema, admission or server-side-apply conflicts;

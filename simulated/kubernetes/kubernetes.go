@@ -53,7 +53,17 @@ var required = map[string][]string{
 	"kubernetes:networking.k8s.io/v1:NetworkPolicy": {"spec"},
 	"kubernetes:core/v1:ResourceQuota":              {},
 	"kubernetes:core/v1:LimitRange":                 {},
+	// How a delegate's token reaches its namespace (External Secrets
+	// Operator's custom resources, external-secrets.io/v1).
+	ExternalSecretType: {"spec"},
+	SecretStoreType:    {"spec"},
 }
+
+// External Secrets Operator's types.
+const (
+	ExternalSecretType = "kubernetes:external-secrets.io/v1:ExternalSecret"
+	SecretStoreType    = "kubernetes:external-secrets.io/v1:SecretStore"
+)
 
 // Check refuses missing required inputs, and returns a Helm release's
 // inputs as the real provider's Check does (releaseWithDefaults). The
@@ -229,26 +239,55 @@ func (Behavior) Invoke(token string, _ resource.PropertyMap) (resource.PropertyM
 	return nil, fmt.Errorf("the simulated kubernetes provider does not answer %s", token)
 }
 
-// Delegate is a delegate release whose pods carry an annotation's value.
+// Delegate is a delegate release and the token Secret its pods read.
 type Delegate struct {
 	Name     string // the chart's delegateName
 	Replicas int
+	// Token is the Secrets Manager secret its token Secret is made from
+	// (the ExternalSecret's remoteRef key); "" when none is.
+	TokenSecret string
 }
 
-// DelegatesWith are the delegate releases (chart harness-delegate-ng)
-// whose pods' annotations give key the value value. A simulated release
-// is ready when it is stored, so its delegates have started with what
-// the annotation describes.
-func DelegatesWith(cloud *core.Cloud, key, value string) []Delegate {
+// Delegates are the delegate releases (chart harness-delegate-ng) and,
+// for each, the Secrets Manager secret the Secret its existingDelegateToken
+// names is made from, by the ExternalSecret of that name in its
+// namespace. A simulated release is ready when it is stored, and a
+// simulated External Secrets Operator has synced as soon as the
+// ExternalSecret is stored, so the delegates have started with that
+// secret's value.
+func Delegates(cloud *core.Cloud) []Delegate {
+	type ref struct{ namespace, name string }
+	from := map[ref]string{}
+	for _, rec := range cloud.OfType(ExternalSecretType) {
+		meta, _ := rec.Properties["metadata"].(map[string]any)
+		spec, _ := rec.Properties["spec"].(map[string]any)
+		target, _ := spec["target"].(map[string]any)
+		name, _ := target["name"].(string)
+		if name == "" {
+			name, _ = meta["name"].(string)
+		}
+		data, _ := spec["data"].([]any)
+		for _, d := range data {
+			item, _ := d.(map[string]any)
+			remote, _ := item["remoteRef"].(map[string]any)
+			if key, ok := remote["key"].(string); ok {
+				from[ref{fmt.Sprint(meta["namespace"]), name}] = key
+			}
+		}
+	}
 	var out []Delegate
 	for _, rec := range cloud.OfType(releaseType) {
 		values, _ := rec.Properties["values"].(map[string]any)
-		annotations, _ := values["annotations"].(map[string]any)
-		if annotations[key] != value {
+		secret, ok := values["existingDelegateToken"].(string)
+		if !ok {
 			continue
 		}
 		replicas, _ := values["replicas"].(float64)
-		out = append(out, Delegate{Name: fmt.Sprint(values["delegateName"]), Replicas: int(replicas)})
+		out = append(out, Delegate{
+			Name:        fmt.Sprint(values["delegateName"]),
+			Replicas:    int(replicas),
+			TokenSecret: from[ref{fmt.Sprint(rec.Properties["namespace"]), secret}],
+		})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

@@ -57,6 +57,9 @@ var resources = []struct{ token, tf, file, sdk, fn string }{
 	{"aws:iam/openIdConnectProvider:OpenIdConnectProvider", "aws_iam_openid_connect_provider", "internal/service/iam/openid_connect_provider.go", "iam/openIdConnectProvider.go", ""},
 	{"aws:kms/key:Key", "aws_kms_key", "internal/service/kms/key.go", "kms/key.go", ""},
 	{"aws:cloudwatch/logGroup:LogGroup", "aws_cloudwatch_log_group", "internal/service/logs/group.go", "cloudwatch/logGroup.go", ""},
+	{"aws:secretsmanager/secret:Secret", "aws_secretsmanager_secret", "internal/service/secretsmanager/secret.go", "secretsmanager/secret.go", ""},
+	{"aws:secretsmanager/secretVersion:SecretVersion", "aws_secretsmanager_secret_version", "internal/service/secretsmanager/secret_version.go", "secretsmanager/secretVersion.go", ""},
+	{"aws:iam/rolePolicy:RolePolicy", "aws_iam_role_policy", "internal/service/iam/role_policy.go", "iam/rolePolicy.go", ""},
 }
 
 // Property is one input's constraints, keyed by its Pulumi path (nested
