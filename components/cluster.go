@@ -11,6 +11,8 @@ import (
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/kms"
 	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
+	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/plan"
@@ -24,13 +26,11 @@ const (
 	KubernetesVersion = "4.33.0"
 )
 
-// EKS access policies: cluster admin for the platform team's role and
-// the deployer; view, Secrets included (Helm keeps its releases in
-// Secrets, and a preview reads them), for the preview role.
-const (
-	ClusterAdminPolicy = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
-	ClusterViewPolicy  = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminViewPolicy"
-)
+// ClusterAdminPolicy is the EKS access policy of the platform team's role
+// and the deployer. The preview role gets no access policy: its access
+// entry names plan.PreviewGroup, whose ClusterRole reads what the stacks
+// declare and no Secret (plan.PreviewRules).
+const ClusterAdminPolicy = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
 
 // ClusterArgs are the inputs of a Cluster: one region of the plan.
 type ClusterArgs struct {
@@ -71,7 +71,7 @@ func NewCluster(ctx *pulumi.Context, name string, args *ClusterArgs, opts ...pul
 	if args.EKS == nil {
 		c.Kubeconfig = pulumi.ToSecret(args.Kubeconfig).(pulumi.StringOutput)
 		c.Name, c.Endpoint = pulumi.String(name).ToStringOutput(), pulumi.String("").ToStringOutput()
-		p, err := kubernetes.NewProvider(ctx, name, &kubernetes.ProviderArgs{Kubeconfig: c.Kubeconfig},
+		p, err := kubernetes.NewProvider(ctx, name, &kubernetes.ProviderArgs{Kubeconfig: c.Kubeconfig, HelmReleaseSettings: helmSettings()},
 			pulumi.Parent(c), pulumi.Version(KubernetesVersion))
 		if err != nil {
 			return nil, err
@@ -236,19 +236,27 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 	// the drift check), each as itself: the kubeconfig asks for a token
 	// as whoever runs.
 	var access []pulumi.Resource
-	for _, a := range []struct{ suffix, principal, policy string }{
-		{"-platform-admin", e.AdminRoleArn, ClusterAdminPolicy},
-		{"-deployer", e.RoleArn, ClusterAdminPolicy},
-		{"-preview", e.PreviewRoleArn, ClusterViewPolicy},
+	for _, a := range []struct{ suffix, principal, policy, group string }{
+		{"-platform-admin", e.AdminRoleArn, ClusterAdminPolicy, ""},
+		{"-deployer", e.RoleArn, ClusterAdminPolicy, ""},
+		{"-preview", e.PreviewRoleArn, "", plan.PreviewGroup},
 	} {
 		if a.principal == "" {
 			continue
 		}
-		entry, err := eks.NewAccessEntry(ctx, e.Name+a.suffix, &eks.AccessEntryArgs{
+		args := &eks.AccessEntryArgs{
 			ClusterName: cluster.Name, PrincipalArn: pulumi.String(a.principal), Type: pulumi.String("STANDARD"),
-		}, in...)
+		}
+		if a.group != "" {
+			args.KubernetesGroups = pulumi.StringArray{pulumi.String(a.group)}
+		}
+		entry, err := eks.NewAccessEntry(ctx, e.Name+a.suffix, args, in...)
 		if err != nil {
 			return err
+		}
+		if a.policy == "" {
+			access = append(access, entry)
+			continue
 		}
 		assoc, err := eks.NewAccessPolicyAssociation(ctx, e.Name+a.suffix, &eks.AccessPolicyAssociationArgs{
 			ClusterName: cluster.Name, PrincipalArn: entry.PrincipalArn, PolicyArn: pulumi.String(a.policy),
@@ -391,8 +399,41 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 	// The provider waits for the nodes, the add-ons (pod networking, DNS)
 	// and the access entries: before them nothing can be deployed into the
 	// cluster.
-	c.Provider, err = kubernetes.NewProvider(ctx, name, &kubernetes.ProviderArgs{Kubeconfig: c.Kubeconfig},
+	c.Provider, err = kubernetes.NewProvider(ctx, name, &kubernetes.ProviderArgs{Kubeconfig: c.Kubeconfig, HelmReleaseSettings: helmSettings()},
 		pulumi.Parent(c), pulumi.Version(KubernetesVersion), pulumi.DependsOn(append(append([]pulumi.Resource{nodes}, addons...), access...)))
+	if err != nil {
+		return err
+	}
+	return declarePreviewAccess(ctx, c, name)
+}
+
+// helmSettings keep Helm's releases in ConfigMaps (plan.HelmDriver).
+func helmSettings() *kubernetes.HelmReleaseSettingsArgs {
+	return &kubernetes.HelmReleaseSettingsArgs{Driver: pulumi.String(plan.HelmDriver)}
+}
+
+// declarePreviewAccess gives the preview role's group (plan.PreviewGroup)
+// its reads: a ClusterRole of plan.PreviewRules, bound to the group.
+func declarePreviewAccess(ctx *pulumi.Context, c *Cluster, name string) error {
+	k8s := []pulumi.ResourceOption{pulumi.Parent(c), pulumi.Provider(c.Provider), pulumi.Version(KubernetesVersion)}
+	rules := rbacv1.PolicyRuleArray{}
+	for _, r := range plan.PreviewRules {
+		rules = append(rules, &rbacv1.PolicyRuleArgs{
+			ApiGroups: pulumi.ToStringArray(r.APIGroups), Resources: pulumi.ToStringArray(r.Resources), Verbs: pulumi.ToStringArray(r.Verbs),
+		})
+	}
+	role, err := rbacv1.NewClusterRole(ctx, name+"-"+plan.PreviewGroup, &rbacv1.ClusterRoleArgs{
+		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(plan.PreviewGroup)},
+		Rules:    rules,
+	}, k8s...)
+	if err != nil {
+		return err
+	}
+	_, err = rbacv1.NewClusterRoleBinding(ctx, name+"-"+plan.PreviewGroup, &rbacv1.ClusterRoleBindingArgs{
+		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(plan.PreviewGroup)},
+		RoleRef:  &rbacv1.RoleRefArgs{ApiGroup: pulumi.String("rbac.authorization.k8s.io"), Kind: pulumi.String("ClusterRole"), Name: role.Metadata.Name().Elem()},
+		Subjects: rbacv1.SubjectArray{&rbacv1.SubjectArgs{Kind: pulumi.String("Group"), Name: pulumi.String(plan.PreviewGroup), ApiGroup: pulumi.String("rbac.authorization.k8s.io")}},
+	}, k8s...)
 	return err
 }
 

@@ -42,10 +42,12 @@ func NewDelegateToken(ctx *pulumi.Context, args *DelegateTokenArgs, opts ...pulu
 	if err := ctx.RegisterComponentResource(DelegateTokenType, c.Token, t, opts...); err != nil {
 		return nil, err
 	}
+	// Moved from a platform stack (platformctl move), a token is at the
+	// stack's root: the alias takes it in, unchanged.
 	token, err := platform.NewDelegatetoken(ctx, c.Token, &platform.DelegatetokenArgs{
 		AccountId: pulumi.String(args.AccountID),
 		Name:      pulumi.String(c.Token),
-	}, pulumi.Parent(t))
+	}, pulumi.Parent(t), pulumi.Aliases([]pulumi.Alias{{NoParent: pulumi.Bool(true)}}))
 	if err != nil {
 		return nil, err
 	}

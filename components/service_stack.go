@@ -45,7 +45,7 @@ func DeclareCatalogServices(ctx *pulumi.Context, scope plan.Scope, services []pl
 // stack declares, from the kubeconfig it exports (a secret); its name is
 // the cluster's, as the platform stack's provider.
 func ClusterProvider(ctx *pulumi.Context, name string, kubeconfig pulumi.StringInput) (*kubernetes.Provider, error) {
-	return kubernetes.NewProvider(ctx, name, &kubernetes.ProviderArgs{Kubeconfig: kubeconfig}, pulumi.Version(KubernetesVersion))
+	return kubernetes.NewProvider(ctx, name, &kubernetes.ProviderArgs{Kubeconfig: kubeconfig, HelmReleaseSettings: helmSettings()}, pulumi.Version(KubernetesVersion))
 }
 
 // DeclareNamespaces declares the namespaces the stack's deployments use in

@@ -11,15 +11,19 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 
+	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/program"
 )
 
 // Move is one `pulumi state move`: the objects of Services that stack
-// From holds and the catalog puts in stack To.
+// From holds and the catalog puts in stack To, or the delegate tokens
+// (Tokens) a platform stack held before they moved to its credentials
+// stack.
 type Move struct {
 	From, To string
 	Services []string
+	Tokens   []string
 	// URNs are the moved resources whose parent stays in From (or is the
 	// stack): the CLI moves each with its children, and copies the
 	// providers they use.
@@ -88,7 +92,34 @@ func (s *Session) PlanMoves(ctx context.Context, env string) ([]Move, error) {
 		out = append(out, *m)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].From+out[i].To < out[j].From+out[j].To })
+	if _, ok := existing[env]; ok {
+		resources, err := s.stateOf(ctx, env)
+		if err != nil {
+			return nil, err
+		}
+		if m := tokenMove(env, resources); m != nil {
+			out = append([]Move{*m}, out...)
+		}
+	}
 	return out, nil
+}
+
+// tokenMove is the move of the delegate tokens platform stack env holds
+// (as this program did before each environment had a credentials stack)
+// to its credentials stack; nil when it holds none. The tokens arrive at
+// the credentials stack's root, where the program's alias finds them.
+func tokenMove(env string, resources []stateResource) *Move {
+	m := &Move{From: env, To: catalog.CredentialsStackName(env)}
+	for _, r := range resources {
+		if string(r.Type) == delegateTokenType {
+			m.URNs = append(m.URNs, string(r.URN))
+			m.Tokens = append(m.Tokens, r.URN.Name())
+		}
+	}
+	if len(m.URNs) == 0 {
+		return nil
+	}
+	return m
 }
 
 // ApplyMove runs the move with the CLI's `pulumi state move`: the
@@ -104,7 +135,10 @@ func (s *Session) ApplyMove(ctx context.Context, m Move) error {
 	args := append([]string{"state", "move", "--source", m.From, "--dest", m.To, "--yes"}, m.URNs...)
 	stdout, stderr, _, err := s.cli.Run(ctx, s.workspace.WorkDir(), nil, nil, nil, s.env, args...)
 	if err != nil {
-		return fmt.Errorf("moving %s from %s to %s: %w: %s%s", strings.Join(m.Services, ", "), m.From, m.To, err, stdout, stderr)
+		return fmt.Errorf("moving %s from %s to %s: %w: %s%s", strings.Join(append(slices.Clone(m.Services), m.Tokens...), ", "), m.From, m.To, err, stdout, stderr)
+	}
+	if len(m.Services) == 0 {
+		return nil // delegate tokens: no contract names them
 	}
 	// The stacks' contracts say what each holds (the guards read them):
 	// the moved services leave the source's and join the destination's,
@@ -179,6 +213,12 @@ type stateResource struct {
 }
 
 func (s *Session) stateOf(ctx context.Context, name string) ([]stateResource, error) {
+	return s.readState(ctx, name, false)
+}
+
+// readState is stateOf; with pending true, a state with pending
+// operations is read too.
+func (s *Session) readState(ctx context.Context, name string, pending bool) ([]stateResource, error) {
 	stack, err := s.selected(ctx, name)
 	if err != nil {
 		return nil, err
@@ -195,7 +235,7 @@ func (s *Session) stateOf(ctx context.Context, name string) ([]stateResource, er
 	if err := json.Unmarshal(exported.Deployment, &d); err != nil {
 		return nil, fmt.Errorf("reading the state of %s: %w", name, err)
 	}
-	if len(d.Pending) > 0 {
+	if len(d.Pending) > 0 && !pending {
 		return nil, fmt.Errorf("stack %s has %d pending operations from an interrupted update; run `platformctl recover --stack %s` first", name, len(d.Pending), name)
 	}
 	return d.Resources, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -161,4 +162,59 @@ func TestMoveBetweenStacks(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A platform stack deployed before the credentials stacks holds its
+// delegate tokens: an up refuses, naming the move; platformctl move puts
+// them in the credentials stack, and the up that follows neither revokes
+// nor makes a token (the credentials program's alias takes them in).
+func TestDelegateTokensMoveToTheCredentialsStack(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	state := deployedDev(t)
+	s := open(t, state, example(t))
+	creds := catalog.CredentialsStackName("dev")
+	// The layout of before: the tokens in dev, at its root.
+	resources, err := s.stateOf(ctx, creds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := Move{From: creds, To: "dev"}
+	for _, r := range resources {
+		if string(r.Type) == delegateTokenType {
+			back.URNs = append(back.URNs, string(r.URN))
+			back.Tokens = append(back.Tokens, r.URN.Name())
+		}
+	}
+	if len(back.URNs) != 2 {
+		t.Fatalf("%s holds %d delegate tokens, want 2", creds, len(back.URNs))
+	}
+	if err := s.ApplyMove(ctx, back); err != nil {
+		t.Fatal(err)
+	}
+	before := tokenStatus(t, state)
+
+	if _, err := s.Up(ctx, "dev", UpOptions{}); err == nil || !strings.Contains(err.Error(), "nothing was changed: stack dev holds delegate tokens") ||
+		!strings.Contains(err.Error(), "platformctl move --stack dev --yes") {
+		t.Fatalf("an up with the tokens in the platform stack: %v", err)
+	}
+	moves, err := s.PlanMoves(ctx, "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(moves) != 1 || moves[0].To != creds || len(moves[0].Tokens) != 2 {
+		t.Fatalf("moves: %+v", moves)
+	}
+	if err := s.ApplyMove(ctx, moves[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Up(ctx, "dev", UpOptions{}); err != nil {
+		t.Fatalf("up after the move: %v\n%s", err, s.out)
+	}
+	if after := tokenStatus(t, state); !maps.Equal(after, before) {
+		t.Errorf("the tokens changed: %v, were %v", after, before)
+	}
+	if moves, err := s.PlanMoves(ctx, "dev"); err != nil || len(moves) != 0 {
+		t.Errorf("moves after the move: %+v %v", moves, err)
+	}
 }

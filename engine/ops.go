@@ -311,6 +311,11 @@ func (s *Session) Up(ctx context.Context, name string, opts UpOptions) (auto.UpR
 		}
 	}
 	creds, withCreds := s.credentialsFirst(name)
+	if withCreds {
+		if err := s.requireTokensMoved(ctx, name); err != nil {
+			return out, err
+		}
+	}
 	// What is checked before anything changes: the service stacks, and,
 	// where the credentials stack comes first, the platform stack too
 	// (its own update would refuse only after the credentials changed).
@@ -618,6 +623,30 @@ func (s *Session) Destroy(ctx context.Context, name string, opts DestroyOptions)
 	return s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o runOptions) error {
 		return s.destroyStack(ctx, stack, o, false)
 	})
+}
+
+// requireTokensMoved refuses an up of environment env while its platform
+// stack still holds delegate tokens: its credentials stack would create
+// them again, and Harness refuses a name it holds.
+func (s *Session) requireTokensMoved(ctx context.Context, env string) error {
+	existing, err := s.existingStacks(ctx)
+	if err != nil {
+		return err
+	}
+	if _, ok := existing[env]; !ok {
+		return nil
+	}
+	// Pending operations are recover's to report (after the lock).
+	resources, err := s.readState(ctx, env, true)
+	if err != nil {
+		return err
+	}
+	m := tokenMove(env, resources)
+	if m == nil {
+		return nil
+	}
+	return fmt.Errorf("nothing was changed: stack %s holds delegate tokens (%s) that now belong to its credentials stack %s; "+
+		"run `platformctl move --stack %s --yes` first: it moves their state, deleting and creating nothing", env, strings.Join(m.Tokens, ", "), m.To, env)
 }
 
 // credentialsFirst is the credentials stack an operation on stack name

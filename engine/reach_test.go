@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/sig"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/simulated"
 	"github.com/company/harness-platform/trust"
 )
 
@@ -101,5 +103,28 @@ func checkStateReach(t *testing.T, c *catalog.Catalog, state string) {
 		if !slices.Equal(got, creds[catalog.CredentialsStackName(env)]) {
 			t.Errorf("harness-platform-%s decrypts %v, want its own credentials %v", env, got, creds[catalog.CredentialsStackName(env)])
 		}
+	}
+}
+
+// Previews and the drift check run as each environment's preview role:
+// in the clusters, its group's ClusterRole reads every object the stacks
+// declare and the Helm releases kept in ConfigMaps, and no Secret
+// (simulated/kubernetes CheckRead); they pass on deployed dev.
+func TestPreviewsRunAsThePreviewRole(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := example(t)
+	s := open(t, deployedDev(t), c)
+	reach := simulated.DefaultReach(c)
+	reach.Identities = nil
+	for _, env := range c.Chain {
+		reach.Identities = append(reach.Identities, c.Stacks[env].AWS.PreviewRoleArn)
+	}
+	s.servers().SetReach(reach)
+	if err := s.Refresh(ctx, "dev", RefreshOptions{PreviewOnly: true, ExpectNoChanges: true}); err != nil {
+		t.Fatalf("the drift check as the preview role: %v\n%s", err, s.out)
+	}
+	if _, err := s.Preview(ctx, "dev", PreviewOptions{ExpectNoChanges: true}); err != nil {
+		t.Fatalf("a preview as the preview role: %v\n%s", err, s.out)
 	}
 }

@@ -183,6 +183,8 @@ var states = map[string]func() pulumi.Resource{
 	"kubernetes:networking.k8s.io/v1:NetworkPolicy":                        func() pulumi.Resource { return &networkingv1.NetworkPolicy{} },
 	"kubernetes:helm.sh/v3:Release":                                        func() pulumi.Resource { return &helmv3.Release{} },
 	"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding":                  func() pulumi.Resource { return &rbacv1.RoleBinding{} },
+	"kubernetes:rbac.authorization.k8s.io/v1:ClusterRole":                  func() pulumi.Resource { return &rbacv1.ClusterRole{} },
+	"kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding":           func() pulumi.Resource { return &rbacv1.ClusterRoleBinding{} },
 	"kubernetes:external-secrets.io/v1:ExternalSecret":                     func() pulumi.Resource { return &apiextensions.CustomResource{} },
 	"kubernetes:external-secrets.io/v1:SecretStore":                        func() pulumi.Resource { return &apiextensions.CustomResource{} },
 	"aws:iam/rolePolicy:RolePolicy":                                        func() pulumi.Resource { return &iam.RolePolicy{} },

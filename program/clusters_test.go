@@ -17,29 +17,31 @@ import (
 )
 
 const (
-	tAWSProvider    = "pulumi:providers:aws"
-	tK8sProvider    = "pulumi:providers:kubernetes"
-	tVpc            = "aws:ec2/vpc:Vpc"
-	tSubnet         = "aws:ec2/subnet:Subnet"
-	tNat            = "aws:ec2/natGateway:NatGateway"
-	tLogGroup       = "aws:cloudwatch/logGroup:LogGroup"
-	tEKS            = "aws:eks/cluster:Cluster"
-	tNodeGroup      = "aws:eks/nodeGroup:NodeGroup"
-	tKMS            = "aws:kms/key:Key"
-	tOIDC           = "aws:iam/openIdConnectProvider:OpenIdConnectProvider"
-	tAccessEntry    = "aws:eks/accessEntry:AccessEntry"
-	tAccessPol      = "aws:eks/accessPolicyAssociation:AccessPolicyAssociation"
-	tRole           = "aws:iam/role:Role"
-	tAttach         = "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
-	tToken          = "harness:platform/delegatetoken:Delegatetoken"
-	tAWSConn        = "harness:platform/awsConnector:AwsConnector"
-	tNamespace      = "kubernetes:core/v1:Namespace"
-	tK8sSecret      = "kubernetes:core/v1:Secret"
-	tExternalSecret = "kubernetes:external-secrets.io/v1:ExternalSecret"
-	tDelegateToken  = "harness:platform/delegatetoken:Delegatetoken"
-	tSecretStore    = "kubernetes:external-secrets.io/v1:SecretStore"
-	tRelease        = "kubernetes:helm.sh/v3:Release"
-	tRoleBinding    = "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding"
+	tAWSProvider        = "pulumi:providers:aws"
+	tK8sProvider        = "pulumi:providers:kubernetes"
+	tVpc                = "aws:ec2/vpc:Vpc"
+	tSubnet             = "aws:ec2/subnet:Subnet"
+	tNat                = "aws:ec2/natGateway:NatGateway"
+	tLogGroup           = "aws:cloudwatch/logGroup:LogGroup"
+	tEKS                = "aws:eks/cluster:Cluster"
+	tNodeGroup          = "aws:eks/nodeGroup:NodeGroup"
+	tKMS                = "aws:kms/key:Key"
+	tOIDC               = "aws:iam/openIdConnectProvider:OpenIdConnectProvider"
+	tAccessEntry        = "aws:eks/accessEntry:AccessEntry"
+	tAccessPol          = "aws:eks/accessPolicyAssociation:AccessPolicyAssociation"
+	tRole               = "aws:iam/role:Role"
+	tAttach             = "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
+	tToken              = "harness:platform/delegatetoken:Delegatetoken"
+	tAWSConn            = "harness:platform/awsConnector:AwsConnector"
+	tNamespace          = "kubernetes:core/v1:Namespace"
+	tK8sSecret          = "kubernetes:core/v1:Secret"
+	tExternalSecret     = "kubernetes:external-secrets.io/v1:ExternalSecret"
+	tDelegateToken      = "harness:platform/delegatetoken:Delegatetoken"
+	tSecretStore        = "kubernetes:external-secrets.io/v1:SecretStore"
+	tClusterRole        = "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole"
+	tClusterRoleBinding = "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding"
+	tRelease            = "kubernetes:helm.sh/v3:Release"
+	tRoleBinding        = "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding"
 )
 
 // value walks a dotted path of a resource's inputs, through secrets.
@@ -84,8 +86,11 @@ func TestClustersAndDelegates(t *testing.T) {
 		}
 		counts := map[string]int{
 			tAWSProvider: regions, tVpc: regions, tSubnet: 4 * regions, tNat: nats * regions, tEKS: regions, tLogGroup: regions,
-			// Access entries: the platform team, the deployer, the preview role.
-			tNodeGroup: regions, tKMS: regions, tOIDC: regions, tAccessEntry: 3 * regions, tAccessPol: 3 * regions,
+			// Access entries: the platform team, the deployer, the preview
+			// role; access policies for the first two (the preview role's
+			// reads are its group's ClusterRole).
+			tNodeGroup: regions, tKMS: regions, tOIDC: regions, tAccessEntry: 3 * regions, tAccessPol: 2 * regions,
+			tClusterRole: regions, tClusterRoleBinding: regions,
 			// The delegate and the External Secrets Operator; the token
 			// is the credentials stack's, its Secret made by the operator.
 			tToken: 0, tK8sSecret: 0, tRelease: 2 * regions, tAWSConn: regions,
@@ -184,11 +189,30 @@ func TestClustersAndDelegates(t *testing.T) {
 		policies := map[string]string{
 			st.Cluster.AdminRoleArn: "AmazonEKSClusterAdminPolicy",
 			st.AWS.RoleArn:          "AmazonEKSClusterAdminPolicy",
-			st.AWS.PreviewRoleArn:   "AmazonEKSAdminViewPolicy",
 		}
 		for _, a := range rec.OfType(tAccessPol) {
 			if want, ok := policies[str(a, "principalArn")]; !ok || !strings.HasSuffix(str(a, "policyArn"), "/"+want) {
 				t.Errorf("%s: access policy %s: %s for %s", stack, a.Name, str(a, "policyArn"), str(a, "principalArn"))
+			}
+		}
+		// The preview role reads through its group, whose ClusterRole
+		// reads no Secret.
+		for _, a := range rec.OfType(tAccessEntry) {
+			groups := propertyStrings(value(a, "kubernetesGroups"))
+			if str(a, "principalArn") == st.AWS.PreviewRoleArn && !slices.Equal(groups, []string{plan.PreviewGroup}) {
+				t.Errorf("%s: the preview role's access entry %s has groups %v, want [%s]", stack, a.Name, groups, plan.PreviewGroup)
+			}
+		}
+		for _, r := range rec.OfType(tClusterRole) {
+			for _, rule := range value(r, "rules").ArrayValue() {
+				if slices.Contains(propertyStrings(rule.ObjectValue()["resources"]), "secrets") || slices.Contains(propertyStrings(rule.ObjectValue()["resources"]), "*") {
+					t.Errorf("%s: ClusterRole %s reads Secrets: %v", stack, r.Name, rule)
+				}
+			}
+		}
+		for _, p := range rec.OfType(tK8sProvider) {
+			if d := value(p, "helmReleaseSettings.driver"); !d.IsString() || d.StringValue() != plan.HelmDriver {
+				t.Errorf("%s: Kubernetes provider %s keeps Helm releases with driver %v, want %s (readable without Secrets)", stack, p.Name, d, plan.HelmDriver)
 			}
 		}
 		for _, n := range rec.OfType(tNodeGroup) {

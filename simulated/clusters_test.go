@@ -42,7 +42,7 @@ func TestKubernetesReachesTheClustersAWSMade(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &Servers{clusters: aws.Clusters(cloud)}
-	p := core.NewProvider(core.Config{Name: "kubernetes", Version: kubernetes.Version, Cloud: cloud, Behavior: kubernetes.New(s.clusters), Reach: &s.reach})
+	p := core.NewProvider(core.Config{Name: "kubernetes", Version: kubernetes.Version, Cloud: cloud, Behavior: kubernetes.New(s.clusters, cloud), Reach: &s.reach})
 	kubeconfig := "apiVersion: v1\nclusters:\n- cluster:\n    server: " + server + "\n  name: dev-euw1\n"
 	args, err := structpb.NewStruct(map[string]any{"kubeconfig": kubeconfig})
 	if err != nil {

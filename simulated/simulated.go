@@ -116,7 +116,7 @@ func Start(stateDir, shared string) (*Servers, error) {
 		meters   *core.Meters // nil: not budgeted
 	}{
 		{"harness", harness.New(facts, constraints), s.harnessCalls},
-		{"kubernetes", kubernetes.New(s.clusters), nil},
+		{"kubernetes", kubernetes.New(s.clusters, s.clouds["kubernetes"]), nil},
 		{"aws", aws.New(kubernetes.ClusterCA), nil},
 		{"github", github.New(), s.githubCalls},
 	}

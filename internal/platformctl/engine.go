@@ -293,6 +293,10 @@ func moveStacks(ctx context.Context, s *engine.Session, f options, stdout io.Wri
 	}
 	total := 0
 	for _, m := range moves {
+		if len(m.Tokens) > 0 {
+			fmt.Fprintf(stdout, "%s -> %s: %d delegate token(s): %s\n", m.From, m.To, len(m.Tokens), strings.Join(m.Tokens, ", "))
+			continue
+		}
 		fmt.Fprintf(stdout, "%s -> %s: %d resource(s) of %d service(s): %s\n", m.From, m.To, len(m.URNs), len(m.Services), strings.Join(m.Services, ", "))
 		total += len(m.Services)
 	}

@@ -148,6 +148,36 @@ func (c clusters) Endpoint(server string) (core.Endpoint, bool, error) {
 	return core.Endpoint{}, false, nil
 }
 
+// Access is what the clusters' access entries give principal: their
+// Kubernetes groups, and the access policies associated with it.
+func (c clusters) Access(principal string) (core.Access, bool, error) {
+	if err := c.cloud.Reload(); err != nil {
+		return core.Access{}, false, err
+	}
+	var out core.Access
+	found := false
+	for _, entry := range c.cloud.OfType(accessEntryType) {
+		if entry.Properties["principalArn"] != principal {
+			continue
+		}
+		found = true
+		groups, _ := entry.Properties["kubernetesGroups"].([]any)
+		for _, g := range groups {
+			if s := fmt.Sprint(g); !slices.Contains(out.Groups, s) {
+				out.Groups = append(out.Groups, s)
+			}
+		}
+	}
+	for _, a := range c.cloud.OfType("aws:eks/accessPolicyAssociation:AccessPolicyAssociation") {
+		if a.Properties["principalArn"] == principal {
+			if s := fmt.Sprint(a.Properties["policyArn"]); !slices.Contains(out.Policies, s) {
+				out.Policies = append(out.Policies, s)
+			}
+		}
+	}
+	return out, found, nil
+}
+
 // networks are the CIDR blocks of the VPCs of a cluster's subnets.
 func (c clusters) networks(vpcConfig map[string]any) []netip.Prefix {
 	var out []netip.Prefix

@@ -129,4 +129,15 @@ type Clusters interface {
 	// holds it now (its store read again); false for a server the cloud
 	// did not make.
 	Endpoint(server string) (Endpoint, bool, error)
+	// Access is what the clusters' access entries give principal: the
+	// same in every cluster here, as the program declares them; false
+	// when no cluster has an entry for it.
+	Access(principal string) (Access, bool, error)
+}
+
+// Access is what an EKS access entry gives its principal in the cluster:
+// access policies (ARNs) and Kubernetes groups, which the cluster's RBAC
+// bindings give permissions.
+type Access struct {
+	Policies, Groups []string
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -26,10 +27,18 @@ type Behavior struct {
 	// AWS's EKS clusters: aws.Clusters); nil: every API server answers
 	// everyone.
 	Clusters core.Clusters
+	// Cloud is this room's store, where the clusters' RBAC objects are
+	// (CheckRead); nil: every read is allowed.
+	Cloud *core.Cloud
+	// helm is Helm's storage driver, as a provider was last configured.
+	helm *atomic.Pointer[string]
 }
 
-// New is the simulated Kubernetes of the clusters clusters runs.
-func New(clusters core.Clusters) Behavior { return Behavior{Clusters: clusters} }
+// New is the simulated Kubernetes of the clusters clusters runs, its
+// objects in cloud.
+func New(clusters core.Clusters, cloud *core.Cloud) Behavior {
+	return Behavior{Clusters: clusters, Cloud: cloud, helm: &atomic.Pointer[string]{}}
+}
 
 var (
 	_ core.Behavior    = Behavior{}
@@ -38,6 +47,7 @@ var (
 	_ core.InputReader = Behavior{}
 	_ core.Live        = Behavior{}
 	_ core.Invoker     = Behavior{}
+	_ core.ReadGuard   = Behavior{}
 )
 
 const releaseType = "kubernetes:helm.sh/v3:Release"
@@ -53,6 +63,9 @@ var required = map[string][]string{
 	"kubernetes:networking.k8s.io/v1:NetworkPolicy": {"spec"},
 	"kubernetes:core/v1:ResourceQuota":              {},
 	"kubernetes:core/v1:LimitRange":                 {},
+	// What the preview role may read (plan.PreviewRules).
+	ClusterRoleType:        {},
+	ClusterRoleBindingType: {"roleRef", "roleRef.apiGroup", "roleRef.kind", "roleRef.name"},
 	// How a delegate's token reaches its namespace (External Secrets
 	// Operator's custom resources, external-secrets.io/v1).
 	ExternalSecretType: {"spec"},
@@ -219,7 +232,7 @@ func (Behavior) Replaces(typ string, olds, news resource.PropertyMap, changed []
 					out = append(out, "metadata."+string(k))
 				}
 			}
-		case c == "roleRef" && typ == "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding":
+		case c == "roleRef" && (typ == "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding" || typ == ClusterRoleBindingType):
 			out = append(out, c)
 		}
 	}

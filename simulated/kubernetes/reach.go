@@ -18,6 +18,7 @@ import (
 // the run is, and the cluster's API server must answer from the runner
 // and know the run.
 func (b Behavior) Configure(args resource.PropertyMap, _ map[string]string, r core.Reach) error {
+	b.configureHelm(args)
 	v, ok := args["kubeconfig"]
 	if !ok || !v.IsString() {
 		return nil // unknown in a preview: the cluster is not created yet
