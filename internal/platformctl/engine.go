@@ -221,6 +221,24 @@ func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// A demo state made before the credentials stacks holds the delegate
+	// tokens in the platform stacks: the demo moves them, as
+	// `platformctl move` would (docs/operating.md).
+	for _, env := range c.Chain {
+		moves, err := s.PlanMoves(ctx, env)
+		if err != nil {
+			return err
+		}
+		for _, m := range moves {
+			if len(m.Tokens) == 0 {
+				continue
+			}
+			fmt.Fprintf(stdout, "moving %s's delegate tokens to %s (a state move): %s\n", m.From, m.To, strings.Join(m.Tokens, ", "))
+			if err := s.ApplyMove(ctx, m); err != nil {
+				return err
+			}
+		}
+	}
 	up := engine.UpOptions{Parallel: f.parallel, StackParallel: f.stackParallel, PolicyPacks: packs, PolicyPackConfigs: configs}
 	again := engine.PreviewOptions{Parallel: f.parallel, StackParallel: f.stackParallel, PolicyPacks: packs, PolicyPackConfigs: configs, ExpectNoChanges: true}
 	drift := engine.RefreshOptions{Parallel: f.parallel, StackParallel: f.stackParallel, PreviewOnly: true, ExpectNoChanges: true}
@@ -236,8 +254,8 @@ func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "\ndemo: %v deployed to the simulated cloud in %s, no changes on a second run, no drift.\nState: %s (delete it to start over).\n",
-		c.AllStacks(), time.Since(start).Round(time.Second), f.stateDir())
+	fmt.Fprintf(stdout, "\ndemo: %v deployed to the simulated cloud in %s (and the delegate tokens in %v, which previews and the drift check cannot read), no changes on a second run, no drift.\nState: %s (delete it to start over).\n",
+		c.AllStacks(), time.Since(start).Round(time.Second), c.CredentialsStacks(), f.stateDir())
 	return nil
 }
 
@@ -291,17 +309,18 @@ func moveStacks(ctx context.Context, s *engine.Session, f options, stdout io.Wri
 		fmt.Fprintf(stdout, "%s: every object is in the stack the catalog puts it in; nothing to move\n", f.stack)
 		return nil
 	}
-	total := 0
+	total, tokens := 0, 0
 	for _, m := range moves {
 		if len(m.Tokens) > 0 {
 			fmt.Fprintf(stdout, "%s -> %s: %d delegate token(s): %s\n", m.From, m.To, len(m.Tokens), strings.Join(m.Tokens, ", "))
+			tokens += len(m.Tokens)
 			continue
 		}
 		fmt.Fprintf(stdout, "%s -> %s: %d resource(s) of %d service(s): %s\n", m.From, m.To, len(m.URNs), len(m.Services), strings.Join(m.Services, ", "))
 		total += len(m.Services)
 	}
 	if f.dryRun {
-		fmt.Fprintf(stdout, "%d service(s) to move; run again with --yes to move them (a state move: nothing is deleted or created)\n", total)
+		fmt.Fprintf(stdout, "%d service(s) and %d delegate token(s) to move; run again with --yes to move them (a state move: nothing is deleted or created)\n", total, tokens)
 		return nil
 	}
 	for _, m := range moves {
@@ -309,7 +328,7 @@ func moveStacks(ctx context.Context, s *engine.Session, f options, stdout io.Wri
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "moved %d service(s); now run `platformctl up --stack %s%s --yes`: its preview shows no create or delete\n", total, f.stack, f.sameState())
+	fmt.Fprintf(stdout, "moved %d service(s) and %d delegate token(s); now run `platformctl up --stack %s%s --yes`: its preview shows no create or delete\n", total, tokens, f.stack, f.sameState())
 	return nil
 }
 
