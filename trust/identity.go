@@ -26,7 +26,21 @@ type Identity struct {
 	Opens []string
 	// Harness is the role of the Harness API key its environments hold.
 	Harness string
+	// RunsOn is where its code runs: for a GitHub Actions job, Workflow's
+	// job Job's runs-on (TestIdentitiesRunWhereTheWorkflowsSay).
+	RunsOn        string
+	Workflow, Job string
 }
+
+// Where the jobs run (docs/delivery.md, Where the jobs run).
+const (
+	// PreviewRunners are the self-hosted runners a pull request's job
+	// may take: ephemeral, one job each.
+	PreviewRunners = "[self-hosted, harness-platform-preview]"
+	// DeployerRunners are the runner group only main's up-stack.yml and
+	// plan-stack.yml may use (the program's ActionsRunnerGroup).
+	DeployerRunners = "{group: harness-platform-deployers, labels: [self-hosted, harness-platform]}"
+)
 
 // Harness roles of the keys in ESC (the service accounts' role bindings,
 // made by hand in Harness: docs/delivery.md, Who runs what).
@@ -87,16 +101,21 @@ func Identities(chain []string) []Identity {
 	preview := Project + "-preview"
 	ids := []Identity{
 		{Run: "pull-request preview", Where: ".github/workflows/preview.yml, job stacks", PullRequest: true, Team: preview,
+			RunsOn: PreviewRunners, Workflow: ".github/workflows/preview.yml", Job: "stacks",
 			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":pull_request", "ref": "refs/pull/1/merge", "event_name": "pull_request"},
 			Opens:  previews(), Harness: HarnessViewer},
 		{Run: "Harness CI preview (pull requests)", Where: ".harness/pipeline.yaml, stage preview", PullRequest: true, Team: preview,
+			RunsOn: "Harness delegates tagged harness-platform-preview-runner (the preview runners' hosts)",
 			Stored: "Harness secret pulumi_preview_token", Opens: previews(), Harness: HarnessViewer},
 		{Run: "operator preview (a pull request's branch)", Where: "deploy/argocd/stacks/preview", PullRequest: true, Team: preview,
+			RunsOn: "the Pulumi Kubernetes Operator's workspace pod, namespace pulumi-preview",
 			Stored: "Kubernetes Secret pulumi-preview/pulumi-access-token-preview", Opens: []string{Project + "/" + chain[0] + "-preview"}, Harness: HarnessViewer},
 		{Run: "production's saved plan", Where: ".github/workflows/plan-stack.yml (up.yml, job plan-production)", Team: preview,
+			RunsOn: DeployerRunners, Workflow: ".github/workflows/plan-stack.yml", Job: "plan",
 			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":ref:refs/heads/main", "ref": "refs/heads/main", "event_name": "push"},
 			Opens:  []string{Project + "/" + chain[len(chain)-1] + "-preview"}, Harness: HarnessViewer},
 		{Run: "drift check", Where: ".github/workflows/drift.yml", Team: preview,
+			RunsOn: PreviewRunners, Workflow: ".github/workflows/drift.yml", Job: "drift",
 			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":ref:refs/heads/main", "ref": "refs/heads/main", "event_name": "schedule"},
 			Opens:  previews(), Harness: HarnessViewer},
 	}
@@ -104,11 +123,14 @@ func Identities(chain []string) []Identity {
 		team := Project + "-" + env
 		ids = append(ids,
 			Identity{Run: "up " + env, Where: ".github/workflows/up-stack.yml in GitHub environment " + env, Team: team,
+				RunsOn: DeployerRunners, Workflow: ".github/workflows/up-stack.yml", Job: "up",
 				Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":environment:" + env, "ref": "refs/heads/main", "event_name": "push"},
 				Opens:  []string{Project + "/" + env}, Harness: HarnessDeployer},
 			Identity{Run: "operator " + env, Where: "deploy/argocd/stacks/" + env, Team: team,
+				RunsOn: "the Pulumi Kubernetes Operator's workspace pod, namespace pulumi",
 				Stored: "Kubernetes Secret pulumi/pulumi-access-token-" + env, Opens: []string{Project + "/" + env}, Harness: HarnessDeployer},
 			Identity{Run: "Harness CI up " + env, Where: ".harness/pipeline.yaml, stage up_" + env, Team: team,
+				RunsOn: "the Harness delegates its stage selects",
 				Stored: "Harness secret pulumi_deployer_token_" + env, Opens: []string{Project + "/" + env}, Harness: HarnessDeployer})
 	}
 	return ids
@@ -189,8 +211,8 @@ func (m *Model) Decrypts(id Identity, creds StateCredentials) []string {
 // it may decrypt (Decrypts).
 func (m *Model) Table(ctx context.Context, ids []Identity, creds StateCredentials) (string, error) {
 	var b strings.Builder
-	b.WriteString("| run | Pulumi token | stacks | may open (ESC) | AWS roles | GitHub App token | Harness key | writes | decrypts (credentials in states) |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("| run | runs on | Pulumi token | stacks | may open (ESC) | AWS roles | GitHub App token | Harness key | writes | decrypts (credentials in states) |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, id := range ids {
 		grants, err := m.Obtain(ctx, id)
 		if err != nil {
@@ -233,7 +255,7 @@ func (m *Model) Table(ctx context.Context, ids []Identity, creds StateCredential
 		if d := m.Decrypts(id, creds); len(d) > 0 {
 			decrypts = strings.Join(d, ", ")
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", id.Run, token, col(KindStack), strings.Join(envs, ", "),
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", id.Run, "`"+id.RunsOn+"`", token, col(KindStack), strings.Join(envs, ", "),
 			col(KindAWSRole), col(KindGitHubApp), id.Harness, writes, decrypts)
 	}
 	// The GitHub Apps' permissions, as their manifests ask for them.

@@ -5,9 +5,13 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/trust"
@@ -222,3 +226,42 @@ func TestTable(t *testing.T) {
 }
 
 var update = flag.Bool("update", false, "rewrite the identity table in docs/delivery.md")
+
+// The identity table's "runs on" is what the workflows say: each GitHub
+// Actions identity's job runs on the runners its row names (compared as
+// YAML values), a pull request's on the ephemeral preview runners, never
+// the deployers'.
+func TestIdentitiesRunWhereTheWorkflowsSay(t *testing.T) {
+	for _, id := range trust.Identities(chain) {
+		if id.Workflow == "" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("..", id.Workflow))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w struct {
+			Jobs map[string]struct {
+				RunsOn any `yaml:"runs-on"`
+			}
+		}
+		if err := yaml.Unmarshal(data, &w); err != nil {
+			t.Fatalf("%s: %v", id.Workflow, err)
+		}
+		job, ok := w.Jobs[id.Job]
+		if !ok {
+			t.Errorf("%s: %s has no job %s", id.Run, id.Workflow, id.Job)
+			continue
+		}
+		var want any
+		if err := yaml.Unmarshal([]byte(id.RunsOn), &want); err != nil {
+			t.Fatalf("%s: runs on %q: %v", id.Run, id.RunsOn, err)
+		}
+		if !reflect.DeepEqual(job.RunsOn, want) {
+			t.Errorf("%s: %s job %s runs on %v, the table says %s", id.Run, id.Workflow, id.Job, job.RunsOn, id.RunsOn)
+		}
+		if id.PullRequest && id.RunsOn != trust.PreviewRunners {
+			t.Errorf("%s runs a pull request's code on %s", id.Run, id.RunsOn)
+		}
+	}
+}
