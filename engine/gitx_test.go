@@ -73,4 +73,27 @@ func TestManifestsContractAsPreflightSays(t *testing.T) {
 	if text := problemsText(problems); len(problems) != 1 || !strings.Contains(text, "breaks the manifests contract") || !strings.Contains(text, "catalog/services.yaml:") {
 		t.Errorf("one manifest not taking its image from the Values file: %s", text)
 	}
+	// One manifest whose pods its namespace's Pod Security level refuses
+	// (Kubernetes' own checks): a privileged container, and one that may
+	// run as root.
+	for _, tc := range []struct{ name, from, to, want string }{
+		{"privileged", "allowPrivilegeEscalation: false\n", "allowPrivilegeEscalation: false\n            privileged: true\n", `must not set securityContext.privileged=true`},
+		{"runAsNonRoot", "runAsNonRoot: true\n", "runAsUser: 1000\n", `must set securityContext.runAsNonRoot=true`},
+	} {
+		reach = simulated.DefaultReach(c)
+		for _, files := range reach.GitHub.Files {
+			if !strings.Contains(files[first], tc.from) {
+				t.Fatalf("%s: the simulated manifest has no %q", tc.name, tc.from)
+			}
+			files[first] = strings.Replace(files[first], tc.from, tc.to, 1)
+		}
+		s.servers().SetReach(reach)
+		if problems, err = s.Preflight(ctx, "dev"); err != nil {
+			t.Fatal(err)
+		}
+		if text := problemsText(problems); len(problems) != 1 || !strings.Contains(text, first) || !strings.Contains(text, `would violate PodSecurity "restricted:v1.`) ||
+			!strings.Contains(text, tc.want) || !strings.Contains(text, "catalog/services.yaml:") {
+			t.Errorf("%s: %s", tc.name, text)
+		}
+	}
 }

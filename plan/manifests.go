@@ -28,6 +28,12 @@ type ManifestFile struct {
 	// Image is the service's image repository (no tag): a manifest that
 	// names it itself deploys that tag, whatever the run was given.
 	Image string
+	// PodSecurity is the Pod Security level its namespace enforces (the
+	// archetype's), PodSecurityVersion the version the checks are pinned
+	// to (v<minor> of an EKS cluster; latest on an existing cluster, whose
+	// version the program does not know), as PodSecurityLabels label the
+	// namespace.
+	PodSecurity, PodSecurityVersion string
 	// Pos is the service's catalog entry.
 	Pos diag.Pos
 }
@@ -54,6 +60,17 @@ func Manifests(c *catalog.Catalog, env string) *ManifestsRepo {
 		return nil
 	}
 	m := &ManifestsRepo{Owner: owner, Repo: repo, Branch: root.Github.Branch}
+	levels := map[string]string{}
+	for _, a := range c.Archetypes {
+		levels[a.Name] = a.PodSecurity
+	}
+	versions := map[string]string{}
+	for _, r := range st.Regions {
+		versions[r.Name] = "latest"
+		if r.Kind != catalog.RegionExisting && st.Cluster != nil {
+			versions[r.Name] = "v" + st.Cluster.KubernetesVersion
+		}
+	}
 	for i := range c.Services {
 		s := &c.Services[i]
 		in, ok := s.In[st.Name]
@@ -64,6 +81,7 @@ func Manifests(c *catalog.Catalog, env string) *ManifestsRepo {
 			m.Files = append(m.Files, ManifestFile{
 				Path:    ident.ManifestPath(s.Name, st.Environment.Name, r) + "/manifests.yaml",
 				Service: s.Name, Env: st.Environment.Name, Region: r, Image: s.Image, Pos: s.Pos,
+				PodSecurity: levels[s.Archetype], PodSecurityVersion: versions[r],
 			})
 		}
 	}

@@ -866,6 +866,20 @@ func checkManifests(ctx context.Context, svc Services, m *plan.ManifestsRepo) []
 				Fix: fmt.Sprintf("write the service's container image as image: {{.Values.image}} there (Harness renders it from the service's Values file, image: <+artifacts.primary.image>), and no image of %s of its own; docs/delivery.md, The manifests contract", f.Image),
 			})
 		}
+		if f.PodSecurity == "" {
+			continue
+		}
+		refused, err := PodSecurityRefusals(content, f.PodSecurity, f.PodSecurityVersion)
+		if err != nil {
+			out = append(out, Problem{Check: check, Err: fmt.Errorf("%s on branch %s of %s: %w", f.Path, m.Branch, repo, err),
+				Fix: "make it a YAML stream of Kubernetes objects once Harness renders its {{...}} actions"})
+		}
+		for _, r := range refused {
+			out = append(out, Problem{Check: check,
+				Err: fmt.Errorf("%s on branch %s of %s: %s; its namespace enforces %s, so the API server refuses its pods (the ReplicaSet's FailedCreate) and Harness rolls the deployment back", f.Path, m.Branch, repo, r, f.PodSecurity),
+				Fix: fmt.Sprintf("set the securityContext fields named above in that manifest (Kubernetes, Pod Security Standards, %s: runAsNonRoot: true, allowPrivilegeEscalation: false, capabilities drop [ALL], seccompProfile RuntimeDefault), or give the service's archetype a lower podSecurity in catalog/archetypes.yaml", f.PodSecurity),
+			})
+		}
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/company/harness-platform/preflight"
 )
 
 // ESC opens an environment for the Reach's Pulumi team as esc/ allows:
@@ -20,5 +22,14 @@ func TestOpenEnvironmentAndOrgReads(t *testing.T) {
 	}
 	if err := s.OpenEnvironment(ctx, "harness-platform/production-preview"); err != nil {
 		t.Errorf("the preview team opening production-preview: %v", err)
+	}
+}
+
+// The simulation's manifests are what Pod Security's restricted level
+// admits (preflight refuses the others).
+func TestSimulatedManifestsAreAdmitted(t *testing.T) {
+	got, err := preflight.PodSecurityRefusals([]byte(Manifest("payments")), "restricted", "v1.34")
+	if err != nil || len(got) > 0 {
+		t.Errorf("%v %v", got, err)
 	}
 }

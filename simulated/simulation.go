@@ -93,9 +93,13 @@ func (s *Servers) Team() string { return s.Reach().PulumiTeam }
 
 // Manifest is a manifest that keeps the manifests contract: a Deployment
 // of service whose container takes its image from the Values file, as the
-// config repository's generator writes them.
+// config repository's generator writes them, and runs as Pod Security's
+// restricted level requires (non-root, no privilege escalation, every
+// capability dropped, the runtime's seccomp profile).
 func Manifest(service string) string {
 	return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + service + "\nspec:\n  selector:\n    matchLabels:\n      app: " + service +
-		"\n  template:\n    metadata:\n      labels:\n        app: " + service + "\n    spec:\n      containers:\n        - name: " + service +
-		"\n          image: {{.Values.image}}\n"
+		"\n  template:\n    metadata:\n      labels:\n        app: " + service + "\n    spec:\n      securityContext:\n        runAsNonRoot: true\n" +
+		"        seccompProfile:\n          type: RuntimeDefault\n      containers:\n        - name: " + service +
+		"\n          image: {{.Values.image}}\n          securityContext:\n            allowPrivilegeEscalation: false\n" +
+		"            capabilities:\n              drop: [ALL]\n"
 }

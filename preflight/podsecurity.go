@@ -1,0 +1,114 @@
+package preflight
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+	corev1 "k8s.io/api/core/v1"
+	psapi "k8s.io/pod-security-admission/api"
+	"k8s.io/pod-security-admission/policy"
+)
+
+// Pod Security. A service's namespace enforces its archetype's Pod
+// Security level, pinned to its cluster's version
+// (plan.PodSecurityLabels). The API server accepts a Deployment whose pod
+// template that level refuses, with a warning, and then refuses its pods:
+// the ReplicaSet reports FailedCreate and Harness waits out the steady
+// state check into a rollback. So preflight evaluates every manifest's
+// pod templates with Kubernetes' own checks (k8s.io/pod-security-admission
+// policy.DefaultChecks, what the admission plugin runs) and refuses in
+// the API server's words (`violates PodSecurity "restricted:v1.34": ...`).
+
+var (
+	evaluatorOnce sync.Once
+	evaluator     policy.Evaluator
+	evaluatorErr  error
+)
+
+func podSecurityEvaluator() (policy.Evaluator, error) {
+	evaluatorOnce.Do(func() { evaluator, evaluatorErr = policy.NewEvaluator(policy.DefaultChecks()) })
+	return evaluator, evaluatorErr
+}
+
+// templateAction is a Go template action; a manifest is a template Harness
+// renders with the service's Values file before it applies it.
+var templateAction = regexp.MustCompile(`\{\{[^}]*\}\}`)
+
+// PodSecurityRefusals are the pod templates of manifest content that
+// level (at version) refuses, one line each: the workload, its kind and
+// the checks' reasons and fixes, as the API server says them.
+func PodSecurityRefusals(content []byte, level, version string) ([]string, error) {
+	lvl, err := psapi.ParseLevel(level)
+	if err != nil || lvl == psapi.LevelPrivileged {
+		return nil, err
+	}
+	ver, err := psapi.ParseVersion(version)
+	if err != nil {
+		return nil, err
+	}
+	eval, err := podSecurityEvaluator()
+	if err != nil {
+		return nil, err
+	}
+	// The actions rendered as a string: what they produce is a value
+	// (the image), never a security setting.
+	dec := yaml.NewDecoder(bytes.NewReader(templateAction.ReplaceAll(content, []byte("rendered"))))
+	var out []string
+	for {
+		var doc map[string]any
+		if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return out, fmt.Errorf("not YAML once rendered: %w", err)
+		}
+		kind, _ := doc["kind"].(string)
+		tmpl := podTemplate(kind, doc)
+		if tmpl == nil {
+			continue
+		}
+		raw, err := json.Marshal(tmpl)
+		if err != nil {
+			return out, err
+		}
+		var pod corev1.PodTemplateSpec
+		if err := json.Unmarshal(raw, &pod); err != nil {
+			return out, fmt.Errorf("%s: its pod template: %w", kind, err)
+		}
+		res := policy.AggregateCheckResults(eval.EvaluatePod(psapi.LevelVersion{Level: lvl, Version: ver}, &pod.ObjectMeta, &pod.Spec))
+		if !res.Allowed {
+			meta, _ := doc["metadata"].(map[string]any)
+			out = append(out, fmt.Sprintf("%s %v would violate PodSecurity %q: %s", kind, meta["name"], psapi.LevelVersion{Level: lvl, Version: ver}.String(), res.ForbiddenDetail()))
+		}
+	}
+	return out, nil
+}
+
+// podTemplate is the pod template of a workload of kind (the pod itself
+// for a Pod), as decoded; nil for any other kind.
+func podTemplate(kind string, doc map[string]any) any {
+	get := func(m any, keys ...string) any {
+		for _, k := range keys {
+			mm, ok := m.(map[string]any)
+			if !ok {
+				return nil
+			}
+			m = mm[k]
+		}
+		return m
+	}
+	switch kind {
+	case "Pod":
+		return map[string]any{"metadata": doc["metadata"], "spec": doc["spec"]}
+	case "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job":
+		return get(doc, "spec", "template")
+	case "CronJob":
+		return get(doc, "spec", "jobTemplate", "spec", "template")
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+package preflight
+
+import (
+	"strings"
+	"testing"
+)
+
+// deployment is a manifest of a Deployment whose container has
+// securityContext sc (YAML, indented for the container) and the image
+// from the Values file.
+func deployment(sc string) []byte {
+	return []byte(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: payments
+spec:
+  selector:
+    matchLabels: {app: payments}
+  template:
+    metadata:
+      labels: {app: payments}
+    spec:
+      containers:
+        - name: payments
+          image: {{.Values.image}}
+          securityContext:
+` + sc)
+}
+
+const compliant = `            runAsNonRoot: true
+            allowPrivilegeEscalation: false
+            capabilities: {drop: [ALL]}
+            seccompProfile: {type: RuntimeDefault}
+`
+
+// Kubernetes' own Pod Security checks refuse a privileged container and
+// one that may run as root under restricted, in the admission plugin's
+// words, and accept a compliant one; baseline accepts what only
+// restricted refuses.
+func TestPodSecurityOfManifests(t *testing.T) {
+	for _, tc := range []struct {
+		name, sc, level string
+		want            []string // in the refusal; none: accepted
+	}{
+		{"compliant", compliant, "restricted", nil},
+		{"privileged", compliant + "            privileged: true\n", "restricted",
+			[]string{`Deployment payments would violate PodSecurity "restricted:v1.34"`, `privileged (container "payments" must not set securityContext.privileged=true)`}},
+		{"privileged under baseline", compliant + "            privileged: true\n", "baseline", []string{`privileged (container "payments" must not set securityContext.privileged=true)`}},
+		{"no runAsNonRoot", strings.Replace(compliant, "            runAsNonRoot: true\n", "", 1), "restricted",
+			[]string{`runAsNonRoot != true (pod or container "payments" must set securityContext.runAsNonRoot=true)`}},
+		{"no runAsNonRoot under baseline", strings.Replace(compliant, "            runAsNonRoot: true\n", "", 1), "baseline", nil},
+	} {
+		got, err := PodSecurityRefusals(deployment(tc.sc), tc.level, "v1.34")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		switch {
+		case tc.want == nil && len(got) > 0:
+			t.Errorf("%s: refused: %v", tc.name, got)
+		case tc.want != nil && len(got) != 1:
+			t.Errorf("%s: %v, want one refusal", tc.name, got)
+		case tc.want != nil:
+			for _, w := range tc.want {
+				if !strings.Contains(got[0], w) {
+					t.Errorf("%s: %q does not say %q", tc.name, got[0], w)
+				}
+			}
+		}
+	}
+}
