@@ -72,6 +72,11 @@ func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...p
 	if err != nil {
 		return nil, err
 	}
+	// What the delegate may do where it deploys: bound per namespace by
+	// the RoleBindings the service stacks declare.
+	if err := declareDeployerRole(ctx, p.Name, k8s); err != nil {
+		return nil, err
+	}
 	// The token, made by the credentials stack, reaches the cluster from
 	// Secrets Manager (plan.TokenSecret): this stack holds its name only.
 	tokenSecret, err := declareTokenSecret(ctx, d, p, ns, args.Cluster, k8s)
@@ -215,5 +220,21 @@ func declareScanNamespace(ctx *pulumi.Context, p plan.Delegate, k8s []pulumi.Res
 			},
 		},
 	}, after...)
+	return err
+}
+
+// declareDeployerRole declares the ClusterRole the delegate's RoleBindings
+// name (plan.DeployerRole, plan.DeployerRules).
+func declareDeployerRole(ctx *pulumi.Context, delegate string, k8s []pulumi.ResourceOption) error {
+	rules := rbacv1.PolicyRuleArray{}
+	for _, r := range plan.DeployerRules {
+		rules = append(rules, &rbacv1.PolicyRuleArgs{
+			ApiGroups: pulumi.ToStringArray(r.APIGroups), Resources: pulumi.ToStringArray(r.Resources), Verbs: pulumi.ToStringArray(r.Verbs),
+		})
+	}
+	_, err := rbacv1.NewClusterRole(ctx, delegate+"-"+plan.DeployerRole, &rbacv1.ClusterRoleArgs{
+		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(plan.DeployerRole)},
+		Rules:    rules,
+	}, k8s...)
 	return err
 }

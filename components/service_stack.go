@@ -118,7 +118,7 @@ func roleBindingInputs(d plan.Delegate, n string) pulumi.Map {
 		"roleRef": pulumi.Map{
 			"apiGroup": pulumi.String("rbac.authorization.k8s.io"),
 			"kind":     pulumi.String("ClusterRole"),
-			"name":     pulumi.String("admin"),
+			"name":     pulumi.String(plan.DeployerRole),
 		},
 		"subjects": pulumi.Array{pulumi.Map{
 			"kind":      pulumi.String("ServiceAccount"),

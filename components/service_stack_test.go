@@ -51,7 +51,7 @@ func TestNamespacesAreTheSDKs(t *testing.T) {
 			}
 			if _, err := rbacv1.NewRoleBinding(ctx, plan.RoleBindingName(n), &rbacv1.RoleBindingArgs{
 				Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(d.Name), Namespace: pulumi.String(n)},
-				RoleRef:  &rbacv1.RoleRefArgs{ApiGroup: pulumi.String("rbac.authorization.k8s.io"), Kind: pulumi.String("ClusterRole"), Name: pulumi.String("admin")},
+				RoleRef:  &rbacv1.RoleRefArgs{ApiGroup: pulumi.String("rbac.authorization.k8s.io"), Kind: pulumi.String("ClusterRole"), Name: pulumi.String(plan.DeployerRole)},
 				Subjects: rbacv1.SubjectArray{&rbacv1.SubjectArgs{Kind: pulumi.String("ServiceAccount"), Name: pulumi.String(d.Name), Namespace: pulumi.String(d.Namespace)}},
 			}, pulumi.Provider(p), pulumi.Version(KubernetesVersion), pulumi.DependsOn([]pulumi.Resource{ns})); err != nil {
 				return err

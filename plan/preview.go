@@ -38,3 +38,24 @@ var PreviewRules = []Rule{
 }
 
 var readVerbs = []string{"get", "list", "watch"}
+
+// DeployerRole is the ClusterRole the delegate is bound to in each
+// namespace it deploys to (a RoleBinding per namespace), in place of
+// Kubernetes' admin: admin writes NetworkPolicies, so a deployed
+// manifest could open its own namespace. It writes the workloads a
+// manifest holds and the ConfigMap or Secret Harness keeps a release's
+// history in (developer.harness.io, "Kubernetes releases and
+// versioning"), and no NetworkPolicy, ResourceQuota, LimitRange, Role,
+// RoleBinding or Namespace: the guardrails stay the platform's.
+const DeployerRole = "harness-delegate-deployer"
+
+// DeployerRules are DeployerRole's rules.
+var DeployerRules = []Rule{
+	{APIGroups: []string{""}, Resources: []string{"pods", "pods/log", "pods/exec", "services", "configmaps", "secrets", "serviceaccounts", "persistentvolumeclaims"}, Verbs: []string{"*"}},
+	{APIGroups: []string{""}, Resources: []string{"events", "endpoints"}, Verbs: readVerbs},
+	{APIGroups: []string{"apps"}, Resources: []string{"deployments", "deployments/scale", "replicasets", "statefulsets", "statefulsets/scale", "daemonsets"}, Verbs: []string{"*"}},
+	{APIGroups: []string{"batch"}, Resources: []string{"jobs", "cronjobs"}, Verbs: []string{"*"}},
+	{APIGroups: []string{"autoscaling"}, Resources: []string{"horizontalpodautoscalers"}, Verbs: []string{"*"}},
+	{APIGroups: []string{"policy"}, Resources: []string{"poddisruptionbudgets"}, Verbs: []string{"*"}},
+	{APIGroups: []string{"networking.k8s.io"}, Resources: []string{"ingresses"}, Verbs: []string{"*"}},
+}

@@ -90,7 +90,8 @@ func TestClustersAndDelegates(t *testing.T) {
 			// role; access policies for the first two (the preview role's
 			// reads are its group's ClusterRole).
 			tNodeGroup: regions, tKMS: regions, tOIDC: regions, tAccessEntry: 3 * regions, tAccessPol: 2 * regions,
-			tClusterRole: regions, tClusterRoleBinding: regions,
+			// The preview group's role, and the delegate's deployer role.
+			tClusterRole: 2 * regions, tClusterRoleBinding: regions,
 			// The delegate and the External Secrets Operator; the token
 			// is the credentials stack's, its Secret made by the operator.
 			tToken: 0, tK8sSecret: 0, tRelease: 2 * regions, tAWSConn: regions,
@@ -204,6 +205,9 @@ func TestClustersAndDelegates(t *testing.T) {
 			}
 		}
 		for _, r := range rec.OfType(tClusterRole) {
+			if value(r, "metadata.name").StringValue() != plan.PreviewGroup {
+				continue
+			}
 			for _, rule := range value(r, "rules").ArrayValue() {
 				if slices.Contains(propertyStrings(rule.ObjectValue()["resources"]), "secrets") || slices.Contains(propertyStrings(rule.ObjectValue()["resources"]), "*") {
 					t.Errorf("%s: ClusterRole %s reads Secrets: %v", stack, r.Name, rule)
@@ -389,6 +393,11 @@ func checkDelegates(t *testing.T, c *catalog.Catalog, stack string, rec *mocktes
 		}
 		if !slices.ContainsFunc(namespaces[value(rb, "metadata.namespace").StringValue()], dependsOnIt) {
 			t.Errorf("%s: role binding %s does not depend on its namespace %q (%v)", stack, rb.Name, value(rb, "metadata.namespace").StringValue(), rb.Dependencies)
+		}
+		// The delegate's deployer role, never admin (which writes the
+		// namespace's NetworkPolicies).
+		if got := value(rb, "roleRef.name").StringValue(); got != plan.DeployerRole {
+			t.Errorf("%s: role binding %s grants %s, want %s", stack, rb.Name, got, plan.DeployerRole)
 		}
 	}
 }
