@@ -174,6 +174,10 @@ func resolveFiles(files Files, over *overlay) (*Catalog, error) {
 		return nil, err
 	}
 	c := resolve(v)
+	v.checkCapacity(c)
+	if err := diags.Err(); err != nil {
+		return nil, err
+	}
 	c.files = files
 	c.Warnings = v.warns.Sorted()
 	return c, nil

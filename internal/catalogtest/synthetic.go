@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -64,6 +65,16 @@ func Synthetic(root string, n int) (map[string][]byte, error) {
 	stacks := max(1, (perTeam+39)/40)
 	teamsFile := strings.ReplaceAll(string(files[catalog.TeamsFile]), "    stack: services\n", fmt.Sprintf("    stacks: %d\n", stacks))
 	files[catalog.TeamsFile] = []byte(teamsFile)
+	// Nodes for n services (validate checks the clusters' capacity): at
+	// the example's requests, a rollout's peak takes about one m6i.4xlarge
+	// (15.9 vCPU, 234 pods allocatable) per 12 services of a region.
+	nodes := max(4, (n+11)/12)
+	group := regexp.MustCompile(`(?m)^    nodeGroup:\n      instanceType: \S+\n      minSize: \d+\n      desiredSize: \d+\n      maxSize: \d+\n`)
+	for name, data := range files {
+		if strings.HasPrefix(name, "Pulumi.") && group.Match(data) {
+			files[name] = group.ReplaceAll(data, []byte(fmt.Sprintf("    nodeGroup:\n      instanceType: m6i.4xlarge\n      minSize: %d\n      desiredSize: %d\n      maxSize: %d\n", nodes, nodes, 2*nodes)))
+		}
+	}
 	return files, nil
 }
 
