@@ -416,16 +416,7 @@ func helmSettings() *kubernetes.HelmReleaseSettingsArgs {
 // its reads: a ClusterRole of plan.PreviewRules, bound to the group.
 func declarePreviewAccess(ctx *pulumi.Context, c *Cluster, name string) error {
 	k8s := []pulumi.ResourceOption{pulumi.Parent(c), pulumi.Provider(c.Provider), pulumi.Version(KubernetesVersion)}
-	rules := rbacv1.PolicyRuleArray{}
-	for _, r := range plan.PreviewRules {
-		rules = append(rules, &rbacv1.PolicyRuleArgs{
-			ApiGroups: pulumi.ToStringArray(r.APIGroups), Resources: pulumi.ToStringArray(r.Resources), Verbs: pulumi.ToStringArray(r.Verbs),
-		})
-	}
-	role, err := rbacv1.NewClusterRole(ctx, name+"-"+plan.PreviewGroup, &rbacv1.ClusterRoleArgs{
-		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(plan.PreviewGroup)},
-		Rules:    rules,
-	}, k8s...)
+	role, err := newClusterRole(ctx, name+"-"+plan.PreviewGroup, plan.PreviewGroup, plan.PreviewRules, k8s)
 	if err != nil {
 		return err
 	}

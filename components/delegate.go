@@ -226,15 +226,20 @@ func declareScanNamespace(ctx *pulumi.Context, p plan.Delegate, k8s []pulumi.Res
 // declareDeployerRole declares the ClusterRole the delegate's RoleBindings
 // name (plan.DeployerRole, plan.DeployerRules).
 func declareDeployerRole(ctx *pulumi.Context, delegate string, k8s []pulumi.ResourceOption) error {
-	rules := rbacv1.PolicyRuleArray{}
-	for _, r := range plan.DeployerRules {
-		rules = append(rules, &rbacv1.PolicyRuleArgs{
+	_, err := newClusterRole(ctx, delegate+"-"+plan.DeployerRole, plan.DeployerRole, plan.DeployerRules, k8s)
+	return err
+}
+
+// newClusterRole declares the ClusterRole name of rules.
+func newClusterRole(ctx *pulumi.Context, resource, name string, rules []plan.Rule, opts []pulumi.ResourceOption) (*rbacv1.ClusterRole, error) {
+	args := rbacv1.PolicyRuleArray{}
+	for _, r := range rules {
+		args = append(args, &rbacv1.PolicyRuleArgs{
 			ApiGroups: pulumi.ToStringArray(r.APIGroups), Resources: pulumi.ToStringArray(r.Resources), Verbs: pulumi.ToStringArray(r.Verbs),
 		})
 	}
-	_, err := rbacv1.NewClusterRole(ctx, delegate+"-"+plan.DeployerRole, &rbacv1.ClusterRoleArgs{
-		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(plan.DeployerRole)},
-		Rules:    rules,
-	}, k8s...)
-	return err
+	return rbacv1.NewClusterRole(ctx, resource, &rbacv1.ClusterRoleArgs{
+		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(name)},
+		Rules:    args,
+	}, opts...)
 }
