@@ -96,4 +96,18 @@ func TestManifestsContractAsPreflightSays(t *testing.T) {
 			t.Errorf("%s: %s", tc.name, text)
 		}
 	}
+	// One manifest with a PersistentVolumeClaim: the EKS clusters run no
+	// EBS CSI driver, so it would stay Pending.
+	reach = simulated.DefaultReach(c)
+	for _, files := range reach.GitHub.Files {
+		files[first] += "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n"
+	}
+	s.servers().SetReach(reach)
+	if problems, err = s.Preflight(ctx, "dev"); err != nil {
+		t.Fatal(err)
+	}
+	if text := problemsText(problems); len(problems) != 1 || !strings.Contains(text, "asks for persistent volumes (PersistentVolumeClaim data)") ||
+		!strings.Contains(text, "has no storage driver") || !strings.Contains(text, "catalog/services.yaml:") {
+		t.Errorf("a manifest with a volume claim: %s", text)
+	}
 }

@@ -34,6 +34,9 @@ type ManifestFile struct {
 	// version the program does not know), as PodSecurityLabels label the
 	// namespace.
 	PodSecurity, PodSecurityVersion string
+	// NoVolumes: its cluster provisions no persistent volume (an EKS
+	// cluster: no EBS CSI driver is installed), so a claim stays Pending.
+	NoVolumes bool
 	// Pos is the service's catalog entry.
 	Pos diag.Pos
 }
@@ -64,11 +67,12 @@ func Manifests(c *catalog.Catalog, env string) *ManifestsRepo {
 	for _, a := range c.Archetypes {
 		levels[a.Name] = a.PodSecurity
 	}
-	versions := map[string]string{}
+	versions, eks := map[string]string{}, map[string]bool{}
 	for _, r := range st.Regions {
 		versions[r.Name] = "latest"
 		if r.Kind != catalog.RegionExisting && st.Cluster != nil {
 			versions[r.Name] = "v" + st.Cluster.KubernetesVersion
+			eks[r.Name] = true
 		}
 	}
 	for i := range c.Services {
@@ -81,7 +85,7 @@ func Manifests(c *catalog.Catalog, env string) *ManifestsRepo {
 			m.Files = append(m.Files, ManifestFile{
 				Path:    ident.ManifestPath(s.Name, st.Environment.Name, r) + "/manifests.yaml",
 				Service: s.Name, Env: st.Environment.Name, Region: r, Image: s.Image, Pos: s.Pos,
-				PodSecurity: levels[s.Archetype], PodSecurityVersion: versions[r],
+				PodSecurity: levels[s.Archetype], PodSecurityVersion: versions[r], NoVolumes: eks[r],
 			})
 		}
 	}

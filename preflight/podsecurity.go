@@ -56,17 +56,12 @@ func PodSecurityRefusals(content []byte, level, version string) ([]string, error
 	if err != nil {
 		return nil, err
 	}
-	// The actions rendered as a string: what they produce is a value
-	// (the image), never a security setting.
-	dec := yaml.NewDecoder(bytes.NewReader(templateAction.ReplaceAll(content, []byte("rendered"))))
+	docs, err := renderedDocs(content)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	for {
-		var doc map[string]any
-		if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			return out, fmt.Errorf("not YAML once rendered: %w", err)
-		}
+	for _, doc := range docs {
 		kind, _ := doc["kind"].(string)
 		tmpl := podTemplate(kind, doc)
 		if tmpl == nil {
@@ -84,6 +79,66 @@ func PodSecurityRefusals(content []byte, level, version string) ([]string, error
 		if !res.Allowed {
 			meta, _ := doc["metadata"].(map[string]any)
 			out = append(out, fmt.Sprintf("%s %v would violate PodSecurity %q: %s", kind, meta["name"], psapi.LevelVersion{Level: lvl, Version: ver}.String(), res.ForbiddenDetail()))
+		}
+	}
+	return out, nil
+}
+
+// renderedDocs are the objects of manifest content, its template actions
+// rendered as a string first: what they produce is a value (the image),
+// never a security setting or a volume.
+func renderedDocs(content []byte) ([]map[string]any, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(templateAction.ReplaceAll(content, []byte("rendered"))))
+	var out []map[string]any
+	for {
+		var doc map[string]any
+		if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+			return out, nil
+		} else if err != nil {
+			return out, fmt.Errorf("not YAML once rendered: %w", err)
+		}
+		if doc != nil {
+			out = append(out, doc)
+		}
+	}
+}
+
+// VolumeClaims are the persistent volumes manifest content asks for, one
+// line each: a PersistentVolumeClaim, a StatefulSet's volumeClaimTemplates,
+// a pod's generic ephemeral volume or claim. On an EKS cluster a claim
+// is provisioned by the Amazon EBS CSI driver, which this platform does
+// not install (EKS: "The Amazon EBS CSI driver ... is required" for
+// dynamic provisioning since Kubernetes 1.23, the in-tree plugin being
+// migrated to it), so such a claim stays Pending and its pods with it.
+func VolumeClaims(content []byte) ([]string, error) {
+	docs, err := renderedDocs(content)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, doc := range docs {
+		kind, _ := doc["kind"].(string)
+		meta, _ := doc["metadata"].(map[string]any)
+		name := fmt.Sprint(meta["name"])
+		if kind == "PersistentVolumeClaim" {
+			out = append(out, "PersistentVolumeClaim "+name)
+			continue
+		}
+		spec, _ := doc["spec"].(map[string]any)
+		if tmpls, _ := spec["volumeClaimTemplates"].([]any); kind == "StatefulSet" && len(tmpls) > 0 {
+			out = append(out, fmt.Sprintf("StatefulSet %s: %d volumeClaimTemplates", name, len(tmpls)))
+		}
+		tmpl, _ := podTemplate(kind, doc).(map[string]any)
+		podSpec, _ := tmpl["spec"].(map[string]any)
+		vols, _ := podSpec["volumes"].([]any)
+		for _, v := range vols {
+			vol, _ := v.(map[string]any)
+			if _, ok := vol["persistentVolumeClaim"]; ok {
+				out = append(out, fmt.Sprintf("%s %s: volume %v (persistentVolumeClaim)", kind, name, vol["name"]))
+			}
+			if e, _ := vol["ephemeral"].(map[string]any); e != nil {
+				out = append(out, fmt.Sprintf("%s %s: volume %v (ephemeral volumeClaimTemplate)", kind, name, vol["name"]))
+			}
 		}
 	}
 	return out, nil

@@ -68,3 +68,47 @@ func TestPodSecurityOfManifests(t *testing.T) {
 		}
 	}
 }
+
+// Persistent volumes, in each of the forms a manifest asks for them; a
+// Deployment with an emptyDir asks for none.
+func TestVolumeClaims(t *testing.T) {
+	manifest := []byte(`apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  template:
+    spec:
+      containers: [{name: db, image: "{{.Values.image}}"}]
+  volumeClaimTemplates:
+    - metadata: {name: pgdata}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  template:
+    spec:
+      containers: [{name: api, image: "{{.Values.image}}"}]
+      volumes:
+        - {name: cache, emptyDir: {}}
+        - {name: scratch, ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce]}}}}
+        - {name: old, persistentVolumeClaim: {claimName: data}}
+`)
+	got, err := VolumeClaims(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"PersistentVolumeClaim data", "StatefulSet db: 1 volumeClaimTemplates",
+		"Deployment api: volume scratch (ephemeral volumeClaimTemplate)", "Deployment api: volume old (persistentVolumeClaim)"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("claims:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got, err := VolumeClaims(deployment(compliant)); err != nil || len(got) > 0 {
+		t.Errorf("a Deployment without volumes: %v %v", got, err)
+	}
+}

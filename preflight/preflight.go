@@ -866,6 +866,15 @@ func checkManifests(ctx context.Context, svc Services, m *plan.ManifestsRepo) []
 				Fix: fmt.Sprintf("write the service's container image as image: {{.Values.image}} there (Harness renders it from the service's Values file, image: <+artifacts.primary.image>), and no image of %s of its own; docs/delivery.md, The manifests contract", f.Image),
 			})
 		}
+		if f.NoVolumes {
+			claims, err := VolumeClaims(content)
+			if err == nil && len(claims) > 0 {
+				out = append(out, Problem{Check: check,
+					Err: fmt.Errorf("%s on branch %s of %s asks for persistent volumes (%s), and cluster %s/%s has no storage driver (no Amazon EBS CSI driver add-on): the claims stay Pending, and the pods with them", f.Path, m.Branch, repo, strings.Join(claims, "; "), f.Env, f.Region),
+					Fix: "keep the service stateless (its state in a managed store: RDS, S3, ElastiCache), or take it to a cluster that provisions volumes (kind: existing with its own storage class)",
+				})
+			}
+		}
 		if f.PodSecurity == "" {
 			continue
 		}
