@@ -40,10 +40,11 @@ func podSecurityEvaluator() (policy.Evaluator, error) {
 // renders with the service's Values file before it applies it.
 var templateAction = regexp.MustCompile(`\{\{[^}]*\}\}`)
 
-// PodSecurityRefusals are the pod templates of manifest content that
-// level (at version) refuses, one line each: the workload, its kind and
-// the checks' reasons and fixes, as the API server says them.
-func PodSecurityRefusals(content []byte, level, version string) ([]string, error) {
+// PodSecurityRefusals are the pod templates of a manifest's objects
+// (ManifestObjects) that level (at version) refuses, one line each: the
+// workload, its kind and the checks' reasons and fixes, as the API server
+// says them.
+func PodSecurityRefusals(docs []map[string]any, level, version string) ([]string, error) {
 	lvl, err := psapi.ParseLevel(level)
 	if err != nil || lvl == psapi.LevelPrivileged {
 		return nil, err
@@ -53,10 +54,6 @@ func PodSecurityRefusals(content []byte, level, version string) ([]string, error
 		return nil, err
 	}
 	eval, err := podSecurityEvaluator()
-	if err != nil {
-		return nil, err
-	}
-	docs, err := renderedDocs(content)
 	if err != nil {
 		return nil, err
 	}
@@ -84,10 +81,10 @@ func PodSecurityRefusals(content []byte, level, version string) ([]string, error
 	return out, nil
 }
 
-// renderedDocs are the objects of manifest content, its template actions
-// rendered as a string first: what they produce is a value (the image),
-// never a security setting or a volume.
-func renderedDocs(content []byte) ([]map[string]any, error) {
+// ManifestObjects are the objects of manifest content, its template
+// actions rendered as a string first: what they produce is a value (the
+// image), never a security setting or a volume.
+func ManifestObjects(content []byte) ([]map[string]any, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(templateAction.ReplaceAll(content, []byte("rendered"))))
 	var out []map[string]any
 	for {
@@ -103,18 +100,15 @@ func renderedDocs(content []byte) ([]map[string]any, error) {
 	}
 }
 
-// VolumeClaims are the persistent volumes manifest content asks for, one
+// VolumeClaims are the persistent volumes a manifest's objects
+// (ManifestObjects) ask for, one
 // line each: a PersistentVolumeClaim, a StatefulSet's volumeClaimTemplates,
 // a pod's generic ephemeral volume or claim. On an EKS cluster a claim
 // is provisioned by the Amazon EBS CSI driver, which this platform does
 // not install (EKS: "The Amazon EBS CSI driver ... is required" for
 // dynamic provisioning since Kubernetes 1.23, the in-tree plugin being
 // migrated to it), so such a claim stays Pending and its pods with it.
-func VolumeClaims(content []byte) ([]string, error) {
-	docs, err := renderedDocs(content)
-	if err != nil {
-		return nil, err
-	}
+func VolumeClaims(docs []map[string]any) []string {
 	var out []string
 	for _, doc := range docs {
 		kind, _ := doc["kind"].(string)
@@ -141,7 +135,7 @@ func VolumeClaims(content []byte) ([]string, error) {
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // podTemplate is the pod template of a workload of kind (the pod itself

@@ -50,7 +50,7 @@ func TestPodSecurityOfManifests(t *testing.T) {
 			[]string{`runAsNonRoot != true (pod or container "payments" must set securityContext.runAsNonRoot=true)`}},
 		{"no runAsNonRoot under baseline", strings.Replace(compliant, "            runAsNonRoot: true\n", "", 1), "baseline", nil},
 	} {
-		got, err := PodSecurityRefusals(deployment(tc.sc), tc.level, "v1.34")
+		got, err := refusals(deployment(tc.sc), tc.level, "v1.34")
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -99,16 +99,26 @@ spec:
         - {name: scratch, ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce]}}}}
         - {name: old, persistentVolumeClaim: {claimName: data}}
 `)
-	got, err := VolumeClaims(manifest)
+	objects, err := ManifestObjects(manifest)
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := VolumeClaims(objects)
 	want := []string{"PersistentVolumeClaim data", "StatefulSet db: 1 volumeClaimTemplates",
 		"Deployment api: volume scratch (ephemeral volumeClaimTemplate)", "Deployment api: volume old (persistentVolumeClaim)"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("claims:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if got, err := VolumeClaims(deployment(compliant)); err != nil || len(got) > 0 {
-		t.Errorf("a Deployment without volumes: %v %v", got, err)
+	if objects, err := ManifestObjects(deployment(compliant)); err != nil || len(VolumeClaims(objects)) > 0 {
+		t.Errorf("a Deployment without volumes: %v %v", VolumeClaims(objects), err)
 	}
+}
+
+// refusals are PodSecurityRefusals of manifest content.
+func refusals(content []byte, level, version string) ([]string, error) {
+	objects, err := ManifestObjects(content)
+	if err != nil {
+		return nil, err
+	}
+	return PodSecurityRefusals(objects, level, version)
 }

@@ -866,9 +866,15 @@ func checkManifests(ctx context.Context, svc Services, m *plan.ManifestsRepo) []
 				Fix: fmt.Sprintf("write the service's container image as image: {{.Values.image}} there (Harness renders it from the service's Values file, image: <+artifacts.primary.image>), and no image of %s of its own; docs/delivery.md, The manifests contract", f.Image),
 			})
 		}
+		// One parse of the manifest for the checks of its objects.
+		objects, err := ManifestObjects(content)
+		if err != nil {
+			out = append(out, Problem{Check: check, Err: fmt.Errorf("%s on branch %s of %s: %w", f.Path, m.Branch, repo, err),
+				Fix: "make it a YAML stream of Kubernetes objects once Harness renders its {{...}} actions"})
+			continue
+		}
 		if f.NoVolumes {
-			claims, err := VolumeClaims(content)
-			if err == nil && len(claims) > 0 {
+			if claims := VolumeClaims(objects); len(claims) > 0 {
 				out = append(out, Problem{Check: check,
 					Err: fmt.Errorf("%s on branch %s of %s asks for persistent volumes (%s), and cluster %s/%s has no storage driver (no Amazon EBS CSI driver add-on): the claims stay Pending, and the pods with them", f.Path, m.Branch, repo, strings.Join(claims, "; "), f.Env, f.Region),
 					Fix: "keep the service stateless (its state in a managed store: RDS, S3, ElastiCache), or take it to a cluster that provisions volumes (kind: existing with its own storage class)",
@@ -878,7 +884,7 @@ func checkManifests(ctx context.Context, svc Services, m *plan.ManifestsRepo) []
 		if f.PodSecurity == "" {
 			continue
 		}
-		refused, err := PodSecurityRefusals(content, f.PodSecurity, f.PodSecurityVersion)
+		refused, err := PodSecurityRefusals(objects, f.PodSecurity, f.PodSecurityVersion)
 		if err != nil {
 			out = append(out, Problem{Check: check, Err: fmt.Errorf("%s on branch %s of %s: %w", f.Path, m.Branch, repo, err),
 				Fix: "make it a YAML stream of Kubernetes objects once Harness renders its {{...}} actions"})

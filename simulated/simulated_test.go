@@ -28,7 +28,11 @@ func TestOpenEnvironmentAndOrgReads(t *testing.T) {
 // The simulation's manifests are what Pod Security's restricted level
 // admits (preflight refuses the others).
 func TestSimulatedManifestsAreAdmitted(t *testing.T) {
-	got, err := preflight.PodSecurityRefusals([]byte(Manifest("payments")), "restricted", "v1.34")
+	objects, err := preflight.ManifestObjects([]byte(Manifest("payments")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := preflight.PodSecurityRefusals(objects, "restricted", "v1.34")
 	if err != nil || len(got) > 0 {
 		t.Errorf("%v %v", got, err)
 	}
