@@ -75,10 +75,13 @@ const (
 	externalSecretsPods = 3 // controller, webhook, cert controller
 )
 
-// RolloutPods is how many pods a workload of replicas runs at the peak of
-// a rollout with strategy: a canary doubles it, a rolling update adds a
-// quarter (Kubernetes' default maxSurge, 25%, rounded up), and one more
-// for a pod being replaced (the quota's room, plan.Guardrail.Pods).
+// RolloutPods is how many pods a deployment of replicas may run at once
+// with strategy, what its namespace's quota makes room for
+// (plan.Guardrail.Pods) and its cluster's capacity must hold: a rolling
+// update's surge (Kubernetes's default maxSurge, 25% rounded up), or a
+// canary's pods beside the stable ones (Harness's canary deploys up to as
+// many again before the rolling phase replaces the stable ones), and one
+// more for a job or a debugging pod.
 func RolloutPods(replicas int, strategy string) int {
 	extra := int(math.Ceil(float64(replicas) / 4))
 	if strategy == Canary {

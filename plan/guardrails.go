@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -42,26 +41,13 @@ type Guardrail struct {
 func guardrail(service string, a catalog.Archetype, in catalog.Placement) (Guardrail, error) {
 	w := in.Workload
 	g := Guardrail{Service: service, PodSecurity: a.PodSecurity, Ingress: a.Ingress, Egress: slices.Clone(a.Egress),
-		Pods: pods(w.Replicas, in.Strategy), Requests: w.Requests, Limits: w.Limits}
+		Pods: catalog.RolloutPods(w.Replicas, in.Strategy), Requests: w.Requests, Limits: w.Limits}
 	var err error
 	if g.QuotaRequests, err = times(w.Requests, g.Pods); err != nil {
 		return g, err
 	}
 	g.QuotaLimits, err = times(w.Limits, g.Pods)
 	return g, err
-}
-
-// pods is how many pods a deployment of replicas may run at once: a
-// rolling update's surge (Kubernetes's default maxSurge, 25% rounded up),
-// and a canary's pods beside the stable ones (Harness's canary deploys up
-// to as many again before the rolling phase replaces the stable ones),
-// and one more for a job or a debugging pod.
-func pods(replicas int, strategy string) int {
-	extra := int(math.Ceil(float64(replicas) / 4))
-	if strategy == catalog.Canary {
-		extra = replicas
-	}
-	return replicas + extra + 1
 }
 
 // times is q for n pods, as Kubernetes writes quantities.
