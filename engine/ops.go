@@ -310,7 +310,7 @@ func (s *Session) Up(ctx context.Context, name string, opts UpOptions) (auto.UpR
 			}
 		}
 	}
-	creds, withCreds := s.credentialsFirst(name)
+	creds, withCreds := CredentialsOf(name)
 	if withCreds {
 		if err := s.requireTokensMoved(ctx, name); err != nil {
 			return out, err
@@ -609,7 +609,7 @@ func (s *Session) Destroy(ctx context.Context, name string, opts DestroyOptions)
 	waves = Reverse(waves)
 	// The tokens last: the delegates run with them until their releases
 	// are gone.
-	if creds, ok := s.credentialsFirst(name); ok {
+	if creds, ok := CredentialsOf(name); ok {
 		if _, err := s.selected(ctx, creds); err == nil {
 			waves = append(waves, []string{creds})
 		}
@@ -647,18 +647,6 @@ func (s *Session) requireTokensMoved(ctx context.Context, env string) error {
 	}
 	return fmt.Errorf("nothing was changed: stack %s holds delegate tokens (%s) that now belong to its credentials stack %s; "+
 		"run `platformctl move --stack %s --yes` first: it moves their state, deleting and creating nothing", env, strings.Join(m.Tokens, ", "), m.To, env)
-}
-
-// credentialsFirst is the credentials stack an operation on stack name
-// starts with (its up) or ends with (its destroy): an environment's, when
-// name stands for all of its stacks (its platform stack's name), or name
-// itself.
-func (s *Session) credentialsFirst(name string) (string, bool) {
-	env, shard := catalog.SplitStack(name)
-	if shard != "" {
-		return "", false
-	}
-	return catalog.CredentialsStackName(env), true
 }
 
 // destroyStack previews the destroy of one stack, or destroys it.

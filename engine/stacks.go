@@ -57,11 +57,23 @@ func Waves(c *catalog.Catalog, name string) ([][]string, error) {
 // an unlock or an import of the environment covers. Previews and
 // refreshes run as identities that may not read it, and leave it out.
 func WithCredentials(waves [][]string, name string) [][]string {
-	env, shard := catalog.SplitStack(name)
-	if shard != "" {
+	creds, ok := CredentialsOf(name)
+	if !ok {
 		return waves
 	}
-	return append([][]string{{catalog.CredentialsStackName(env)}}, waves...)
+	return append([][]string{{creds}}, waves...)
+}
+
+// CredentialsOf is the credentials stack an operation on stack name
+// covers: its environment's, when name stands for all of the
+// environment's stacks (its platform stack's name); none for one stack.
+// An up ups it first, a destroy destroys it last.
+func CredentialsOf(name string) (string, bool) {
+	env, shard := catalog.SplitStack(name)
+	if shard != "" {
+		return "", false
+	}
+	return catalog.CredentialsStackName(env), true
 }
 
 // Reverse is waves in the order a destroy needs: dependents first.

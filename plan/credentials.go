@@ -128,21 +128,15 @@ func TokenSecretOf(ts TokenSecret, envName, token string) TokenSecret {
 	return out
 }
 
-// tokenSecret is where the token of delegate d of environment envName
-// waits in account, region awsRegion.
+// tokenSecret is where the token of environment envName waits in
+// account, region awsRegion, for an EKS cluster's SecretStore or an
+// existing cluster's ClusterSecretStore.
 func tokenSecret(envName, token, awsRegion, account string, existing bool) TokenSecret {
-	ts := TokenSecret{
-		Name:             fmt.Sprintf("%s%s/%s", TokenSecretPrefix, envName, token),
-		AWSRegion:        awsRegion,
-		Account:          account,
-		KubernetesSecret: token,
-		Store:            TokenStore,
-		StoreKind:        "SecretStore",
-	}
+	ts := TokenSecret{AWSRegion: awsRegion, Account: account, Store: TokenStore, StoreKind: "SecretStore"}
 	if existing {
 		ts.Store, ts.StoreKind = ExistingClusterStore, "ClusterSecretStore"
 	}
-	return ts
+	return TokenSecretOf(ts, envName, token)
 }
 
 // externalSecretsOperator is the operator of the EKS cluster of delegate
@@ -158,9 +152,9 @@ func externalSecretsOperator(name, envName, awsRegion, account string) *External
 			ServiceAccount: ESONamespace + ":" + ESOServiceAccount,
 		},
 		// Secrets Manager appends six random characters to a secret's
-		// ARN ("-AbCdEf"): a pattern ending in the name and "-??????"
-		// (AWS Secrets Manager User Guide, "Permissions policy
-		// examples").
+		// ARN ("-AbCdEf"; AWS Secrets Manager User Guide, "Permissions
+		// policy examples"): the environment's prefix and "*" take
+		// every token's secret, suffix included, and no other.
 		Secrets: fmt.Sprintf("arn:aws:secretsmanager:%s:%s:secret:%s%s/*", awsRegion, account, TokenSecretPrefix, envName),
 	}
 }

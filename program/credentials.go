@@ -36,6 +36,7 @@ func declareCredentials(ctx *pulumi.Context, c *catalog.Catalog, env string, don
 	if err != nil {
 		return err
 	}
+	st := c.Stacks[env]
 	declared := map[string]bool{}
 	for _, cr := range creds {
 		declared[cr.Token] = true
@@ -46,13 +47,12 @@ func declareCredentials(ctx *pulumi.Context, c *catalog.Catalog, env string, don
 		if old, ok := inUse[cr.Delegate]; ok && !declared[old] {
 			kept := cr
 			kept.Token = old
-			kept.Secret = plan.TokenSecretOf(cr.Secret, c.Stacks[env].Environment.Name, old)
+			kept.Secret = plan.TokenSecretOf(cr.Secret, st.Environment.Name, old)
 			creds = append(creds, kept)
 			declared[old] = true
 		}
 	}
 	providers := map[string]*aws.Provider{}
-	st := c.Stacks[env]
 	for _, cr := range creds {
 		key := cr.Secret.Account + "/" + cr.Secret.AWSRegion
 		p, ok := providers[key]

@@ -37,12 +37,19 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 		if err != nil {
 			return err
 		}
-		if env, shard := catalog.SplitStack(ctx.Stack()); shard == catalog.CredentialsShard {
-			if !ctx.DryRun() {
-				if err := c.Stacks[env].CheckDelivery(cfg.delivery); err != nil {
-					return err
-				}
+		env, shard := catalog.SplitStack(ctx.Stack())
+		st, err := c.Stack(env)
+		if err != nil {
+			return err
+		}
+		// One delivery path per environment's stacks: an update from
+		// another refuses before it reads or declares anything.
+		if !ctx.DryRun() {
+			if err := st.CheckDelivery(cfg.delivery); err != nil {
+				return err
 			}
+		}
+		if shard == catalog.CredentialsShard {
 			done := make(chan error, 1)
 			go declareCredentials(ctx, c, env, done)
 			return <-done
@@ -50,13 +57,6 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 		p, err := plan.Build(c, ctx.Stack())
 		if err != nil {
 			return err
-		}
-		// One delivery path per stack: an update from another refuses
-		// before it reads or declares anything.
-		if !ctx.DryRun() {
-			if err := c.Stacks[p.Platform].CheckDelivery(cfg.delivery); err != nil {
-				return err
-			}
 		}
 		if p.IsPlatform() {
 			// What validation warns of in the stack's own file (a version
