@@ -108,10 +108,7 @@ func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...p
 	var role *iam.Role
 	if irsa := p.IRSA; irsa != nil {
 		aws := []pulumi.ResourceOption{pulumi.Parent(d), pulumi.Provider(args.Cluster.AWS), pulumi.Version(AWSVersion)}
-		trust := pulumi.All(args.Cluster.OIDCProviderArn, args.Cluster.OIDCIssuer).ApplyT(func(v []any) string {
-			return irsaTrustPolicy(v[0].(string), v[1].(string), irsa.ServiceAccount)
-		}).(pulumi.StringOutput)
-		if role, err = iam.NewRole(ctx, irsa.RoleName, &iam.RoleArgs{AssumeRolePolicy: trust}, aws...); err != nil {
+		if role, err = newIRSARole(ctx, args.Cluster, *irsa, aws); err != nil {
 			return nil, err
 		}
 		for _, policy := range irsa.Policies {
@@ -165,6 +162,15 @@ func NewDelegate(ctx *pulumi.Context, name string, args *DelegateArgs, opts ...p
 		d.Resources.add(plan.KindAWSConnector, c.Identifier, conn)
 	}
 	return d, ctx.RegisterResourceOutputs(d, pulumi.Map{"selector": d.Selector})
+}
+
+// newIRSARole declares irsa's role, which only its service account, in
+// cluster, may assume.
+func newIRSARole(ctx *pulumi.Context, cluster *Cluster, irsa plan.IRSA, opts []pulumi.ResourceOption) (*iam.Role, error) {
+	trust := pulumi.All(cluster.OIDCProviderArn, cluster.OIDCIssuer).ApplyT(func(v []any) string {
+		return irsaTrustPolicy(v[0].(string), v[1].(string), irsa.ServiceAccount)
+	}).(pulumi.StringOutput)
+	return iam.NewRole(ctx, irsa.RoleName, &iam.RoleArgs{AssumeRolePolicy: trust}, opts...)
 }
 
 // irsaTrustPolicy lets one service account, and only it, assume a role

@@ -83,10 +83,7 @@ func declareTokenSecret(ctx *pulumi.Context, parent pulumi.Resource, p plan.Dele
 // delegate token secrets and nothing else, and the pinned chart.
 func declareExternalSecretsOperator(ctx *pulumi.Context, parent pulumi.Resource, delegate string, eso *plan.ExternalSecretsOperator, cluster *Cluster, k8s []pulumi.ResourceOption) (*helmv3.Release, error) {
 	aws := []pulumi.ResourceOption{pulumi.Parent(parent), pulumi.Provider(cluster.AWS), pulumi.Version(AWSVersion)}
-	trust := pulumi.All(cluster.OIDCProviderArn, cluster.OIDCIssuer).ApplyT(func(v []any) string {
-		return irsaTrustPolicy(v[0].(string), v[1].(string), eso.IRSA.ServiceAccount)
-	}).(pulumi.StringOutput)
-	role, err := iam.NewRole(ctx, eso.IRSA.RoleName, &iam.RoleArgs{AssumeRolePolicy: trust}, aws...)
+	role, err := newIRSARole(ctx, cluster, eso.IRSA, aws)
 	if err != nil {
 		return nil, err
 	}
