@@ -149,11 +149,11 @@ func (c clusters) Endpoint(server string) (core.Endpoint, bool, error) {
 }
 
 // Access is what the clusters' access entries give principal: their
-// Kubernetes groups, and the access policies associated with it.
+// Kubernetes groups, and the access policies associated with it. Read
+// from the store as it stands, not reloaded: the Kubernetes provider's
+// Configure reloaded it (Endpoint), and Access is asked on every read of
+// a refresh.
 func (c clusters) Access(principal string) (core.Access, bool, error) {
-	if err := c.cloud.Reload(); err != nil {
-		return core.Access{}, false, err
-	}
 	var out core.Access
 	found := false
 	for _, entry := range c.cloud.OfType(accessEntryType) {
