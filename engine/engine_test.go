@@ -244,25 +244,35 @@ func stateURNs(t *testing.T, state, stack string) []string {
 	return out
 }
 
-// stateEntries are the resources of a stack's state, each its URN, inputs
-// and outputs, sorted.
-func stateEntries(t *testing.T, state, stack string) []string {
+// checkpointResource is a resource of a stack's checkpoint, as the tests
+// read it.
+type checkpointResource struct {
+	URN, Type       string
+	Custom          bool
+	Inputs, Outputs map[string]any
+}
+
+// checkpointResources are the resources of stack's checkpoint.
+func checkpointResources(t *testing.T, state, stack string) []checkpointResource {
+	t.Helper()
 	var cp struct {
 		Checkpoint struct {
 			Latest struct {
-				Resources []struct {
-					URN     string
-					Inputs  map[string]any
-					Outputs map[string]any
-				}
+				Resources []checkpointResource
 			}
 		}
 	}
 	if err := json.Unmarshal(stateFile(t, state, stack), &cp); err != nil {
 		t.Fatal(err)
 	}
+	return cp.Checkpoint.Latest.Resources
+}
+
+// stateEntries are the resources of a stack's state, each its URN, inputs
+// and outputs, sorted.
+func stateEntries(t *testing.T, state, stack string) []string {
 	var out []string
-	for _, r := range cp.Checkpoint.Latest.Resources {
+	for _, r := range checkpointResources(t, state, stack) {
 		in, _ := json.Marshal(r.Inputs)
 		outs, _ := json.Marshal(r.Outputs)
 		// The engine encrypts a secret again, with a fresh nonce, on every
@@ -368,22 +378,8 @@ func TestChainFirstUpIsQuiet(t *testing.T) {
 		for _, env := range c.Chain {
 			found := map[string]int{}
 			for _, stack := range c.StacksOf(env) {
-				var cp struct {
-					Checkpoint struct {
-						Latest struct {
-							Resources []struct {
-								URN    string
-								Type   string
-								Inputs map[string]any
-							}
-						}
-					}
-				}
-				if err := json.Unmarshal(stateFile(t, s.state, stack), &cp); err != nil {
-					t.Fatal(err)
-				}
 				want := map[string]string{"harness": "0.16.0", "aws": "6.83.2", "kubernetes": "4.33.0", "github": "6.14.1"}
-				for _, r := range cp.Checkpoint.Latest.Resources {
+				for _, r := range checkpointResources(t, s.state, stack) {
 					pkg, ok := strings.CutPrefix(r.Type, "pulumi:providers:")
 					if !ok || pkg == "pulumi" { // the engine's built-in provider
 						continue

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -23,22 +22,7 @@ func stateCredentials(t *testing.T, state string, stacks []string) trust.StateCr
 	t.Helper()
 	out := trust.StateCredentials{}
 	for _, stack := range stacks {
-		var cp struct {
-			Checkpoint struct {
-				Latest struct {
-					Resources []struct {
-						URN     string
-						Type    string
-						Custom  bool
-						Outputs map[string]any
-					}
-				}
-			}
-		}
-		if err := json.Unmarshal(stateFile(t, state, stack), &cp); err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range cp.Checkpoint.Latest.Resources {
+		for _, r := range checkpointResources(t, state, stack) {
 			if !r.Custom || strings.HasPrefix(r.Type, "pulumi:providers:") {
 				continue
 			}
