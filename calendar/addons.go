@@ -36,7 +36,8 @@ type EKSAddon struct {
 	Stated string `json:"stated"`
 	// Required: validation refuses a Kubernetes version the table has no
 	// row for (the add-on's builds are per Kubernetes minor). Otherwise it
-	// warns, and the cluster keeps the add-on it runs, unmanaged.
+	// warns, and the program asks EKS for its default build of the add-on
+	// (plan.EKSAddonsFor).
 	Required bool   `json:"required"`
 	Why      string `json:"why"`
 	// Versions are the add-on's version by Kubernetes minor version.

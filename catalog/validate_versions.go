@@ -63,8 +63,8 @@ func (v *validator) checkEKSSupport(c *clusterDoc, today time.Time) bool {
 // cluster's Kubernetes version: the program never asks EKS for an add-on
 // version AWS does not give for it. An add-on whose builds are per minor
 // (kube-proxy, CoreDNS) without one is refused; the VPC CNI, whose table
-// gives one build to every version it lists, is warned of and left as EKS
-// installed it. (Whether the version is one minor above the deployed one
+// gives one build to every version it lists, is warned of: the program
+// asks EKS for its default build (plan.EKSAddonsFor). (Whether the version is one minor above the deployed one
 // is checked before the program registers anything, from the stack's
 // last outputs: plan.Guard.)
 func (v *validator) checkEKSAddons(c *clusterDoc) {
@@ -86,6 +86,6 @@ func (v *validator) checkEKSAddons(c *clusterDoc) {
 			continue
 		}
 		v.warnAt(pos, fmt.Sprintf("add %s's version for %s to %s (%s)", a.Name, k8s, calendar.EKSAddonsFile, read),
-			"EKS add-on %s has no version for Kubernetes %s in the project's add-on tables (%s, read %s, lists %s): the program leaves %s unmanaged, and the cluster keeps the one it runs", a.Name, k8s, calendar.EKSAddonsFile, calendar.EKSAddonsRead, listed, a.Name)
+			"EKS add-on %s has no version for Kubernetes %s in the project's add-on tables (%s, read %s, lists %s): the program creates %s at EKS's default build, and a cluster that runs it keeps the build it runs", a.Name, k8s, calendar.EKSAddonsFile, calendar.EKSAddonsRead, listed, a.Name)
 	}
 }

@@ -158,7 +158,7 @@ func TestEKSAddonTables(t *testing.T) {
 	// (A catalog with problems has no warnings to read: the VPC CNI's is
 	// read at 1.36, which every other table has.)
 	_, warnings := addonMessages("2026-11-26", "1.36")
-	if want := `Pulumi.production.yaml:40:24: EKS add-on vpc-cni has no version for Kubernetes 1.36 in the project's add-on tables (calendar/eks-addons.json, read 2026-11-28, lists 1.28 to 1.34): the program leaves vpc-cni unmanaged, and the cluster keeps the one it runs; add vpc-cni's version for 1.36 to calendar/eks-addons.json (aws eks describe-addon-versions --addon-name vpc-cni --kubernetes-version 1.36, or https://docs.aws.amazon.com/eks/latest/userguide/managing-vpc-cni.html#vpc-cni-versions)`; strings.Join(warnings, "\n") != want {
+	if want := `Pulumi.production.yaml:40:24: EKS add-on vpc-cni has no version for Kubernetes 1.36 in the project's add-on tables (calendar/eks-addons.json, read 2026-11-28, lists 1.28 to 1.34): the program creates vpc-cni at EKS's default build, and a cluster that runs it keeps the build it runs; add vpc-cni's version for 1.36 to calendar/eks-addons.json (aws eks describe-addon-versions --addon-name vpc-cni --kubernetes-version 1.36, or https://docs.aws.amazon.com/eks/latest/userguide/managing-vpc-cni.html#vpc-cni-versions)`; strings.Join(warnings, "\n") != want {
 		t.Errorf("1.36, warnings:\n got: %s\nwant: %s", strings.Join(warnings, "\n      "), want)
 	}
 	if problems, warnings := addonMessages("2026-11-26", "1.35"); len(problems) != 0 || len(warnings) != 1 || !strings.Contains(warnings[0], "EKS add-on vpc-cni has no version for Kubernetes 1.35") {

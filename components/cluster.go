@@ -331,21 +331,28 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 	// installed its own (self-managed) copies of the three when it created
 	// the cluster, and creating the Amazon EKS add-on over them without
 	// OVERWRITE fails on any field they differ in (the provider's note in
-	// resourceAddonCreate); the program sets no configuration, so a value
-	// differing from EKS's defaults on update is a hand edit, which
-	// OVERWRITE undoes (PRESERVE would keep it; NONE fails the update)
-	// (https://docs.aws.amazon.com/eks/latest/APIReference/API_UpdateAddon.html).
+	// resourceAddonCreate); the program sets the whole configuration (the
+	// VPC CNI's network policy agent, plan.VPCCNINetworkPolicy; none
+	// elsewhere), so a value differing from it on update is a hand edit,
+	// which OVERWRITE undoes (PRESERVE would keep it; NONE fails the
+	// update) (https://docs.aws.amazon.com/eks/latest/APIReference/API_UpdateAddon.html).
 	// Preserve: deleting an add-on (the program stops managing it) leaves
 	// its pods running, never the cluster without DNS or pod networking.
 	addon := func(a plan.EKSAddon, opts ...pulumi.ResourceOption) (*eks.Addon, error) {
-		return eks.NewAddon(ctx, e.Name+"-"+a.Name, &eks.AddonArgs{
+		args := &eks.AddonArgs{
 			ClusterName:              cluster.Name,
 			AddonName:                pulumi.String(a.Name),
-			AddonVersion:             pulumi.String(a.Version),
 			ResolveConflictsOnCreate: pulumi.String("OVERWRITE"),
 			ResolveConflictsOnUpdate: pulumi.String("OVERWRITE"),
 			Preserve:                 pulumi.Bool(true),
-		}, with(opts...)...)
+		}
+		if a.Version != "" {
+			args.AddonVersion = pulumi.String(a.Version)
+		}
+		if a.Configuration != "" {
+			args.ConfigurationValues = pulumi.String(a.Configuration)
+		}
+		return eks.NewAddon(ctx, e.Name+"-"+a.Name, args, with(opts...)...)
 	}
 	var beforeNodes, addons []pulumi.Resource
 	for _, a := range e.Addons {

@@ -26,8 +26,9 @@ func TestClusterAddons(t *testing.T) {
 		k8s  string
 		want map[string]string // add-on -> version
 	}{
-		// calendar/eks-addons.json: no VPC CNI row for 1.35.
-		{"1.35", map[string]string{"kube-proxy": "v1.35.3-eksbuild.13", "coredns": "v1.14.3-eksbuild.3"}},
+		// calendar/eks-addons.json: no VPC CNI row for 1.35, so no
+		// version: EKS's default build.
+		{"1.35", map[string]string{"vpc-cni": "", "kube-proxy": "v1.35.3-eksbuild.13", "coredns": "v1.14.3-eksbuild.3"}},
 		{"1.34", map[string]string{"vpc-cni": "v1.20.4-eksbuild.1", "kube-proxy": "v1.34.6-eksbuild.13", "coredns": "v1.13.2-eksbuild.11"}},
 	} {
 		t.Run(tc.k8s, func(t *testing.T) {
@@ -49,8 +50,21 @@ func TestClusterAddons(t *testing.T) {
 			}
 			for _, a := range addons {
 				name := a.Inputs["addonName"].StringValue()
-				if v := a.Inputs["addonVersion"].StringValue(); v != tc.want[name] {
-					t.Errorf("%s at %s, want %q", name, v, tc.want[name])
+				v := ""
+				if in, ok := a.Inputs["addonVersion"]; ok {
+					v = in.StringValue()
+				}
+				if v != tc.want[name] {
+					t.Errorf("%s at %q, want %q", name, v, tc.want[name])
+				}
+				// The VPC CNI enforces NetworkPolicies only with its
+				// agent on; the others take EKS's configuration.
+				config := ""
+				if in, ok := a.Inputs["configurationValues"]; ok {
+					config = in.StringValue()
+				}
+				if want := map[string]string{"vpc-cni": plan.VPCCNINetworkPolicy}[name]; config != want {
+					t.Errorf("%s configured %q, want %q", name, config, want)
 				}
 				if a.Name != at.Name+"-"+name || a.Inputs["resolveConflictsOnCreate"].StringValue() != "OVERWRITE" ||
 					a.Inputs["resolveConflictsOnUpdate"].StringValue() != "OVERWRITE" || !a.Inputs["preserve"].BoolValue() {

@@ -80,10 +80,8 @@ type EKS struct {
 	AMIType string
 	// Addons are the EKS add-ons the cluster runs as Amazon EKS add-ons,
 	// each at the version AWS's table gives for KubernetesVersion
-	// (calendar.EKSAddons), in the order they are declared. An add-on
-	// whose table has no row for the version is left out (validation
-	// warns; the cluster keeps the one it runs: EKS's own, or, on an
-	// upgrade, the last one managed, which Preserve keeps running).
+	// (calendar.EKSAddons), in the order they are declared: see
+	// EKSAddonsFor.
 	Addons []EKSAddon
 	// Tags are AWS tags (the provider's default tags).
 	Tags map[string]string
@@ -91,7 +89,14 @@ type EKS struct {
 
 // EKSAddon is an add-on of an EKS cluster at a version.
 type EKSAddon struct {
+	// Version is "" for EKS's default build for the cluster's Kubernetes
+	// version (CreateAddon without addonVersion); on an update the
+	// add-on keeps the build it runs (addon_version is optional and
+	// computed in terraform-provider-aws's aws_eks_addon).
 	Name, Version string
+	// Configuration is the add-on's configurationValues (JSON), "" for
+	// none.
+	Configuration string
 	// BeforeNodes: the node group waits for it (the VPC CNI and kube-proxy
 	// run on every node, from its start); otherwise it waits for the node
 	// group (CoreDNS, a Deployment, stays DEGRADED while no node can run
@@ -103,15 +108,38 @@ type EKSAddon struct {
 // addonsBeforeNodes are the add-ons the node group waits for.
 var addonsBeforeNodes = map[string]bool{"vpc-cni": true, "kube-proxy": true}
 
-// EKSAddonsFor are the add-ons of a cluster of Kubernetes version k8s:
-// each one whose table (calendar.EKSAddons) has a row for k8s, at that
-// row's version.
+// VPCCNINetworkPolicy is the VPC CNI add-on's configuration that turns
+// its network policy agent on: off by default, NetworkPolicies are stored
+// and nothing enforces them (https://docs.aws.amazon.com/eks/latest/userguide/cni-network-policy-configure.html,
+// "Restrict Pod traffic with Kubernetes network policies": the add-on's
+// configuration values {"enableNetworkPolicy": "true"}; the VPC CNI
+// v1.14 or later, which every build of calendar/eks-addons.json is).
+const VPCCNINetworkPolicy = `{"enableNetworkPolicy":"true"}`
+
+// addonConfiguration is each add-on's configurationValues.
+var addonConfiguration = map[string]string{"vpc-cni": VPCCNINetworkPolicy}
+
+// EKSAddonsFor are the add-ons of a cluster of Kubernetes version k8s,
+// each with its configuration:
+//
+//   - one whose table (calendar.EKSAddons) has a row for k8s, at that
+//     row's version;
+//   - one whose table has no row for k8s and whose builds are not per
+//     Kubernetes minor (the VPC CNI: not Required), at EKS's default
+//     build for k8s (Version ""): the VPC CNI enforces the services'
+//     NetworkPolicies, so it is managed at every version (validation and
+//     preflight say which build EKS picks, and how to pin it).
+//
+// An add-on whose builds are per minor and whose table has no row for
+// k8s is left out; validation refuses the version.
 func EKSAddonsFor(k8s string) []EKSAddon {
 	var out []EKSAddon
 	for _, a := range calendar.EKSAddons() {
-		if v := a.Version(k8s); v != "" {
-			out = append(out, EKSAddon{Name: a.Name, Version: v, BeforeNodes: addonsBeforeNodes[a.Name]})
+		v := a.Version(k8s)
+		if v == "" && a.Required {
+			continue
 		}
+		out = append(out, EKSAddon{Name: a.Name, Version: v, Configuration: addonConfiguration[a.Name], BeforeNodes: addonsBeforeNodes[a.Name]})
 	}
 	return out
 }

@@ -106,13 +106,17 @@ func TestClusters(t *testing.T) {
 }
 
 // A cluster's add-ons are those whose table has its Kubernetes version,
-// at that version, the VPC CNI and kube-proxy before the nodes, CoreDNS
+// at that version, and the VPC CNI at every version, with its network
+// policy agent on; the VPC CNI and kube-proxy before the nodes, CoreDNS
 // after them; every stack's clusters get them.
 func TestEKSAddonsFor(t *testing.T) {
 	render := func(as []EKSAddon) string {
 		var out []string
 		for _, a := range as {
 			s := a.Name + "@" + a.Version
+			if a.Configuration != "" {
+				s += " " + a.Configuration
+			}
 			if a.BeforeNodes {
 				s += " (before nodes)"
 			}
@@ -121,9 +125,10 @@ func TestEKSAddonsFor(t *testing.T) {
 		return strings.Join(out, ", ")
 	}
 	for k8s, want := range map[string]string{
-		"1.34": "vpc-cni@v1.20.4-eksbuild.1 (before nodes), kube-proxy@v1.34.6-eksbuild.13 (before nodes), coredns@v1.13.2-eksbuild.11",
-		"1.35": "kube-proxy@v1.35.3-eksbuild.13 (before nodes), coredns@v1.14.3-eksbuild.3",
-		"1.40": "",
+		"1.34": `vpc-cni@v1.20.4-eksbuild.1 {"enableNetworkPolicy":"true"} (before nodes), kube-proxy@v1.34.6-eksbuild.13 (before nodes), coredns@v1.13.2-eksbuild.11`,
+		// No row for the VPC CNI: EKS's default build, the agent on.
+		"1.35": `vpc-cni@ {"enableNetworkPolicy":"true"} (before nodes), kube-proxy@v1.35.3-eksbuild.13 (before nodes), coredns@v1.14.3-eksbuild.3`,
+		"1.40": `vpc-cni@ {"enableNetworkPolicy":"true"} (before nodes)`,
 	} {
 		if got := render(EKSAddonsFor(k8s)); got != want {
 			t.Errorf("%s: %s, want %s", k8s, got, want)

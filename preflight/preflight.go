@@ -282,8 +282,10 @@ type EKSCluster struct {
 
 // EKSAddon is an EKS add-on of a cluster at the version the plan declares
 // it at: the row of its table (calendar/eks-addons.json) for the
-// cluster's Kubernetes version; "" when the table has no row, and the
-// program leaves the add-on unmanaged.
+// cluster's Kubernetes version; "" when the table has no row (the VPC
+// CNI's builds are not per minor: the program creates it at EKS's
+// default build, and leaves the build of one it manages as it is;
+// validation refuses the version for the others).
 type EKSAddon struct{ Name, Version string }
 
 // eksAddons are the add-ons of calendar.EKSAddons at the versions
@@ -405,7 +407,7 @@ type Problem struct {
 	// Fix says what to do.
 	Fix string
 	// Warning: the run goes on as the program plans it (say, an add-on
-	// left unmanaged); the platform team should still act.
+	// at EKS's default build); the platform team should still act.
 	Warning bool
 }
 
@@ -539,8 +541,8 @@ func checkEKS(ctx context.Context, svc Services, e EKSCluster) []Problem {
 // declares that EKS does not list would be refused halfway through an up
 // (CreateAddon, UpdateAddon: InvalidParameterException: Addon version
 // specified is not supported); an add-on whose table has no row for the
-// version is left unmanaged (validation warns), and EKS's default is the
-// row to add. An add-on without a row that EKS has no version of either
+// version gets EKS's default build when it is created and keeps its build
+// otherwise (validation warns), and EKS's default is the row to add. An add-on without a row that EKS has no version of either
 // is not reported: there is no row to add.
 func checkEKSAddons(ctx context.Context, svc Services, e EKSCluster) []Problem {
 	var out []Problem
@@ -582,7 +584,7 @@ func checkEKSAddons(ctx context.Context, svc Services, e EKSCluster) []Problem {
 			// Validation warns of the missing row too, and the run leaves
 			// the add-on as it is: a warning, not a reason to stop.
 			out = append(out, Problem{Check: check, Warning: true,
-				Err: fmt.Errorf("%s has no %s version for Kubernetes %s (read %s), so the program leaves %s unmanaged: the cluster keeps the build it runs; %s (DescribeAddonVersions)", calendar.EKSAddonsFile, a.Name, e.Version, calendar.EKSAddonsRead, a.Name, what),
+				Err: fmt.Errorf("%s has no %s version for Kubernetes %s (read %s), so the program asks for none: EKS creates %s at its default build, and a cluster that runs it keeps the build it runs; %s (DescribeAddonVersions)", calendar.EKSAddonsFile, a.Name, e.Version, calendar.EKSAddonsRead, a.Name, what),
 				Fix: fmt.Sprintf("add \"%s\": \"%s\" to %s's versions in %s, or the build AWS's table gives for %s (%s) if EKS lists it too, and set \"read\" to the day it was read", e.Version, row, a.Name, calendar.EKSAddonsFile, e.Version, table.Page)})
 		}
 	}

@@ -65,7 +65,7 @@ func TestRequire(t *testing.T) {
 		t.Errorf("EKS cluster %+v", e)
 	}
 	// Every add-on the tables version, at the plan's version: "" for one
-	// whose table has no row (the VPC CNI at 1.35: left unmanaged).
+	// whose table has no row (the VPC CNI at 1.35: EKS's default build).
 	var addons []EKSAddon
 	for _, a := range calendar.EKSAddons() {
 		addons = append(addons, EKSAddon{Name: a.Name, Version: a.Version(dev.Cluster.KubernetesVersion)})
@@ -270,8 +270,8 @@ func TestEKSAddonChecks(t *testing.T) {
 				"CreateAddon or UpdateAddon would refuse it (InvalidParameterException: Addon version specified is not supported); keep kubernetesVersion in Pulumi.production.yaml at a version EKS has kube-proxy builds for"}},
 		{"no row: EKS's default is the row to add", declared("", "v1.35.3-eksbuild.13", "v1.14.3-eksbuild.3"),
 			map[string][]EKSAddonVersion{"vpc-cni": vpcCNI, "kube-proxy": kubeProxy, "coredns": coreDNS},
-			[]string{"EKS add-on vpc-cni of cluster prod-euw1 in eu-west-1 (Kubernetes 1.35): calendar/eks-addons.json has no vpc-cni version for Kubernetes 1.35 (read " + calendar.EKSAddonsRead + "), so the program leaves vpc-cni unmanaged: " +
-				"the cluster keeps the build it runs; EKS's default for Kubernetes 1.35 is v1.20.6-eksbuild.1 (DescribeAddonVersions); " +
+			[]string{"EKS add-on vpc-cni of cluster prod-euw1 in eu-west-1 (Kubernetes 1.35): calendar/eks-addons.json has no vpc-cni version for Kubernetes 1.35 (read " + calendar.EKSAddonsRead + "), so the program asks for none: " +
+				"EKS creates vpc-cni at its default build, and a cluster that runs it keeps the build it runs; EKS's default for Kubernetes 1.35 is v1.20.6-eksbuild.1 (DescribeAddonVersions); " +
 				`add "1.35": "v1.20.6-eksbuild.1" to vpc-cni's versions in calendar/eks-addons.json, or the build AWS's table gives for 1.35 (https://docs.aws.amazon.com/eks/latest/userguide/managing-vpc-cni.html#vpc-cni-versions) if EKS lists it too, and set "read" to the day it was read`}},
 		{"no row, no default", declared("", "v1.35.3-eksbuild.13", "v1.14.3-eksbuild.3"),
 			map[string][]EKSAddonVersion{"vpc-cni": {{Version: "v1.21.1-eksbuild.1"}}, "kube-proxy": kubeProxy, "coredns": coreDNS},
@@ -292,7 +292,7 @@ func TestEKSAddonChecks(t *testing.T) {
 				if i < len(problems) && !strings.Contains(problems[i].Error(), w) {
 					t.Errorf("got %q, want %q", problems[i].Error(), w)
 				}
-				// A missing row leaves the add-on unmanaged, as validation
+				// A missing row leaves the build to EKS, as validation
 				// warns: the run goes on. A version EKS refuses stops it.
 				if i < len(problems) && problems[i].Warning != strings.Contains(w, "to vpc-cni's versions") {
 					t.Errorf("%q: warning %v", w, problems[i].Warning)

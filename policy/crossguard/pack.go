@@ -43,6 +43,7 @@ func Policies() []policyx.Policy {
 		requiredTags,
 		addManagedBy,
 		eksHardened,
+		vpcCNINetworkPolicy,
 		pinnedReleases,
 		harnessProviderPinned,
 		namespaceGuardrails,

@@ -300,6 +300,26 @@ func TestEKSHardened(t *testing.T) {
 		"sets no upgradePolicy.supportType: EKS would keep it in extended support")
 }
 
+// The VPC CNI add-on must turn its network policy agent on; other
+// add-ons are not its business.
+func TestVPCCNINetworkPolicy(t *testing.T) {
+	addon := "aws:eks/addon:Addon"
+	with := func(config any) map[string]any {
+		m := map[string]any{"addonName": "vpc-cni", "clusterName": "c"}
+		if config != nil {
+			m["configurationValues"] = config
+		}
+		return m
+	}
+	expect(t, "agent on", validate(t, "vpc-cni-network-policy", res(t, addon, with(`{"enableNetworkPolicy":"true"}`)), nil))
+	expect(t, "no configuration", validate(t, "vpc-cni-network-policy", res(t, addon, with(nil)), nil), "without its network policy agent")
+	expect(t, "agent off", validate(t, "vpc-cni-network-policy", res(t, addon, with(`{"enableNetworkPolicy":"false"}`)), nil), "enableNetworkPolicy false")
+	expect(t, "a boolean, not the string EKS's schema takes", validate(t, "vpc-cni-network-policy", res(t, addon, with(`{"enableNetworkPolicy":true}`)), nil), "enableNetworkPolicy true")
+	expect(t, "not JSON", validate(t, "vpc-cni-network-policy", res(t, addon, with(`enableNetworkPolicy: "true"`)), nil), "is not a JSON object")
+	expect(t, "unknown in a preview", validate(t, "vpc-cni-network-policy", res(t, addon, with(property.New(property.Computed))), nil))
+	expect(t, "CoreDNS", validate(t, "vpc-cni-network-policy", res(t, addon, map[string]any{"addonName": "coredns"}), nil))
+}
+
 func TestPinnedReleasesAndProvider(t *testing.T) {
 	rel := "kubernetes:helm.sh/v3:Release"
 	values := func(upgrader bool, image string) map[string]any {
@@ -329,7 +349,7 @@ func TestPackDescribesEveryPolicy(t *testing.T) {
 		}
 		seen[p.Name()] = true
 	}
-	if len(seen) != 11 {
+	if len(seen) != 12 {
 		t.Errorf("%d policies", len(seen))
 	}
 }

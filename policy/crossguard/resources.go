@@ -2,6 +2,7 @@ package crossguard
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/netip"
 	"regexp"
@@ -238,6 +239,42 @@ var eksHardened = resourcePolicy("eks-cluster-hardened",
 			out = append(out, r.Name+" sets no upgradePolicy.supportType: EKS would keep it in extended support, billed per cluster hour; set STANDARD (or EXTENDED on purpose)")
 		}
 		return out
+	})
+
+// vpcCNINetworkPolicy refuses a VPC CNI add-on whose configuration does
+// not turn its network policy agent on: the agent is off by default, and
+// then every NetworkPolicy is stored and none enforced
+// (docs.aws.amazon.com/eks/latest/userguide/cni-network-policy-configure.html:
+// configuration values {"enableNetworkPolicy": "true"}). The namespaces'
+// guardrails (namespace-guardrails) are only as real as this. Stack
+// policies never run (package comment), so a cluster without a VPC CNI
+// add-on at all is the program's tests' to catch (plan.EKSAddonsFor).
+var vpcCNINetworkPolicy = resourcePolicy("vpc-cni-network-policy",
+	"The VPC CNI add-on runs its network policy agent (configurationValues enableNetworkPolicy \"true\"), so the namespaces' NetworkPolicies are enforced.",
+	policyx.EnforcementLevelMandatory, nil,
+	func(r policyx.AnalyzerResource, _ config) []string {
+		if r.Type != "aws:eks/addon:Addon" {
+			return nil
+		}
+		if name, _ := stringAt(r.Properties, "addonName"); name != "vpc-cni" {
+			return nil
+		}
+		if v, set := r.Properties.GetOk("configurationValues"); set && v.IsComputed() {
+			return nil // judged on the up
+		}
+		v, ok := at(r.Properties, "configurationValues")
+		fix := `set configurationValues to {"enableNetworkPolicy":"true"} (docs.aws.amazon.com/eks/latest/userguide/cni-network-policy-configure.html)`
+		if !ok || !v.IsString() || v.AsString() == "" {
+			return []string{r.Name + " runs the VPC CNI without its network policy agent (no configurationValues), so no NetworkPolicy is enforced; " + fix}
+		}
+		var values map[string]any
+		if err := json.Unmarshal([]byte(v.AsString()), &values); err != nil {
+			return []string{fmt.Sprintf("%s: configurationValues is not a JSON object (%v); %s", r.Name, err, fix)}
+		}
+		if values["enableNetworkPolicy"] != "true" {
+			return []string{fmt.Sprintf("%s runs the VPC CNI with enableNetworkPolicy %v, so no NetworkPolicy is enforced; %s", r.Name, values["enableNetworkPolicy"], fix)}
+		}
+		return nil
 	})
 
 // within reports whether cidr lies inside one of allowed.

@@ -58,6 +58,11 @@
 //     that block a control-plane update): an installed add-on the new
 //     version has no build of does not stop the update; nor give an
 //     add-on a default version when none is asked for (EKS picks one);
+//   - check an add-on's configurationValues against its configuration
+//     schema (DescribeAddonConfiguration), which is not held offline: the
+//     values are stored, and the VPC CNI's enableNetworkPolicy is what
+//     the connectivity matrix reads to decide whether a cluster enforces
+//     its NetworkPolicies (engine tests);
 //   - model networks: CIDRs are not checked for overlap or containment,
 //     no address is allocated, routes and NAT gateways route nothing
 //     (only a cluster endpoint's reachability from the runner is
