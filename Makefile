@@ -17,10 +17,12 @@ policy:
 demo: cli policy
 	$(GO) run ./cmd/platformctl demo
 
-# check: formatting and vet, before the tests.
+# check: formatting and vet, before the tests; tools/netpolmatch is a
+# module of its own (package connectivity says why).
 check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
+	cd tools/netpolmatch && $(GO) vet ./...
 
 # test is every layer, the fast ones first: test-fast (unit, mocks,
 # conformance, goldens, workflows: about a minute) answers a broken unit

@@ -25,10 +25,10 @@ func TestCapacityRefusesWhatDoesNotFit(t *testing.T) {
 	}
 	msg := err.Error()
 	for _, want := range []string{
-		"Pulumi.production.yaml:45:20: cluster production in euw1 needs ",
+		"Pulumi.production.yaml:50:20: cluster production in euw1 needs ",
 		"; 4 m6i.2xlarge nodes offer 31.64 CPU",
 		"(each 7.91 CPU and 31775 MiB allocatable, 58 pods); raise nodeGroup desiredSize (and minSize, maxSize) to ",
-		"Pulumi.staging.yaml:35:20: cluster staging in euw1 needs ",
+		"Pulumi.staging.yaml:40:20: cluster staging in euw1 needs ",
 	} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the refusal does not say %q:\n%s", want, msg)

@@ -211,6 +211,7 @@ type clusterDoc struct {
 	NodeGroup         nodeGroupDoc `yaml:"nodeGroup" required:"true" desc:"The managed node group in the private subnets."`
 	NATGateways       string       `yaml:"natGateways" enum:"perZone|single" desc:"NAT gateways of the private subnets: perZone (default; a zone keeps egress when the other fails) or single (one, in zone a: cheaper, for environments that may lose egress with a zone)."`
 	LogRetentionDays  *int         `yaml:"logRetentionDays" desc:"Days CloudWatch keeps the control-plane logs (default 90): one of CloudWatch's retention periods (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653)."`
+	ServiceCIDR       string       `yaml:"serviceCidr" desc:"The clusters' Service (ClusterIP) network, fixed at creation (a change replaces the cluster): /12 to /24 in 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16, overlapping no VPC of the stack. Default: the one EKS would pick, 172.20.0.0/16 for a VPC in 10.0.0.0/8, else 10.100.0.0/16. The services' NetworkPolicies let traffic out to it."`
 }
 
 // workloadsDoc scales the catalog's workloads in one environment.
@@ -325,6 +326,13 @@ type verificationDoc struct {
 	At            yamlstrict.At
 	PrometheusURL string     `yaml:"prometheusUrl" required:"true" desc:"https URL of the environment's Prometheus (or Mimir, Cortex, Thanos) API."`
 	Queries       []queryDoc `yaml:"queries" required:"true" desc:"Queries per archetype; {{namespace}} is the service's namespaces (a regular expression), {{service}} its name."`
+	Scraper       scraperDoc `yaml:"scraper" required:"true" desc:"The pods in each cluster that scrape the services' metrics for that Prometheus: every service namespace's NetworkPolicy lets them in."`
+}
+
+type scraperDoc struct {
+	At        yamlstrict.At
+	Namespace string            `yaml:"namespace" required:"true" desc:"Their namespace, e.g. monitoring."`
+	PodLabels map[string]string `yaml:"podLabels" required:"true" desc:"Labels that select them in it, e.g. {app.kubernetes.io/name: prometheus}."`
 }
 
 type queryDoc struct {

@@ -299,6 +299,10 @@ type Cluster struct {
 	PublicEndpoint    bool
 	PublicAccessCidrs []string
 	NodeGroup         NodeGroup
+	// ServiceCIDR is the clusters' Service network as the stack file
+	// sets it; "" for the one EKS picks for each VPC
+	// (DefaultServiceCIDR).
+	ServiceCIDR string
 }
 
 // Runner is the self-hosted CI runners that run a stack: the labels its
@@ -409,6 +413,15 @@ type Verification struct {
 	PrometheusURL string
 	// Queries by archetype name.
 	Queries map[string]Queries
+	// Scraper are the pods in each cluster that scrape the services'
+	// metrics.
+	Scraper Scraper
+}
+
+// Scraper selects the pods that scrape the services' metrics.
+type Scraper struct {
+	Namespace string
+	PodLabels map[string]string
 }
 
 // Queries are PromQL templates: {{service}} is the service's name,

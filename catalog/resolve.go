@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
@@ -144,6 +145,7 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 			PublicEndpoint:    cl.PublicEndpoint,
 			PublicAccessCidrs: slices.Clone(cl.PublicAccessCidrs),
 			NodeGroup:         NodeGroup{InstanceType: n.InstanceType, MinSize: n.MinSize, DesiredSize: n.DesiredSize, MaxSize: n.MaxSize},
+			ServiceCIDR:       cl.ServiceCIDR,
 		}
 	}
 	if r := d.Runner; r != nil {
@@ -197,7 +199,8 @@ func resolveStack(d *stackDoc, regions map[string]*regionDoc) *Stack {
 		}
 	}
 	if vd := d.Verification; vd != nil {
-		st.Verification = &Verification{PrometheusURL: vd.PrometheusURL, Queries: map[string]Queries{}}
+		st.Verification = &Verification{PrometheusURL: vd.PrometheusURL, Queries: map[string]Queries{},
+			Scraper: Scraper{Namespace: vd.Scraper.Namespace, PodLabels: maps.Clone(vd.Scraper.PodLabels)}}
 		for _, q := range vd.Queries {
 			st.Verification.Queries[q.Archetype] = Queries{ErrorRate: q.ErrorRate, Latency: q.Latency}
 		}

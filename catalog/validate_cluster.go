@@ -54,6 +54,7 @@ func (v *validator) checkInfrastructure(st *stackDoc) {
 	}
 	if c := st.Cluster; c != nil {
 		v.checkCluster(c)
+		v.checkServiceCIDR(st, c)
 	}
 	if eks {
 		v.checkRunner(st)
@@ -111,6 +112,58 @@ func (v *validator) checkCluster(c *clusterDoc) {
 			v.at(n.At.Field("minSize"), "keep at least 1 node for the delegate", "nodeGroup minSize %d is below 1", n.MinSize)
 		case n.DesiredSize < n.MinSize || n.DesiredSize > n.MaxSize:
 			v.at(n.At.Field("desiredSize"), "make minSize <= desiredSize <= maxSize", "nodeGroup desiredSize %d is outside [%d, %d]", n.DesiredSize, n.MinSize, n.MaxSize)
+		}
+	}
+}
+
+// serviceRanges are the private ranges a cluster's Service network must
+// lie in (EKS API Reference, KubernetesNetworkConfigRequest,
+// serviceIpv4Cidr: "Within one of the following private IP address
+// blocks: 10.0.0.0/8, 172.16.0.0/12, or 192.168.0.0/16. Doesn't overlap
+// with any CIDR block assigned to the VPC that you selected for VPC.
+// Between /24 and /12.").
+var serviceRanges = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("172.16.0.0/12"), netip.MustParsePrefix("192.168.0.0/16")}
+
+// DefaultServiceCIDR is the Service network EKS picks for a cluster in a
+// VPC of network vpc when none is given: "Kubernetes assigns addresses
+// from either the 10.100.0.0/16 or 172.20.0.0/16 CIDR blocks" (EKS API
+// Reference, KubernetesNetworkConfigRequest), the second when the VPC is
+// in 10.0.0.0/8 (Amazon EKS User Guide, "Create an Amazon EKS cluster":
+// the service CIDR is chosen so it does not overlap the VPC).
+func DefaultServiceCIDR(vpc string) string {
+	if p, err := netip.ParsePrefix(vpc); err == nil && serviceRanges[0].Overlaps(p) {
+		return "172.20.0.0/16"
+	}
+	return "10.100.0.0/16"
+}
+
+// checkServiceCIDR checks the clusters' Service network as EKS's
+// CreateCluster would: a private /12 to /24 that overlaps none of the
+// stack's VPCs.
+func (v *validator) checkServiceCIDR(st *stackDoc, c *clusterDoc) {
+	if c.ServiceCIDR == "" {
+		return
+	}
+	at := c.At.Field("serviceCidr")
+	p, err := netip.ParsePrefix(c.ServiceCIDR)
+	switch {
+	case err != nil || !p.Addr().Is4():
+		v.at(at, "write an IPv4 network such as 172.20.0.0/16", "serviceCidr %q is not an IPv4 CIDR", c.ServiceCIDR)
+		return
+	case p.Masked() != p:
+		v.at(at, fmt.Sprintf("write %s", p.Masked()), "serviceCidr %q has host bits set", c.ServiceCIDR)
+		return
+	case p.Bits() < 12 || p.Bits() > 24:
+		v.at(at, "use a network between /12 and /24, e.g. 172.20.0.0/16", "serviceCidr %s is a /%d: EKS takes /12 to /24", c.ServiceCIDR, p.Bits())
+		return
+	case !slices.ContainsFunc(serviceRanges, func(r netip.Prefix) bool { return r.Contains(p.Addr()) && r.Bits() <= p.Bits() }):
+		v.at(at, "use a network in 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16", "serviceCidr %s is not a private network EKS takes", c.ServiceCIDR)
+		return
+	}
+	for _, r := range st.Regions {
+		if vpc, err := netip.ParsePrefix(r.NetworkCIDR); err == nil && r.kind() == RegionEKS && vpc.Overlaps(p) {
+			v.at(at, fmt.Sprintf("use a network outside every VPC of the stack, e.g. %s", DefaultServiceCIDR(r.NetworkCIDR)),
+				"serviceCidr %s overlaps region %s's VPC %s: EKS refuses a Service network that overlaps the cluster's VPC", c.ServiceCIDR, r.Name, r.NetworkCIDR)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package catalog
 import (
 	"fmt"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // checkVerification checks each stack's Prometheus settings and that every
@@ -51,6 +53,31 @@ func (v *validator) checkVerification() {
 				v.at(vd.At.Field("queries"), fmt.Sprintf("add queries for archetype %q", a),
 					"no queries for archetype %q, which %s verify in stack %q", a, strings.Join(needs[a], ", "), name)
 			}
+		}
+		v.checkScraper(&vd.Scraper)
+	}
+}
+
+// checkScraper checks the scraper's selector with Kubernetes' own
+// validation of names and labels (k8s.io/apimachinery's
+// util/validation, what the API server applies to a NetworkPolicy's
+// selectors): a selector the API server refuses would fail every
+// namespace's NetworkPolicy halfway through an up.
+func (v *validator) checkScraper(s *scraperDoc) {
+	if s.At.Pos().Line == 0 {
+		return // missing: the required-field check says so
+	}
+	if s.Namespace != "" {
+		for _, msg := range validation.IsDNS1123Label(s.Namespace) {
+			v.at(s.At.Field("namespace"), "write a Kubernetes namespace name, e.g. monitoring", "scraper namespace %q: %s", s.Namespace, msg)
+		}
+	}
+	for _, k := range sortedKeys(s.PodLabels) {
+		for _, msg := range validation.IsQualifiedName(k) {
+			v.at(s.At.Field("podLabels"), "write a Kubernetes label key, e.g. app.kubernetes.io/name", "scraper label key %q: %s", k, msg)
+		}
+		for _, msg := range validation.IsValidLabelValue(s.PodLabels[k]) {
+			v.at(s.At.Field("podLabels"), "write a Kubernetes label value, e.g. prometheus", "scraper label %s value %q: %s", k, s.PodLabels[k], msg)
 		}
 	}
 }

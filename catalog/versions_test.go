@@ -59,20 +59,20 @@ func TestEKSVersionsOnTheCalendar(t *testing.T) {
 	}{
 		{"in standard support", "2026-11-26", nil, nil, nil},
 		{"past extended support, on its last day", "2026-11-26", []edit{version("1.31")},
-			[]string{`Pulumi.production.yaml:40:24: kubernetesVersion "1.31" left EKS extended support on 2026-11-26: EKS creates no cluster of it and upgrades those that remain; upgrade one minor version per up (1.32 first) to a version in standard support: 1.35, 1.34`}, nil},
+			[]string{`Pulumi.production.yaml:45:24: kubernetesVersion "1.31" left EKS extended support on 2026-11-26: EKS creates no cluster of it and upgrades those that remain; upgrade one minor version per up (1.32 first) to a version in standard support: 1.35, 1.34`}, nil},
 		{"past standard support, upgraded by EKS", "2026-11-26", []edit{version("1.33")},
-			[]string{`Pulumi.production.yaml:40:24: kubernetesVersion "1.33" left EKS standard support on 2026-07-29: with upgradePolicy STANDARD, EKS upgrades the cluster itself; upgrade one minor version per up (1.34 first) to a version in standard support (1.35, 1.34), or set upgradePolicy: EXTENDED to pay for extended support until 2027-07-29`}, nil},
+			[]string{`Pulumi.production.yaml:45:24: kubernetesVersion "1.33" left EKS standard support on 2026-07-29: with upgradePolicy STANDARD, EKS upgrades the cluster itself; upgrade one minor version per up (1.34 first) to a version in standard support (1.35, 1.34), or set upgradePolicy: EXTENDED to pay for extended support until 2027-07-29`}, nil},
 		{"past standard support, extended on purpose", "2026-11-26", []edit{extended}, nil,
-			[]string{`Pulumi.production.yaml:40:24: kubernetesVersion "1.33" is in EKS extended support (billed per cluster hour) since 2026-07-29, until 2027-07-29; upgrade to 1.34 before 2027-07-29`}},
+			[]string{`Pulumi.production.yaml:45:24: kubernetesVersion "1.33" is in EKS extended support (billed per cluster hour) since 2026-07-29, until 2027-07-29; upgrade to 1.34 before 2027-07-29`}},
 		{"within 60 days of the end", "2026-11-26", []edit{version("1.34")}, nil,
-			[]string{`Pulumi.production.yaml:40:24: kubernetesVersion "1.34" leaves EKS standard support on 2026-12-02, in 6 days; upgrade to 1.35 before then (one minor version per up)`}},
+			[]string{`Pulumi.production.yaml:45:24: kubernetesVersion "1.34" leaves EKS standard support on 2026-12-02, in 6 days; upgrade to 1.35 before then (one minor version per up)`}},
 		{"61 days before the end", "2026-10-02", []edit{version("1.34")}, nil, nil},
 		{"newer than the calendar", "2026-11-26", []edit{version("1.36")}, nil,
-			[]string{`Pulumi.production.yaml:40:24: kubernetesVersion "1.36" is newer than the project's EKS calendar (checked 2026-11-26, newest 1.35); check that EKS offers it (https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html (Amazon EKS Kubernetes release calendar)) and add it to calendar.EKS`}},
+			[]string{`Pulumi.production.yaml:45:24: kubernetesVersion "1.36" is newer than the project's EKS calendar (checked 2026-11-26, newest 1.35); check that EKS offers it (https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html (Amazon EKS Kubernetes release calendar)) and add it to calendar.EKS`}},
 		{"older than the calendar", "2026-11-26", []edit{version("1.20")},
-			[]string{`Pulumi.production.yaml:40:24: kubernetesVersion "1.20" is no longer offered by EKS; use a version in EKS standard support: 1.35, 1.34`}, nil},
+			[]string{`Pulumi.production.yaml:45:24: kubernetesVersion "1.20" is no longer offered by EKS; use a version in EKS standard support: 1.35, 1.34`}, nil},
 		{"unknown upgrade policy", "2026-11-26", []edit{{"Pulumi.production.yaml", `kubernetesVersion: "1.35"`, "kubernetesVersion: \"1.35\"\n    upgradePolicy: LATEST"}},
-			[]string{`Pulumi.production.yaml:41:20: "LATEST" is not a valid upgradePolicy; use one of: STANDARD, EXTENDED`}, nil},
+			[]string{`Pulumi.production.yaml:46:20: "LATEST" is not a valid upgradePolicy; use one of: STANDARD, EXTENDED`}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			problems, warnings := validateOn(t, tc.day, tc.edits...)
@@ -100,7 +100,7 @@ func TestPlaceholderNetworksAreNamed(t *testing.T) {
 			got = append(got, w.String())
 		}
 	}
-	if len(got) != 6 || got[0] != "Pulumi.dev.yaml:74:25: publicAccessCidrs 198.51.100.0/28 is in a documentation range, TEST-NET-2 (RFC 5737): no runner reaches the clusters' public endpoint from it; write the public (NAT) network of the runners that run this stack (docs/delivery.md, Where the jobs run)" {
+	if len(got) != 6 || got[0] != "Pulumi.dev.yaml:79:25: publicAccessCidrs 198.51.100.0/28 is in a documentation range, TEST-NET-2 (RFC 5737): no runner reaches the clusters' public endpoint from it; write the public (NAT) network of the runners that run this stack (docs/delivery.md, Where the jobs run)" {
 		t.Errorf("warnings:\n%s", strings.Join(got, "\n"))
 	}
 	for network, want := range map[string]string{
@@ -150,15 +150,15 @@ func TestEKSAddonTables(t *testing.T) {
 	}
 	problems, _ := addonMessages("2026-11-26", "1.37")
 	if want := []string{
-		`Pulumi.production.yaml:40:24: EKS add-on kube-proxy has no version for Kubernetes 1.37 in the project's add-on tables (calendar/eks-addons.json, read 2026-11-28, lists 1.31 to 1.36): the program asks EKS for no add-on version AWS does not give; keep kubernetesVersion at a version the table has (1.31 to 1.36), or add kube-proxy's version for 1.37 to calendar/eks-addons.json (aws eks describe-addon-versions --addon-name kube-proxy --kubernetes-version 1.37, or https://docs.aws.amazon.com/eks/latest/userguide/managing-kube-proxy.html#kube-proxy-versions)`,
-		`Pulumi.production.yaml:40:24: EKS add-on coredns has no version for Kubernetes 1.37 in the project's add-on tables (calendar/eks-addons.json, read 2026-11-28, lists 1.30 to 1.36): the program asks EKS for no add-on version AWS does not give; keep kubernetesVersion at a version the table has (1.30 to 1.36), or add coredns's version for 1.37 to calendar/eks-addons.json (aws eks describe-addon-versions --addon-name coredns --kubernetes-version 1.37, or https://docs.aws.amazon.com/eks/latest/userguide/managing-coredns.html#coredns-versions)`,
+		`Pulumi.production.yaml:45:24: EKS add-on kube-proxy has no version for Kubernetes 1.37 in the project's add-on tables (calendar/eks-addons.json, read 2026-11-28, lists 1.31 to 1.36): the program asks EKS for no add-on version AWS does not give; keep kubernetesVersion at a version the table has (1.31 to 1.36), or add kube-proxy's version for 1.37 to calendar/eks-addons.json (aws eks describe-addon-versions --addon-name kube-proxy --kubernetes-version 1.37, or https://docs.aws.amazon.com/eks/latest/userguide/managing-kube-proxy.html#kube-proxy-versions)`,
+		`Pulumi.production.yaml:45:24: EKS add-on coredns has no version for Kubernetes 1.37 in the project's add-on tables (calendar/eks-addons.json, read 2026-11-28, lists 1.30 to 1.36): the program asks EKS for no add-on version AWS does not give; keep kubernetesVersion at a version the table has (1.30 to 1.36), or add coredns's version for 1.37 to calendar/eks-addons.json (aws eks describe-addon-versions --addon-name coredns --kubernetes-version 1.37, or https://docs.aws.amazon.com/eks/latest/userguide/managing-coredns.html#coredns-versions)`,
 	}; strings.Join(problems, "\n") != strings.Join(want, "\n") {
 		t.Errorf("1.37, problems:\n got: %s\nwant: %s", strings.Join(problems, "\n      "), strings.Join(want, "\n      "))
 	}
 	// (A catalog with problems has no warnings to read: the VPC CNI's is
 	// read at 1.36, which every other table has.)
 	_, warnings := addonMessages("2026-11-26", "1.36")
-	if want := `Pulumi.production.yaml:40:24: EKS add-on vpc-cni has no version for Kubernetes 1.36 in the project's add-on tables (calendar/eks-addons.json, read 2026-11-28, lists 1.28 to 1.34): the program creates vpc-cni at EKS's default build, and a cluster that runs it keeps the build it runs; add vpc-cni's version for 1.36 to calendar/eks-addons.json (aws eks describe-addon-versions --addon-name vpc-cni --kubernetes-version 1.36, or https://docs.aws.amazon.com/eks/latest/userguide/managing-vpc-cni.html#vpc-cni-versions)`; strings.Join(warnings, "\n") != want {
+	if want := `Pulumi.production.yaml:45:24: EKS add-on vpc-cni has no version for Kubernetes 1.36 in the project's add-on tables (calendar/eks-addons.json, read 2026-11-28, lists 1.28 to 1.34): the program creates vpc-cni at EKS's default build, and a cluster that runs it keeps the build it runs; add vpc-cni's version for 1.36 to calendar/eks-addons.json (aws eks describe-addon-versions --addon-name vpc-cni --kubernetes-version 1.36, or https://docs.aws.amazon.com/eks/latest/userguide/managing-vpc-cni.html#vpc-cni-versions)`; strings.Join(warnings, "\n") != want {
 		t.Errorf("1.36, warnings:\n got: %s\nwant: %s", strings.Join(warnings, "\n      "), want)
 	}
 	if problems, warnings := addonMessages("2026-11-26", "1.35"); len(problems) != 0 || len(warnings) != 1 || !strings.Contains(warnings[0], "EKS add-on vpc-cni has no version for Kubernetes 1.35") {

@@ -162,7 +162,7 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 			first = ng
 		}
 	}
-	var private pulumi.StringArray
+	var private, privateRoutes pulumi.StringArray
 	for _, s := range e.VPC.Private() {
 		rt, err := ec2.NewRouteTable(ctx, s.Name, &ec2.RouteTableArgs{
 			VpcId:  vpc.ID(),
@@ -176,6 +176,10 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 			return err
 		}
 		private = append(private, subnets[s.Name].ID().ToStringOutput())
+		privateRoutes = append(privateRoutes, rt.ID().ToStringOutput())
+	}
+	if err := declareEndpoints(ctx, e, vpc, private, privateRoutes, in); err != nil {
+		return err
 	}
 
 	key, err := kms.NewKey(ctx, e.Name, &kms.KeyArgs{
@@ -221,6 +225,9 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 			Resources: pulumi.StringArray{pulumi.String("secrets")},
 		},
 		EnabledClusterLogTypes: pulumi.ToStringArray(e.LogTypes),
+		// The Service network, explicit: the services' NetworkPolicies
+		// let it out (plan.EKS.ServiceCIDR).
+		KubernetesNetworkConfig: &eks.ClusterKubernetesNetworkConfigArgs{ServiceIpv4Cidr: pulumi.String(e.ServiceCIDR)},
 		// Access entries only: the creator (the deployer role) gets no
 		// implicit admin; the platform team's role gets it explicitly.
 		AccessConfig: &eks.ClusterAccessConfigArgs{

@@ -1,6 +1,9 @@
 package components
 
 import (
+	k8snetworkingv1 "k8s.io/api/networking/v1"
+	k8smetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
 	networkingv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/networking/v1"
@@ -12,42 +15,14 @@ import (
 // declareGuardrails declares, in the service namespace n, what g says
 // (plan.Guardrail): a default-deny NetworkPolicy with its allowances, a
 // ResourceQuota and a LimitRange, each named plan.GuardrailsName.
-func declareGuardrails(ctx *pulumi.Context, n string, g plan.Guardrail, opts []pulumi.ResourceOption) error {
+func declareGuardrails(ctx *pulumi.Context, n string, g plan.Guardrail, net plan.PodNetwork, opts []pulumi.ResourceOption) error {
 	meta := &metav1.ObjectMetaArgs{Name: pulumi.String(plan.GuardrailsName), Namespace: pulumi.String(n)}
-	// Every pod of the namespace, both ways: what no rule allows is
-	// denied (kubernetes.io/docs/concepts/services-networking/network-policies,
-	// "Default deny all ingress and all egress traffic").
-	egress := networkingv1.NetworkPolicyEgressRuleArray{&networkingv1.NetworkPolicyEgressRuleArgs{
-		// DNS: the cluster's resolver in kube-system.
-		To: networkingv1.NetworkPolicyPeerArray{&networkingv1.NetworkPolicyPeerArgs{
-			NamespaceSelector: &metav1.LabelSelectorArgs{MatchLabels: pulumi.StringMap{"kubernetes.io/metadata.name": pulumi.String("kube-system")}},
-		}},
-		Ports: networkingv1.NetworkPolicyPortArray{
-			&networkingv1.NetworkPolicyPortArgs{Protocol: pulumi.String("UDP"), Port: pulumi.Int(53)},
-			&networkingv1.NetworkPolicyPortArgs{Protocol: pulumi.String("TCP"), Port: pulumi.Int(53)},
-		},
-	}}
-	if len(g.Egress) > 0 {
-		var to networkingv1.NetworkPolicyPeerArray
-		for _, cidr := range g.Egress {
-			to = append(to, &networkingv1.NetworkPolicyPeerArgs{IpBlock: &networkingv1.IPBlockArgs{Cidr: pulumi.String(cidr)}})
-		}
-		egress = append(egress, &networkingv1.NetworkPolicyEgressRuleArgs{To: to})
-	}
-	ingress := networkingv1.NetworkPolicyIngressRuleArray{}
-	if g.Ingress {
-		ingress = append(ingress, &networkingv1.NetworkPolicyIngressRuleArgs{
-			From: networkingv1.NetworkPolicyPeerArray{&networkingv1.NetworkPolicyPeerArgs{NamespaceSelector: &metav1.LabelSelectorArgs{}}},
-		})
-	}
+	// The plan's NetworkPolicy, as Kubernetes' own type: the connectivity
+	// matrix evaluates the same object (package connectivity).
+	spec := plan.GuardrailPolicy(n, g, net).Spec
 	if _, err := networkingv1.NewNetworkPolicy(ctx, n, &networkingv1.NetworkPolicyArgs{
 		Metadata: meta,
-		Spec: &networkingv1.NetworkPolicySpecArgs{
-			PodSelector: &metav1.LabelSelectorArgs{},
-			PolicyTypes: pulumi.StringArray{pulumi.String("Ingress"), pulumi.String("Egress")},
-			Ingress:     ingress,
-			Egress:      egress,
-		},
+		Spec:     networkPolicySpecArgs(spec),
 	}, opts...); err != nil {
 		return err
 	}
@@ -72,4 +47,88 @@ func declareGuardrails(ctx *pulumi.Context, n string, g plan.Guardrail, opts []p
 		}}},
 	}, opts...)
 	return err
+}
+
+// networkPolicySpecArgs are the provider's inputs for a NetworkPolicy's
+// spec, field for field.
+func networkPolicySpecArgs(spec k8snetworkingv1.NetworkPolicySpec) *networkingv1.NetworkPolicySpecArgs {
+	var types pulumi.StringArray
+	for _, t := range spec.PolicyTypes {
+		types = append(types, pulumi.String(string(t)))
+	}
+	ingress := networkingv1.NetworkPolicyIngressRuleArray{}
+	for _, r := range spec.Ingress {
+		ingress = append(ingress, &networkingv1.NetworkPolicyIngressRuleArgs{From: peerArgs(r.From), Ports: portArgs(r.Ports)})
+	}
+	egress := networkingv1.NetworkPolicyEgressRuleArray{}
+	for _, r := range spec.Egress {
+		egress = append(egress, &networkingv1.NetworkPolicyEgressRuleArgs{To: peerArgs(r.To), Ports: portArgs(r.Ports)})
+	}
+	return &networkingv1.NetworkPolicySpecArgs{
+		PodSelector: selectorArgs(&spec.PodSelector),
+		PolicyTypes: types,
+		Ingress:     ingress,
+		Egress:      egress,
+	}
+}
+
+func peerArgs(peers []k8snetworkingv1.NetworkPolicyPeer) networkingv1.NetworkPolicyPeerArray {
+	if peers == nil {
+		return nil
+	}
+	out := networkingv1.NetworkPolicyPeerArray{}
+	for _, p := range peers {
+		a := &networkingv1.NetworkPolicyPeerArgs{}
+		if p.NamespaceSelector != nil {
+			a.NamespaceSelector = selectorArgs(p.NamespaceSelector)
+		}
+		if p.PodSelector != nil {
+			a.PodSelector = selectorArgs(p.PodSelector)
+		}
+		if b := p.IPBlock; b != nil {
+			a.IpBlock = &networkingv1.IPBlockArgs{Cidr: pulumi.String(b.CIDR)}
+			if len(b.Except) > 0 {
+				a.IpBlock.(*networkingv1.IPBlockArgs).Except = pulumi.ToStringArray(b.Except)
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func portArgs(ports []k8snetworkingv1.NetworkPolicyPort) networkingv1.NetworkPolicyPortArray {
+	if ports == nil {
+		return nil
+	}
+	out := networkingv1.NetworkPolicyPortArray{}
+	for _, p := range ports {
+		a := &networkingv1.NetworkPolicyPortArgs{}
+		if p.Protocol != nil {
+			a.Protocol = pulumi.String(string(*p.Protocol))
+		}
+		if p.Port != nil {
+			a.Port = pulumi.Int(p.Port.IntValue())
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// selectorArgs are a label selector's inputs: {} (every pod, every
+// namespace) stays an empty object.
+func selectorArgs(s *k8smetav1.LabelSelector) *metav1.LabelSelectorArgs {
+	a := &metav1.LabelSelectorArgs{}
+	if len(s.MatchLabels) > 0 {
+		a.MatchLabels = pulumi.ToStringMap(s.MatchLabels)
+	}
+	var exprs metav1.LabelSelectorRequirementArray
+	for _, e := range s.MatchExpressions {
+		exprs = append(exprs, &metav1.LabelSelectorRequirementArgs{
+			Key: pulumi.String(e.Key), Operator: pulumi.String(string(e.Operator)), Values: pulumi.ToStringArray(e.Values),
+		})
+	}
+	if len(exprs) > 0 {
+		a.MatchExpressions = exprs
+	}
+	return a
 }

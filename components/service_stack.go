@@ -71,7 +71,7 @@ func DeclareNamespaces(ctx *pulumi.Context, d plan.Delegate, provider *kubernete
 		if err := ctx.RegisterResource(namespaceType, n, namespaceInputs(n, g, d.PodSecurityVersion), &ns, k8s...); err != nil {
 			return err
 		}
-		if err := declareGuardrails(ctx, n, g, append(k8s, pulumi.DependsOn([]pulumi.Resource{&ns}))); err != nil {
+		if err := declareGuardrails(ctx, n, g, d.Network, append(k8s, pulumi.DependsOn([]pulumi.Resource{&ns}))); err != nil {
 			return err
 		}
 		// The namespace's name is the plan's; the binding waits for the

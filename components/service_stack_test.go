@@ -25,7 +25,8 @@ func TestNamespacesAreTheSDKs(t *testing.T) {
 		Requests: catalog.Quantities{CPU: "250m", Memory: "256Mi"}, Limits: catalog.Quantities{CPU: "1", Memory: "512Mi"},
 		QuotaRequests: catalog.Quantities{CPU: "1750m", Memory: "1792Mi"}, QuotaLimits: catalog.Quantities{CPU: "7", Memory: "3584Mi"}}
 	d := plan.Delegate{Name: "harness-delegate-dev-euw1", Namespace: "harness-delegate", Namespaces: []string{"payments-dev", "checkout-dev"},
-		Guardrails: map[string]plan.Guardrail{"payments-dev": g, "checkout-dev": g}}
+		Guardrails: map[string]plan.Guardrail{"payments-dev": g, "checkout-dev": g},
+		Network:    plan.PodNetwork{VPC: "10.1.0.0/17", Services: "172.20.0.0/16", Scraper: &catalog.Scraper{Namespace: "monitoring", PodLabels: map[string]string{"app": "prometheus"}}}}
 	ours := run(t, "dev", func(ctx *pulumi.Context) error {
 		p, err := ClusterProvider(ctx, "dev-euw1", pulumi.String("kubeconfig"))
 		if err != nil {
@@ -45,7 +46,7 @@ func TestNamespacesAreTheSDKs(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if err := declareGuardrails(ctx, n, d.Guardrails[n], []pulumi.ResourceOption{pulumi.Provider(p), pulumi.Version(KubernetesVersion),
+			if err := declareGuardrails(ctx, n, d.Guardrails[n], d.Network, []pulumi.ResourceOption{pulumi.Provider(p), pulumi.Version(KubernetesVersion),
 				pulumi.DependsOn([]pulumi.Resource{ns})}); err != nil {
 				return err
 			}

@@ -1,7 +1,9 @@
 package plan
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"net/netip"
 	"regexp"
 	"slices"
@@ -83,6 +85,15 @@ type EKS struct {
 	// (calendar.EKSAddons), in the order they are declared: see
 	// EKSAddonsFor.
 	Addons []EKSAddon
+	// ServiceCIDR is the cluster's Service (ClusterIP) network, explicit
+	// (kubernetes_network_config.service_ipv4_cidr, force-new): the
+	// stack file's, or the one EKS would pick (catalog.DefaultServiceCIDR),
+	// so a cluster EKS gave it to sees no change. The services'
+	// NetworkPolicies let it out (PodNetwork).
+	ServiceCIDR string
+	// Endpoints are the AWS services the VPC reaches privately
+	// (VPCEndpoints).
+	Endpoints []VPCEndpoint
 	// Tags are AWS tags (the provider's default tags).
 	Tags map[string]string
 }
@@ -194,6 +205,9 @@ type Delegate struct {
 	// enforces (by name).
 	Namespaces []string
 	Guardrails map[string]Guardrail
+	// Network is what their NetworkPolicies let through beside their
+	// archetypes' rules (GuardrailPolicy).
+	Network PodNetwork
 	// ScanNamespace is where Production's image scan runs
 	// (ImageScanNamespace; "" outside Production): the delegate may
 	// write there too.
@@ -264,6 +278,10 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 	if r.NetworkCIDR == "" {
 		cl.Delegate.Tags = cl.Delegate.Tags[:2]
 	}
+	cl.Delegate.Network.VPC = r.NetworkCIDR
+	if v := st.Verification; v != nil {
+		cl.Delegate.Network.Scraper = &catalog.Scraper{Namespace: v.Scraper.Namespace, PodLabels: maps.Clone(v.Scraper.PodLabels)}
+	}
 	cl.Delegate.TokenSecret = tokenSecret(env.Name, cl.Delegate.Token, r.AWSRegion, st.AWS.Account(), r.Kind == catalog.RegionExisting)
 	if r.Kind == catalog.RegionExisting {
 		cl.Existing = &Existing{ConfigKey: catalog.KubeconfigsKey}
@@ -295,8 +313,11 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 		NodeGroup:         c.NodeGroup,
 		AMIType:           NodeAMIType(c.NodeGroup.InstanceType),
 		Addons:            EKSAddonsFor(c.KubernetesVersion),
+		ServiceCIDR:       cmp.Or(c.ServiceCIDR, catalog.DefaultServiceCIDR(r.NetworkCIDR)),
+		Endpoints:         slices.Clone(VPCEndpoints),
 		Tags:              map[string]string{"environment": env.Name, "region": r.Name, "managed-by": ManagedBy},
 	}
+	cl.Delegate.Network.Services = cl.EKS.ServiceCIDR
 	cl.Delegate.ExternalSecrets = externalSecretsOperator(name, env.Name, r.AWSRegion, st.AWS.Account())
 	cl.Delegate.IRSA = &IRSA{
 		RoleName:       name + "-irsa",

@@ -166,6 +166,8 @@ var states = map[string]func() pulumi.Resource{
 	"aws:ec2/routeTableAssociation:RouteTableAssociation":                  func() pulumi.Resource { return &ec2.RouteTableAssociation{} },
 	"aws:ec2/eip:Eip":                                                      func() pulumi.Resource { return &ec2.Eip{} },
 	"aws:ec2/natGateway:NatGateway":                                        func() pulumi.Resource { return &ec2.NatGateway{} },
+	"aws:ec2/securityGroup:SecurityGroup":                                  func() pulumi.Resource { return &ec2.SecurityGroup{} },
+	"aws:ec2/vpcEndpoint:VpcEndpoint":                                      func() pulumi.Resource { return &ec2.VpcEndpoint{} },
 	"aws:cloudwatch/logGroup:LogGroup":                                     func() pulumi.Resource { return &cloudwatch.LogGroup{} },
 	"aws:kms/key:Key":                                                      func() pulumi.Resource { return &kms.Key{} },
 	"aws:iam/role:Role":                                                    func() pulumi.Resource { return &iam.Role{} },

@@ -118,7 +118,7 @@ func TestUpgradeGuard(t *testing.T) {
 		{fmt.Sprintf("1.%d", calendar.Minor(want)-1), ""},
 		{want, ""},
 		{fmt.Sprintf("1.%d", calendar.Minor(want)-2), fmt.Sprintf(
-			"upgrade check failed: cluster prod-euw1 runs Kubernetes 1.%d, and Pulumi.production.yaml:40:5 (production) asks for %s: EKS would refuse the update (InvalidParameterException: Unsupported Kubernetes minor version update from 1.%[1]d to %[2]s); set kubernetesVersion \"1.%d\", up, and repeat until %[2]s",
+			"upgrade check failed: cluster prod-euw1 runs Kubernetes 1.%d, and Pulumi.production.yaml:45:5 (production) asks for %s: EKS would refuse the update (InvalidParameterException: Unsupported Kubernetes minor version update from 1.%[1]d to %[2]s); set kubernetesVersion \"1.%d\", up, and repeat until %[2]s",
 			calendar.Minor(want)-2, want, calendar.Minor(want)-1)},
 		{fmt.Sprintf("1.%d", calendar.Minor(want)+1), "EKS never downgrades"},
 	} {

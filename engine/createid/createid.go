@@ -181,6 +181,11 @@ var rules = map[string]rule{
 	"aws:ec2/eip:Eip":                                     generated("an Elastic IP", "aws ec2 release-address --allocation-id ID", "domain"),
 	"aws:ec2/natGateway:NatGateway":                       generated("a NAT gateway", "aws ec2 delete-nat-gateway --nat-gateway-id ID (then release its Elastic IP)", "subnetId", "allocationId"),
 	"aws:kms/key:Key":                                     generated("a KMS key", "aws kms schedule-key-deletion --key-id ID", "description"),
+	// sg-… and vpce-… (vpc_security_group.go, vpc_endpoint.go: d.SetId
+	// of CreateSecurityGroup's GroupId and CreateVpcEndpoint's
+	// VpcEndpointId).
+	"aws:ec2/securityGroup:SecurityGroup": generated("a security group", "aws ec2 delete-security-group --group-id ID", "vpcId", "description"),
+	"aws:ec2/vpcEndpoint:VpcEndpoint":     generated("a VPC endpoint", "aws ec2 delete-vpc-endpoints --vpc-endpoint-ids ID", "vpcId", "serviceName"),
 
 	// --- Kubernetes: pulumi-kubernetes v4.33.0 (provider/pkg/provider).
 	// helm_release.go, Create: id = fqName(namespace, name); Check has

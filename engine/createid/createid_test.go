@@ -76,6 +76,8 @@ var cases = []struct {
 		kind: Generated, note: []string{"routeTableId=rtb-1, subnetId=subnet-1", "disassociate-route-table"}},
 	{typ: "aws:ec2/eip:Eip", inputs: map[string]any{"domain": "vpc"}, kind: Generated, note: []string{"an Elastic IP", "release-address"}},
 	{typ: "aws:ec2/natGateway:NatGateway", inputs: map[string]any{"subnetId": "subnet-1", "allocationId": "eipalloc-1"}, kind: Generated, note: []string{"a NAT gateway", "allocationId=eipalloc-1"}},
+	{typ: "aws:ec2/securityGroup:SecurityGroup", inputs: map[string]any{"vpcId": "vpc-1", "description": "HTTPS"}, kind: Generated, note: []string{"a security group", "vpcId=vpc-1", "delete-security-group"}},
+	{typ: "aws:ec2/vpcEndpoint:VpcEndpoint", inputs: map[string]any{"vpcId": "vpc-1", "serviceName": "com.amazonaws.eu-west-1.sts"}, kind: Generated, note: []string{"a VPC endpoint", "serviceName=com.amazonaws.eu-west-1.sts", "delete-vpc-endpoints"}},
 	{typ: "aws:kms/key:Key", inputs: map[string]any{"description": "Kubernetes secrets of EKS cluster c"}, provider: awsProvider,
 		kind: Generated, note: []string{"a KMS key", "description=Kubernetes secrets of EKS cluster c", "schedule-key-deletion"}},
 

@@ -53,6 +53,9 @@ var required = map[string][]string{
 	"aws:ec2/routeTableAssociation:RouteTableAssociation": {"routeTableId"},
 	"aws:ec2/eip:Eip":                                     {},
 	"aws:ec2/natGateway:NatGateway":                       {"subnetId"},
+	// The VPC's endpoints and their security group.
+	"aws:ec2/securityGroup:SecurityGroup":                 {"ingress.fromPort", "ingress.protocol", "ingress.toPort"},
+	"aws:ec2/vpcEndpoint:VpcEndpoint":                     {"vpcId"},
 	"aws:kms/key:Key":                                     {},
 	"aws:cloudwatch/logGroup:LogGroup":                    {},
 	"aws:iam/role:Role":                                   {"assumeRolePolicy"},

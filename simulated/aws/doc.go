@@ -5,7 +5,7 @@
 //
 // It serves the types the program declares and refuses any other:
 // aws:ec2 Vpc, InternetGateway, Subnet, RouteTable, RouteTableAssociation,
-// Eip, NatGateway; aws:kms Key; aws:cloudwatch LogGroup; aws:iam Role,
+// Eip, NatGateway, SecurityGroup, VpcEndpoint; aws:kms Key; aws:cloudwatch LogGroup; aws:iam Role,
 // RolePolicy, RolePolicyAttachment, OpenIdConnectProvider; aws:eks
 // Cluster, AccessEntry, AccessPolicyAssociation, NodeGroup, Addon;
 // aws:secretsmanager Secret, SecretVersion (a version's secretString

@@ -60,6 +60,8 @@ var resources = []struct{ token, tf, file, sdk, fn string }{
 	{"aws:secretsmanager/secret:Secret", "aws_secretsmanager_secret", "internal/service/secretsmanager/secret.go", "secretsmanager/secret.go", ""},
 	{"aws:secretsmanager/secretVersion:SecretVersion", "aws_secretsmanager_secret_version", "internal/service/secretsmanager/secret_version.go", "secretsmanager/secretVersion.go", ""},
 	{"aws:iam/rolePolicy:RolePolicy", "aws_iam_role_policy", "internal/service/iam/role_policy.go", "iam/rolePolicy.go", ""},
+	{"aws:ec2/vpcEndpoint:VpcEndpoint", "aws_vpc_endpoint", "internal/service/ec2/vpc_endpoint.go", "ec2/vpcEndpoint.go", ""},
+	{"aws:ec2/securityGroup:SecurityGroup", "aws_security_group", "internal/service/ec2/vpc_security_group.go", "ec2/securityGroup.go", ""},
 }
 
 // Property is one input's constraints, keyed by its Pulumi path (nested
@@ -137,6 +139,10 @@ type extractor struct {
 	// requires (the others Terraform requires are auto-named).
 	sdkRequired map[string]bool
 	errs        []string // the current resource's attributes not in the SDK
+	// vars are the current file's package-level variables' values: a
+	// schema several attributes share (a security group's ingress and
+	// egress rules) is declared once as one.
+	vars map[string]ast.Expr
 }
 
 func extract(src, commit, commits, keep string) (*Output, error) {
@@ -318,6 +324,19 @@ func (x *extractor) resource(file, tf, fnName string) (map[string]*Property, err
 		}
 		x.imports[name] = path
 	}
+	x.vars = map[string]ast.Expr{}
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
+			for _, s := range g.Specs {
+				v := s.(*ast.ValueSpec)
+				for i, n := range v.Names {
+					if i < len(v.Values) {
+						x.vars[n.Name] = v.Values[i]
+					}
+				}
+			}
+		}
+	}
 	for _, d := range f.Decls {
 		fn, ok := d.(*ast.FuncDecl)
 		if !ok {
@@ -376,6 +395,17 @@ func (x *extractor) schemaOf(res *ast.CompositeLit) *ast.CompositeLit {
 	return nil
 }
 
+// shared is the value of the file's package-level variable e names (a
+// shared schema), or e itself.
+func (x *extractor) shared(e ast.Expr) ast.Expr {
+	if id, ok := e.(*ast.Ident); ok {
+		if v, ok := x.vars[id.Name]; ok {
+			return v
+		}
+	}
+	return e
+}
+
 func isSel(e ast.Expr, pkg, name string) bool {
 	if u, ok := e.(*ast.UnaryExpr); ok {
 		e = u.X
@@ -400,7 +430,13 @@ func (x *extractor) walk(m *ast.CompositeLit, prefix, tfPrefix string, props map
 		if tfName == "" {
 			continue
 		}
-		lit, ok := kv.Value.(*ast.CompositeLit)
+		value := kv.Value
+		if v, ok := x.shared(value).(*ast.UnaryExpr); ok && v != value {
+			if c, ok := v.X.(*ast.CompositeLit); ok && isSel(c.Type, "schema", "Schema") {
+				value = c // a shared &schema.Schema{...}
+			}
+		}
+		lit, ok := value.(*ast.CompositeLit)
 		if !ok {
 			continue // tags and other shared schemas: not constrained here
 		}
@@ -440,7 +476,7 @@ func (x *extractor) walk(m *ast.CompositeLit, prefix, tfPrefix string, props map
 			case "ValidateFunc", "ValidateDiagFunc":
 				x.validation(fkv.Value, p)
 			case "Elem":
-				switch v := fkv.Value.(type) {
+				switch v := x.shared(fkv.Value).(type) {
 				case *ast.UnaryExpr:
 					if c, ok := v.X.(*ast.CompositeLit); ok && isSel(c.Type, "schema", "Resource") {
 						elem = x.schemaOf(c)
