@@ -135,7 +135,9 @@ func TestMatrixCatchesWhatWasWrong(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if failed := failures(results); !slices.ContainsFunc(failed, func(s string) bool { return strings.Contains(s, "service to the internet: must be dropped, passes (no policy enforced") }) {
+	if failed := failures(results); !slices.ContainsFunc(failed, func(s string) bool {
+		return strings.Contains(s, "service to the internet: must be dropped, passes (no policy enforced")
+	}) {
 		t.Errorf("agent off: %v", failed)
 	}
 

@@ -152,13 +152,21 @@ func TestPreflightEKSAddons(t *testing.T) {
 		t.Fatal(err)
 	}
 	deployed := map[string]string{} // cluster/add-on: version
+	var unversioned []string        // created at EKS's default build
 	for _, r := range cloud.OfType("aws:eks/addon:Addon") {
-		deployed[fmt.Sprint(r.Properties["clusterName"])+"/"+fmt.Sprint(r.Properties["addonName"])] = fmt.Sprint(r.Properties["addonVersion"])
+		name := fmt.Sprint(r.Properties["clusterName"]) + "/" + fmt.Sprint(r.Properties["addonName"])
+		if v, ok := r.Properties["addonVersion"]; ok {
+			deployed[name] = fmt.Sprint(v)
+		} else {
+			unversioned = append(unversioned, name)
+		}
 	}
 	judged := map[string]string{}
+	var unpinned []string
 	for _, e := range req.EKS {
 		for _, a := range e.Addons {
 			if a.Version == "" {
+				unpinned = append(unpinned, e.Name+"/"+a.Name)
 				continue
 			}
 			judged[e.Name+"/"+a.Name] = a.Version
@@ -170,6 +178,13 @@ func TestPreflightEKSAddons(t *testing.T) {
 	}
 	if len(deployed) == 0 || !maps.Equal(judged, deployed) {
 		t.Errorf("preflight judges the add-ons %v, the up created %v", judged, deployed)
+	}
+	// The VPC CNI at 1.35 (no row): created without a version, and
+	// preflight knows it as EKS's default.
+	slices.Sort(unversioned)
+	slices.Sort(unpinned)
+	if !slices.Equal(unversioned, unpinned) {
+		t.Errorf("created without a version %v, preflight leaves to EKS %v", unversioned, unpinned)
 	}
 
 	// CoreDNS at the build the table gives for 1.33, on the 1.35 cluster.

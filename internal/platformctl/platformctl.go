@@ -133,7 +133,7 @@ func report(cmd *cobra.Command, err error, stderr io.Writer) int {
 		e = &exitError{code: exitUsage, err: err, usage: true}
 	}
 	if e.err != nil {
-		fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), strings.TrimRight(e.err.Error(), "\n"))
+		fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), plain(strings.TrimRight(e.err.Error(), "\n")))
 	}
 	if e.usage {
 		if cmd.HasParent() {
