@@ -62,16 +62,18 @@ func (v *validator) checkEKSSupport(c *clusterDoc, today time.Time) bool {
 // cluster's EKS add-ons from (calendar.EKSAddons) have a row for the
 // cluster's Kubernetes version: the program never asks EKS for an add-on
 // version AWS does not give for it. An add-on whose builds are per minor
-// (kube-proxy, CoreDNS) without one is refused; the VPC CNI, whose table
-// gives one build to every version it lists, is warned of: the program
-// asks EKS for its default build (plan.EKSAddonsFor). (Whether the version is one minor above the deployed one
-// is checked before the program registers anything, from the stack's
-// last outputs: plan.Guard.)
+// (kube-proxy, CoreDNS) without one is refused. The VPC CNI, whose table
+// gives one build to every version it lists, needs none: the program asks
+// EKS for its default build (plan.EKSAddonsFor), and preflight, which
+// reads EKS's list, says which build that is and how to pin it; the
+// example's own table warns of nothing here. (Whether the version is one
+// minor above the deployed one is checked before the program registers
+// anything, from the stack's last outputs: plan.Guard.)
 func (v *validator) checkEKSAddons(c *clusterDoc) {
 	pos := c.At.Field("kubernetesVersion")
 	k8s := c.KubernetesVersion
 	for _, a := range calendar.EKSAddons() {
-		if a.Version(k8s) != "" {
+		if a.Version(k8s) != "" || !a.Required {
 			continue
 		}
 		minors := a.Minors()
@@ -80,12 +82,7 @@ func (v *validator) checkEKSAddons(c *clusterDoc) {
 			listed = minors[0] + " to " + minors[len(minors)-1]
 		}
 		read := fmt.Sprintf("aws eks describe-addon-versions --addon-name %s --kubernetes-version %s, or %s", a.Name, k8s, a.Page)
-		if a.Required {
-			v.at(pos, fmt.Sprintf("keep kubernetesVersion at a version the table has (%s), or add %s's version for %s to %s (%s)", listed, a.Name, k8s, calendar.EKSAddonsFile, read),
-				"EKS add-on %s has no version for Kubernetes %s in the project's add-on tables (%s, read %s, lists %s): the program asks EKS for no add-on version AWS does not give", a.Name, k8s, calendar.EKSAddonsFile, calendar.EKSAddonsRead, listed)
-			continue
-		}
-		v.warnAt(pos, fmt.Sprintf("add %s's version for %s to %s (%s)", a.Name, k8s, calendar.EKSAddonsFile, read),
-			"EKS add-on %s has no version for Kubernetes %s in the project's add-on tables (%s, read %s, lists %s): the program creates %s at EKS's default build, and a cluster that runs it keeps the build it runs", a.Name, k8s, calendar.EKSAddonsFile, calendar.EKSAddonsRead, listed, a.Name)
+		v.at(pos, fmt.Sprintf("keep kubernetesVersion at a version the table has (%s), or add %s's version for %s to %s (%s)", listed, a.Name, k8s, calendar.EKSAddonsFile, read),
+			"EKS add-on %s has no version for Kubernetes %s in the project's add-on tables (%s, read %s, lists %s): the program asks EKS for no add-on version AWS does not give", a.Name, k8s, calendar.EKSAddonsFile, calendar.EKSAddonsRead, listed)
 	}
 }

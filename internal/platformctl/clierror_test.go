@@ -1,6 +1,9 @@
 package platformctl
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // An Automation API error reaches the user as the CLI's own error line,
 // once, without the code/stdout/stderr dump (sdk/v3/go/auto autoError).
@@ -15,6 +18,21 @@ func TestPlainCLIErrors(t *testing.T) {
 	} {
 		if got := plain(tc.in); got != tc.want {
 			t.Errorf("plain(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// version reads no catalog and names every pin.
+func TestVersion(t *testing.T) {
+	var out, errOut strings.Builder
+	root := newRoot(&out, &errOut)
+	root.SetArgs([]string{"version"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err, errOut.String())
+	}
+	for _, want := range []string{"platformctl: ", "Pulumi CLI: v3.256.0", "aws v6.83.2", "kubernetes v4.33.0", "github v6.14.1", "harness v0.16.0", "policy pack: harness-platform v1.0.0"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("version: no %q in\n%s", want, out.String())
 		}
 	}
 }

@@ -169,6 +169,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		&cobra.Group{ID: groupStacks, Title: "Stacks, through the Automation API (--offline: the simulated cloud):"},
 	)
 	root.AddCommand(commands()...)
+	root.AddCommand(versionCommand(stdout))
 	return root
 }
 
