@@ -15,11 +15,13 @@
 // workflows' on.workflow_call inputs and outputs), the one key
 // actionlint v1.7.12 does not know (concurrency's queue) from the YAML,
 // and ${{ }} expressions with actionlint's lexer and parser, evaluated
-// here (expr.go: contexts, property and index access, .* filters, ==
-// != < <= > >= with GitHub's coercions and case-insensitive strings,
-// ! && || returning operands, success() failure() cancelled() always()
-// with an if: that calls none being success() && (if), contains
-// startsWith endsWith format join toJSON fromJSON; hashFiles is not).
+// by act's interpreter (github.com/nektos/act pkg/exprparser v0.2.81:
+// contexts, property and index access, .* filters, comparisons with
+// GitHub's coercions, ! && ||, contains startsWith endsWith format join
+// toJSON fromJSON), with what act cannot know given by the runner
+// (expr.go): success() failure() cancelled() always() from the run's
+// state, an if: that calls none being success() && (if), and hashFiles
+// as the Actions runner computes it (hashfiles.go).
 //
 // What it models, as GitHub documents it:
 //   - a run per Trigger (an Event: push, pull_request, schedule,

@@ -4,14 +4,25 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/nektos/act/pkg/exprparser"
+	"github.com/nektos/act/pkg/model"
 	"github.com/rhysd/actionlint"
 )
 
+// Expressions are evaluated by act's interpreter (github.com/nektos/act
+// pkg/exprparser v0.2.81: GitHub's operators, coercions, property and
+// filter dereference, and its functions, hashFiles included), on
+// actionlint's parser, as act runs workflows locally. What is the
+// runner's own is what act cannot know: the status check functions
+// (Status: cancelled() true only when the workflow run is cancelled,
+// failure() over a job's ancestors, docs.github.com, "Evaluate
+// expressions in workflows and actions", Status check functions), which
+// are evaluated here and handed to act as literals, and how a value is
+// written into a string (ToString).
+//
 // Values of expressions are JSON's, as GitHub's are: nil (null), bool,
 // float64, string, map[string]any (object) and []any (array).
 
@@ -24,11 +35,14 @@ type Status struct {
 }
 
 // Scope is what an expression sees: its contexts by name (github, env,
-// inputs, needs, steps, matrix, jobs, vars, secrets, runner, strategy)
-// and the status functions.
+// inputs, needs, steps, matrix, jobs, vars, secrets, runner, strategy,
+// job), the status functions, and the workspace hashFiles() reads.
 type Scope struct {
 	Contexts map[string]any
 	Status   Status
+	// Workspace is the directory hashFiles() hashes files of
+	// (github.workspace); "" hashes none.
+	Workspace string
 }
 
 // Parse parses the expression inside ${{ }} (without the braces) with
@@ -43,11 +57,142 @@ func Parse(expr string) (actionlint.ExprNode, error) {
 
 // Eval evaluates an expression (without ${{ }}).
 func (s *Scope) Eval(expr string) (any, error) {
-	n, err := Parse(expr)
+	if _, err := Parse(expr); err != nil {
+		return nil, err
+	}
+	expr, err := s.withStatus(expr)
 	if err != nil {
 		return nil, err
 	}
-	return s.eval(n)
+	env, err := s.environment()
+	if err != nil {
+		return nil, err
+	}
+	// Context "step": act's own status functions are never called (they
+	// are literals by now); hashFiles is the runner's (hashFiles.go).
+	v, err := exprparser.NewInterpeter(env, exprparser.Config{Context: "step", WorkingDir: s.Workspace}).
+		Evaluate(expr, exprparser.DefaultStatusCheckNone)
+	if err != nil {
+		return nil, fmt.Errorf("expression %q: %w", expr, err)
+	}
+	return plainValue(v)
+}
+
+// withStatus replaces every status check function call of expr (found
+// by actionlint's lexer: the name, "(" and ")") by its value as a
+// literal.
+func (s *Scope) withStatus(expr string) (string, error) {
+	tokens, _, lerr := actionlint.LexExpression(expr + "}}")
+	if lerr != nil {
+		return "", fmt.Errorf("expression %q: %s", expr, lerr.Message)
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i+2 < len(tokens); i++ {
+		t := tokens[i]
+		if t.Kind != actionlint.TokenKindIdent || tokens[i+1].Kind != actionlint.TokenKindLeftParen || tokens[i+2].Kind != actionlint.TokenKindRightParen {
+			continue
+		}
+		v, ok := s.status(strings.ToLower(t.Value))
+		if !ok {
+			continue
+		}
+		b.WriteString(expr[last:t.Offset])
+		b.WriteString(strconv.FormatBool(v))
+		last = tokens[i+2].Offset + 1
+		i += 2
+	}
+	b.WriteString(expr[last:])
+	return b.String(), nil
+}
+
+// status is a status check function's value; false for another name.
+func (s *Scope) status(name string) (v, ok bool) {
+	answer := func(f func() bool, def bool) bool {
+		if f == nil {
+			return def
+		}
+		return f()
+	}
+	switch name {
+	case "success":
+		return answer(s.Status.Success, true), true
+	case "failure":
+		return answer(s.Status.Failure, false), true
+	case "cancelled":
+		return answer(s.Status.Cancelled, false), true
+	case "always":
+		return true, true
+	}
+	return false, false
+}
+
+// environment is the scope's contexts as act's interpreter takes them,
+// each converted through JSON into act's type for it. A context the
+// scope does not have is absent (act answers "Unavailable context" for
+// jobs, and null for the others).
+func (s *Scope) environment() (*exprparser.EvaluationEnvironment, error) {
+	env := &exprparser.EvaluationEnvironment{HashFiles: hashFiles(s.Workspace)}
+	for name, into := range map[string]any{
+		"github": &env.Github, "env": &env.Env, "job": &env.Job, "steps": &env.Steps, "runner": &env.Runner,
+		"secrets": &env.Secrets, "vars": &env.Vars, "strategy": &env.Strategy, "matrix": &env.Matrix,
+		"needs": &env.Needs, "inputs": &env.Inputs,
+	} {
+		if v, ok := s.Contexts[name]; ok {
+			if err := convert(v, into); err != nil {
+				return nil, fmt.Errorf("context %s: %w", name, err)
+			}
+		}
+	}
+	if v, ok := s.Contexts["jobs"]; ok {
+		jobs := map[string]*model.WorkflowCallResult{}
+		if err := convert(v, &jobs); err != nil {
+			return nil, fmt.Errorf("context jobs: %w", err)
+		}
+		env.Jobs = &jobs
+	}
+	for name := range s.Contexts {
+		switch name {
+		case "github", "env", "job", "jobs", "steps", "runner", "secrets", "vars", "strategy", "matrix", "needs", "inputs":
+		default:
+			return nil, fmt.Errorf("context %s is not one act's interpreter knows", name)
+		}
+	}
+	return env, nil
+}
+
+// convert copies v into into through JSON: act's contexts are typed
+// (github's strings, needs' and steps' outputs strings), so a value
+// GitHub would write into a string is written as one.
+func convert(v any, into any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, into)
+}
+
+// plainValue is an act value as JSON's: act answers Go values of its
+// typed contexts (map[string]string, structs), which the runner reads
+// as JSON's.
+func plainValue(v any) (any, error) {
+	switch v := v.(type) {
+	case nil, bool, string:
+		return v, nil
+	case float64:
+		return v, nil
+	case int:
+		return float64(v), nil
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("value %v: %w", v, err)
+	}
+	var out any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Interpolate replaces every ${{ }} in text by its value as a string,
@@ -63,11 +208,10 @@ func (s *Scope) Interpolate(text string) (string, error) {
 		b.WriteString(text[:i])
 		rest := text[i+3:]
 		l := actionlint.NewExprLexer(rest)
-		n, perr := actionlint.NewExprParser().Parse(l)
-		if perr != nil {
+		if _, perr := actionlint.NewExprParser().Parse(l); perr != nil {
 			return "", fmt.Errorf("expression in %q: %s", text, perr.Message)
 		}
-		v, err := s.eval(n)
+		v, err := s.Eval(rest[:l.Offset()-2])
 		if err != nil {
 			return "", err
 		}
@@ -103,11 +247,11 @@ func (s *Scope) Condition(cond string) (bool, error) {
 		return false, err
 	}
 	if !callsStatus(n) {
-		if !s.call("success", nil).(bool) {
+		if ok, _ := s.status("success"); !ok {
 			return false, nil
 		}
 	}
-	v, err := s.eval(n)
+	v, err := s.Eval(c)
 	if err != nil {
 		return false, err
 	}
@@ -127,279 +271,9 @@ func callsStatus(n actionlint.ExprNode) bool {
 	return found
 }
 
-func (s *Scope) eval(n actionlint.ExprNode) (any, error) {
-	switch n := n.(type) {
-	case *actionlint.NullNode:
-		return nil, nil
-	case *actionlint.BoolNode:
-		return n.Value, nil
-	case *actionlint.IntNode:
-		return float64(n.Value), nil
-	case *actionlint.FloatNode:
-		return n.Value, nil
-	case *actionlint.StringNode:
-		return n.Value, nil
-	case *actionlint.VariableNode:
-		v, ok := lookup(s.Contexts, n.Name)
-		if !ok {
-			return nil, fmt.Errorf("unknown context %q", n.Name)
-		}
-		return v, nil
-	case *actionlint.ObjectDerefNode:
-		recv, err := s.eval(n.Receiver)
-		if err != nil {
-			return nil, err
-		}
-		return property(recv, n.Property), nil
-	case actionlint.ObjectDerefNode:
-		return s.eval(&n)
-	case *actionlint.ArrayDerefNode:
-		recv, err := s.eval(n.Receiver)
-		if err != nil {
-			return nil, err
-		}
-		return filter(recv), nil
-	case actionlint.ArrayDerefNode:
-		return s.eval(&n)
-	case *actionlint.IndexAccessNode:
-		recv, err := s.eval(n.Operand)
-		if err != nil {
-			return nil, err
-		}
-		idx, err := s.eval(n.Index)
-		if err != nil {
-			return nil, err
-		}
-		return index(recv, idx), nil
-	case *actionlint.NotOpNode:
-		v, err := s.eval(n.Operand)
-		if err != nil {
-			return nil, err
-		}
-		return !Truthy(v), nil
-	case *actionlint.LogicalOpNode:
-		l, err := s.eval(n.Left)
-		if err != nil {
-			return nil, err
-		}
-		// Both return an operand, as in JavaScript: a && b is a when a
-		// is falsy, else b; a || b is a when a is truthy, else b.
-		if (n.Kind == actionlint.LogicalOpNodeKindAnd) != Truthy(l) {
-			return l, nil
-		}
-		return s.eval(n.Right)
-	case *actionlint.CompareOpNode:
-		l, err := s.eval(n.Left)
-		if err != nil {
-			return nil, err
-		}
-		r, err := s.eval(n.Right)
-		if err != nil {
-			return nil, err
-		}
-		return compare(n.Kind, l, r), nil
-	case *actionlint.FuncCallNode:
-		args := make([]any, len(n.Args))
-		for i, a := range n.Args {
-			v, err := s.eval(a)
-			if err != nil {
-				return nil, err
-			}
-			args[i] = v
-		}
-		v := s.call(strings.ToLower(n.Callee), args)
-		if err, ok := v.(error); ok {
-			return nil, err
-		}
-		return v, nil
-	}
-	return nil, fmt.Errorf("unsupported expression node %T", n)
-}
-
-// call is a function's value, or an error.
-func (s *Scope) call(name string, args []any) any {
-	arg := func(i int) any {
-		if i < len(args) {
-			return args[i]
-		}
-		return nil
-	}
-	orDefault := func(f func() bool, def bool) bool {
-		if f == nil {
-			return def
-		}
-		return f()
-	}
-	switch name {
-	case "success":
-		return orDefault(s.Status.Success, true)
-	case "failure":
-		return orDefault(s.Status.Failure, false)
-	case "cancelled":
-		return orDefault(s.Status.Cancelled, false)
-	case "always":
-		return true
-	case "contains":
-		if a, ok := arg(0).([]any); ok {
-			return slices.ContainsFunc(a, func(e any) bool { return equal(e, arg(1)) })
-		}
-		return strings.Contains(strings.ToLower(ToString(arg(0))), strings.ToLower(ToString(arg(1))))
-	case "startswith":
-		return strings.HasPrefix(strings.ToLower(ToString(arg(0))), strings.ToLower(ToString(arg(1))))
-	case "endswith":
-		return strings.HasSuffix(strings.ToLower(ToString(arg(0))), strings.ToLower(ToString(arg(1))))
-	case "format":
-		return format(ToString(arg(0)), args[min(1, len(args)):])
-	case "join":
-		sep := ","
-		if len(args) > 1 {
-			sep = ToString(args[1])
-		}
-		a, ok := arg(0).([]any)
-		if !ok {
-			return ToString(arg(0))
-		}
-		parts := make([]string, len(a))
-		for i, e := range a {
-			parts[i] = ToString(e)
-		}
-		return strings.Join(parts, sep)
-	case "tojson":
-		b, err := json.MarshalIndent(arg(0), "", "  ")
-		if err != nil {
-			return err
-		}
-		return string(b)
-	case "fromjson":
-		var v any
-		if err := json.Unmarshal([]byte(ToString(arg(0))), &v); err != nil {
-			return fmt.Errorf("fromJSON(%q): %w", ToString(arg(0)), err)
-		}
-		return v
-	}
-	return fmt.Errorf("function %s() is not supported by this runner", name)
-}
-
-// format is GitHub's format(): {N} replaced by argument N, {{ and }}
-// by a brace.
-func format(f string, args []any) any {
-	var b strings.Builder
-	for i := 0; i < len(f); i++ {
-		c := f[i]
-		switch {
-		case c == '{' && i+1 < len(f) && f[i+1] == '{':
-			b.WriteByte('{')
-			i++
-		case c == '}' && i+1 < len(f) && f[i+1] == '}':
-			b.WriteByte('}')
-			i++
-		case c == '{':
-			end := strings.IndexByte(f[i:], '}')
-			if end < 0 {
-				return fmt.Errorf("format(%q): unclosed {", f)
-			}
-			n, err := strconv.Atoi(f[i+1 : i+end])
-			if err != nil || n < 0 || n >= len(args) {
-				return fmt.Errorf("format(%q): bad argument index %q", f, f[i+1:i+end])
-			}
-			b.WriteString(ToString(args[n]))
-			i += end
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// lookup finds key in m, exactly or else ignoring case (GitHub's
-// property names are case-insensitive).
-func lookup(m map[string]any, key string) (any, bool) {
-	if v, ok := m[key]; ok {
-		return v, true
-	}
-	for k, v := range m {
-		if strings.EqualFold(k, key) {
-			return v, true
-		}
-	}
-	return nil, false
-}
-
-// property is recv.name: null for a missing property or a receiver that
-// is not an object; on an array (the result of .*), each element's.
-func property(recv any, name string) any {
-	switch r := recv.(type) {
-	case map[string]any:
-		v, _ := lookup(r, name)
-		return v
-	case map[string]string:
-		for k, v := range r {
-			if strings.EqualFold(k, name) {
-				return v
-			}
-		}
-		return nil
-	case []any:
-		out := []any{}
-		for _, e := range r {
-			if v := property(e, name); v != nil {
-				out = append(out, v)
-			}
-		}
-		return out
-	}
-	return nil
-}
-
-// filter is recv.*: an object's values (in key order) or an array's
-// elements.
-func filter(recv any) any {
-	switch r := recv.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(r))
-		for k := range r {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		out := make([]any, len(keys))
-		for i, k := range keys {
-			out[i] = r[k]
-		}
-		return out
-	case []any:
-		return r
-	}
-	return []any{}
-}
-
-func index(recv, idx any) any {
-	switch r := recv.(type) {
-	case []any:
-		f, ok := idx.(float64)
-		if !ok || f < 0 || int(f) >= len(r) {
-			return nil
-		}
-		return r[int(f)]
-	default:
-		return property(recv, ToString(idx))
-	}
-}
-
-// Truthy is GitHub's coercion to boolean: false, 0, -0, "", null and NaN
-// are false.
-func Truthy(v any) bool {
-	switch v := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return v
-	case float64:
-		return v != 0 && !math.IsNaN(v)
-	case string:
-		return v != ""
-	}
-	return true
-}
+// Truthy is GitHub's coercion to boolean (false, 0, -0, "", null and NaN
+// are false), as act's interpreter applies it.
+func Truthy(v any) bool { return exprparser.IsTruthy(v) }
 
 // ToString is a value as ${{ }} writes it into a string.
 func ToString(v any) string {
@@ -449,74 +323,4 @@ func number(v any) float64 {
 		}
 	}
 	return math.NaN()
-}
-
-// equal is ==: same types compare as themselves (strings ignoring case,
-// objects and arrays by identity); different types as numbers.
-func equal(l, r any) bool {
-	if l == nil && r == nil {
-		return true
-	}
-	switch lv := l.(type) {
-	case string:
-		if rv, ok := r.(string); ok {
-			return strings.EqualFold(lv, rv)
-		}
-	case bool:
-		if rv, ok := r.(bool); ok {
-			return lv == rv
-		}
-	case float64:
-		if rv, ok := r.(float64); ok {
-			return lv == rv
-		}
-	case map[string]any, []any:
-		if reflect.TypeOf(l) == reflect.TypeOf(r) {
-			return reflect.ValueOf(l).UnsafePointer() == reflect.ValueOf(r).UnsafePointer()
-		}
-		return false
-	}
-	switch r.(type) {
-	case map[string]any, []any:
-		return false
-	}
-	a, b := number(l), number(r)
-	return a == b
-}
-
-func compare(kind actionlint.CompareOpNodeKind, l, r any) bool {
-	switch kind {
-	case actionlint.CompareOpNodeKindEq:
-		return equal(l, r)
-	case actionlint.CompareOpNodeKindNotEq:
-		return !equal(l, r)
-	}
-	var c int
-	ls, lok := l.(string)
-	rs, rok := r.(string)
-	if lok && rok {
-		c = strings.Compare(strings.ToLower(ls), strings.ToLower(rs))
-	} else {
-		a, b := number(l), number(r)
-		if math.IsNaN(a) || math.IsNaN(b) {
-			return false
-		}
-		switch {
-		case a < b:
-			c = -1
-		case a > b:
-			c = 1
-		}
-	}
-	switch kind {
-	case actionlint.CompareOpNodeKindLess:
-		return c < 0
-	case actionlint.CompareOpNodeKindLessEq:
-		return c <= 0
-	case actionlint.CompareOpNodeKindGreater:
-		return c > 0
-	case actionlint.CompareOpNodeKindGreaterEq:
-		return c >= 0
-	}
-	return false
 }

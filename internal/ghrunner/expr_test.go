@@ -1,6 +1,10 @@
 package ghrunner
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -63,8 +67,8 @@ func TestEval(t *testing.T) {
 			t.Errorf("%s = %#v, want %#v", expr, got, want)
 		}
 	}
-	if _, err := s.Eval("hashFiles('go.sum')"); err == nil || !strings.Contains(err.Error(), "not supported") {
-		t.Errorf("hashFiles: %v, want not supported", err)
+	if v, err := s.Eval("hashFiles('go.sum')"); err != nil || v != "" {
+		t.Errorf("hashFiles without a workspace: %#v %v, want no file: ''", v, err)
 	}
 	if _, err := s.Eval("needs.paths.outputs.dev =="); err == nil {
 		t.Error("a broken expression parsed")
@@ -122,6 +126,53 @@ func TestCondition(t *testing.T) {
 			if err != nil || got != want {
 				t.Errorf("if: %q (failed %v) = %v %v, want %v", c.cond, f, got, err, want)
 			}
+		}
+	}
+}
+
+// hashFiles is the Actions runner's: each matched file's SHA-256, in
+// turn, into one SHA-256 (actions/runner hashFiles.ts); "!" excludes; ”
+// when nothing matches.
+func TestHashFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{"go.sum": "a", "sub/go.sum": "b", "sub/x.txt": "c"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	digest := func(contents ...string) string {
+		outer := sha256.New()
+		for _, c := range contents {
+			inner := sha256.Sum256([]byte(c))
+			outer.Write(inner[:])
+		}
+		return hex.EncodeToString(outer.Sum(nil))
+	}
+	s := &Scope{Contexts: map[string]any{}, Workspace: dir}
+	for expr, want := range map[string]string{
+		"hashFiles('go.sum')":                           digest("a"),
+		"hashFiles('**/go.sum')":                        digest("a", "b"), // go.sum, sub/go.sum: lexical
+		"hashFiles('**/go.sum', '!sub/**')":             digest("a"),
+		"hashFiles('./sub/*')":                          digest("b", "c"),
+		"hashFiles('nothing/**')":                       "",
+		"hashFiles('**/go.sum') != hashFiles('go.sum')": "",
+	} {
+		got, err := s.Eval(expr)
+		if err != nil {
+			t.Errorf("%s: %v", expr, err)
+			continue
+		}
+		if strings.Contains(expr, "!=") {
+			if got != true {
+				t.Errorf("%s = %v", expr, got)
+			}
+			continue
+		}
+		if got != want {
+			t.Errorf("%s = %v, want %v", expr, got, want)
 		}
 	}
 }

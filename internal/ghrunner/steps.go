@@ -131,6 +131,7 @@ func (r *Runner) stepScope(jc *jobContext) *Scope {
 	j := jc.job
 	s := r.jobScope(j)
 	s.Contexts["steps"] = jc.steps
+	s.Workspace = jc.workspace
 	s.Contexts["job"] = map[string]any{"status": map[bool]string{true: Failure, false: Success}[jc.failed]}
 	env := map[string]any{}
 	for _, e := range []*actionlint.Env{j.Workflow.Env, j.Def.Env} {
