@@ -1,16 +1,16 @@
-# The template rules Harness evaluates on every save of a template in the
-# project (a policy set of type template, action onsave): the stage rules
-# the pipeline rules hold (stage_rules.rego), on a stage template, so a
-# template edited in the Harness UI or through the API is refused before
-# any pipeline uses it, as a pipeline is on its save and run.
+# The template rules of the project's template policy set (type
+# template, action onsave): the stage rules the pipeline rules hold
+# (stage_rules.rego), on a stage template, so a template edited in the
+# Harness UI is refused before any pipeline uses it, where Harness's
+# template service evaluates template sets (enableOpaEvaluation). Saves
+# through the provider's OpenAPI template endpoints are never evaluated
+# (harness-core TemplateResourceApiHelper): CrossGuard gates those
+# (docs/delivery.md, Policy).
 #
 # Harness gives the policy the template as input.template (its YAML as
 # JSON), as in its template samples
 # (developer.harness.io/docs/platform/governance/policy-as-code/policy-as-code-for-templates:
-# input.template.spec...). Harness evaluates template policies only in
-# accounts with the feature flag OPA_TEMPLATE_GOVERNANCE (harness-core
-# GovernanceServiceImpl.evaluateGovernancePoliciesForTemplate; Harness
-# Support turns it on): docs/delivery.md, Policy.
+# input.template.spec...).
 #
 # Rego v0 syntax, as Harness's samples. The program appends the stage
 # rules and the settings.

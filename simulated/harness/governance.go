@@ -23,10 +23,9 @@ import (
 // input.template) and every deny message reported. A set whose policies
 // have severity warning does not refuse. A pipeline's doc is the pipeline
 // expanded (its templates applied: expandPipeline), as Harness evaluates
-// it. Template policies are evaluated in accounts with the feature flag
-// OPA_TEMPLATE_GOVERNANCE, which the simulated account has.
+// it. Templates saved through the provider are not evaluated (CheckSave
+// says why).
 // https://developer.harness.io/docs/platform/governance/policy-as-code/harness-governance-overview
-// https://developer.harness.io/docs/platform/governance/policy-as-code/policy-as-code-for-templates
 func enforceOnSave(kind, typ string, news resource.PropertyMap, doc map[string]any, cloud *core.Cloud) error {
 	if cloud == nil {
 		return nil // no account to hold policies

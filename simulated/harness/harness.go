@@ -569,7 +569,17 @@ func (Behavior) CheckSave(typ string, news resource.PropertyMap, cloud *core.Clo
 		if err := yaml.Unmarshal([]byte(core.Str(news, "templateYaml")), &doc); err != nil {
 			return err
 		}
-		return enforceOnSave("template", typ, news, doc, cloud)
+		// No template policy set is evaluated: the provider saves a
+		// template through the OpenAPI template API
+		// (terraform-provider-harness internal/service/pipeline/template/
+		// resource_template.go: ProjectTemplateApi.CreateTemplatesProject,
+		// UpdateTemplateProject), whose implementation never calls the
+		// template service's governance (harness-core
+		// ProjectTemplateApiImpl -> TemplateResourceApiHelper.createTemplate,
+		// updateTemplate: no validateGovernanceRules, which only
+		// NGTemplateResourceImpl, the UI's /template/api/templates, calls,
+		// and then only where the service runs with enableOpaEvaluation).
+		return nil
 	}
 	if typ != "harness:platform/pipeline:Pipeline" {
 		return nil

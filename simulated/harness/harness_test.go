@@ -528,10 +528,13 @@ func TestImportedInputsPassCheck(t *testing.T) {
 	}
 }
 
-// A template policy set (type template, action onsave) refuses a stage
-// template its rules deny when the template is saved, with the set and
-// the policy's message; a pipeline set does not apply to templates.
-func TestHarnessEnforcesTemplatePoliciesOnSave(t *testing.T) {
+// A template policy set (type template, action onsave) does not refuse a
+// stage template the provider saves, whatever its rules deny: the
+// provider's template API (the OpenAPI v1 templates endpoints) never
+// evaluates template governance in harness-core (CheckSave's citations);
+// CrossGuard is the gate for the program's templates. A pipeline set
+// applies to pipelines, with their templates applied.
+func TestProviderTemplateSavesAreNotGoverned(t *testing.T) {
 	p := harnessProvider(t)
 	ctx := context.Background()
 	create := func(typ, id string, in map[string]any) error {
@@ -566,10 +569,8 @@ func TestHarnessEnforcesTemplatePoliciesOnSave(t *testing.T) {
 		"policies": []any{map[string]any{"identifier": "template_rules", "severity": "error"}}}); err != nil {
 		t.Fatal(err)
 	}
-	err := create(TemplateType, "scripted", template("scripted", "ShellScript"))
-	if err == nil || !strings.Contains(err.Error(), "POLICY_EVALUATION_FAILURE: template scripted was refused on save") ||
-		!strings.Contains(err.Error(), "template_rules_onsave/template_rules: stage scripted: step s is a ShellScript step") {
-		t.Fatalf("a script step in a template: %v", err)
+	if err := create(TemplateType, "scripted", template("scripted", "ShellScript")); err != nil {
+		t.Fatalf("a template set refused a provider's save: %v", err)
 	}
 	if err := create(TemplateType, "rolling", template("rolling", "K8sRollingDeploy")); err != nil {
 		t.Fatalf("a template the rules allow: %v", err)
