@@ -225,7 +225,43 @@ func TestTable(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite the identity table in docs/delivery.md")
+var update = flag.Bool("update", false, "rewrite the identity table and the trust diagram in docs/delivery.md")
+
+// The trust diagram in docs/delivery.md is the model's (Diagram): every
+// run, the team whose token it gets, the stacks that team reads or
+// writes and the roles the run assumes. Mermaid's parser reads it
+// (internal/doccheck).
+func TestDiagram(t *testing.T) {
+	m := load(t)
+	diagram, err := m.Diagram(context.Background(), trust.Identities(chain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"flowchart LR", "harness-platform-preview", "-->|read|", "-->|write|", "-.->|assumes|", "(a pull request's code)"} {
+		if !strings.Contains(diagram, want) {
+			t.Errorf("the diagram has no %q", want)
+		}
+	}
+	const doc, begin, end = "../docs/delivery.md", "<!-- trust diagram: begin -->\n", "<!-- trust diagram: end -->"
+	data, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	i, j := strings.Index(text, begin), strings.Index(text, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s has no %q ... %q section", doc, begin, end)
+	}
+	if got := text[i+len(begin) : j]; got != diagram {
+		if *update {
+			if err := os.WriteFile(doc, []byte(text[:i+len(begin)]+diagram+text[j:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Errorf("%s's trust diagram is stale; run go test ./trust -run TestDiagram -update", doc)
+	}
+}
 
 // The identity table's "runs on" is what the workflows say: each GitHub
 // Actions identity's job runs on the runners its row names (compared as
