@@ -1,12 +1,15 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/company/harness-platform/catalog"
@@ -137,6 +140,32 @@ func TestEKSUpgradeWithAddons(t *testing.T) {
 	}
 	s.Close()
 	next := open(t, state, devAt(t, "1.34", ""))
+	// The upgrade's preview replaces nothing: the control plane, add-ons
+	// and nodes update in place, and the cluster's OIDC issuer stays
+	// known, so its IAM OIDC provider and the roles that trust it keep
+	// their identity (terraform-plugin-sdk v2 keeps computed attributes
+	// in an update's plan: simulated/aws KeepsComputed).
+	var log bytes.Buffer
+	if _, err := next.Preview(ctx, "dev", PreviewOptions{EventLog: &log}); err != nil {
+		t.Fatalf("preview at 1.34: %v\n%s", err, next.out)
+	}
+	updated := 0
+	for _, line := range bytes.Split(log.Bytes(), []byte("\n")) {
+		var e apitype.EngineEvent
+		if len(line) == 0 || json.Unmarshal(line, &e) != nil || e.ResourcePreEvent == nil {
+			continue
+		}
+		switch m := e.ResourcePreEvent.Metadata; m.Op {
+		case apitype.OpReplace, apitype.OpCreateReplacement, apitype.OpDeleteReplaced, apitype.OpDiscardReplaced:
+			t.Errorf("the upgrade's preview replaces %s", m.URN)
+		case apitype.OpUpdate:
+			updated++
+			t.Logf("the upgrade's preview updates %s (%v)", m.URN, m.Diffs)
+		}
+	}
+	if updated == 0 {
+		t.Error("the upgrade's preview updates nothing")
+	}
 	if _, err := next.Up(ctx, "dev", UpOptions{}); err != nil {
 		t.Fatalf("up at 1.34: %v\n%s", err, next.out)
 	}

@@ -41,6 +41,8 @@ var (
 	_ core.WriteGuard = Behavior{}
 	_ core.SaveGuard  = Behavior{}
 	_ core.Invoker    = Behavior{}
+
+	_ core.ComputedKeeper = Behavior{}
 )
 
 // required lists each type's required inputs; a dotted path is required
@@ -129,6 +131,16 @@ func (Behavior) ID(typ, name string, _ resource.PropertyMap) string {
 func (b Behavior) ImportedInputs(typ string, state resource.PropertyMap) resource.PropertyMap {
 	return core.WithoutComputed(state, b.Computed(typ, "", state))
 }
+
+// KeepsComputed: an in-place update's plan keeps every computed output
+// (ARNs, a cluster's endpoint, CA and OIDC issuer): terraform-provider-aws
+// is written with terraform-plugin-sdk v2, whose diff of an update marks
+// a computed attribute unknown only where the resource's CustomizeDiff
+// sets it new-computed, which the types the program declares do only for
+// tags_all when tags change (verify.SetTagsDiff), and the provider's
+// default tags do not. So an EKS version update's preview shows the
+// issuer, and the OIDC provider and the roles that trust it stay.
+func (Behavior) KeepsComputed(string) bool { return true }
 
 // account is the simulated AWS account.
 const account = "000000000000"

@@ -85,6 +85,17 @@ type Live interface {
 	Live(typ string, inputs resource.PropertyMap) resource.PropertyMap
 }
 
+// ComputedKeeper is a Behavior whose provider plans an update keeping the
+// computed outputs it does not change.
+type ComputedKeeper interface {
+	// KeepsComputed: in an update's plan (a preview), typ's computed
+	// outputs keep the values the state holds, as a bridged Terraform
+	// provider's plan keeps them (terraform-plugin-sdk v2: an in-place
+	// diff marks a computed attribute unknown only where the resource's
+	// CustomizeDiff sets it new-computed); false: unknown until applied.
+	KeepsComputed(typ string) bool
+}
+
 // UnsetKeeper is a Behavior whose provider keeps the value of some inputs
 // a configuration leaves unset (Terraform's optional computed ones).
 type UnsetKeeper interface {

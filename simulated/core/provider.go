@@ -426,6 +426,13 @@ func (p *Provider) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pul
 		return nil, err
 	}
 	out := p.outputs(typ, key, news, req.GetPreview())
+	if k, ok := p.behavior.(ComputedKeeper); ok && req.GetPreview() && k.KeepsComputed(typ) {
+		for name, v := range out {
+			if old, held := olds[name]; held && v.IsComputed() {
+				out[name] = old
+			}
+		}
+	}
 	if !req.GetPreview() {
 		if err := p.spend(typ, apibudget.Update, req.GetUrn()); err != nil {
 			return nil, err
