@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -50,6 +51,12 @@ func StoredDigest(v any) (string, bool) {
 // a rewrite per change, or a fixed pace, would make large stacks
 // quadratic (a write is the whole file). Flush writes them at once; the
 // engine session flushes when each operation ends.
+//
+// Every change is also appended to a journal beside the file before it
+// is acknowledged, as a real service persists a write before answering
+// it: a process killed before the coalesced write loses nothing it
+// answered, and the next Reload replays the journal (a snapshot written
+// empties it).
 type Cloud struct {
 	path string
 
@@ -78,7 +85,8 @@ func OpenCloud(dir, provider string) (*Cloud, error) {
 	return c, nil
 }
 
-// Reload reads the file again, after writing pending changes.
+// Reload reads the file again, after writing pending changes, and
+// replays the journal a killed process left.
 func (c *Cloud) Reload() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -86,23 +94,26 @@ func (c *Cloud) Reload() error {
 		return err
 	}
 	data, err := os.ReadFile(c.path)
-	if os.IsNotExist(err) {
+	switch {
+	case os.IsNotExist(err):
 		c.records, c.sum = map[string]Record{}, [sha256.Size]byte{}
-		return nil
+	case err != nil:
+		return err
+	case c.records == nil || sha256.Sum256(data) != c.sum:
+		records := map[string]Record{}
+		if err := json.Unmarshal(data, &records); err != nil {
+			return fmt.Errorf("simulated cloud %s is not valid JSON: %w", c.path, err)
+		}
+		c.records, c.sum = records, sha256.Sum256(data)
 	}
-	if err != nil {
+	// What is in the file is what the store holds; what a killed process
+	// acknowledged after its last snapshot is in its journal.
+	replayed, err := c.replay()
+	if err != nil || !replayed {
 		return err
 	}
-	sum := sha256.Sum256(data)
-	if c.records != nil && sum == c.sum {
-		return nil // what the store holds: nothing was edited
-	}
-	records := map[string]Record{}
-	if err := json.Unmarshal(data, &records); err != nil {
-		return fmt.Errorf("simulated cloud %s is not valid JSON: %w", c.path, err)
-	}
-	c.records, c.sum = records, sum
-	return nil
+	c.dirty = true
+	return c.flushLocked()
 }
 
 // Get returns the record with id.
@@ -117,6 +128,9 @@ func (c *Cloud) Get(id string) (Record, bool) {
 func (c *Cloud) Put(id string, r Record) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err := c.journal(journalEntry{ID: id, Record: &r}); err != nil {
+		return err
+	}
 	c.records[id] = r
 	return c.changed()
 }
@@ -125,8 +139,62 @@ func (c *Cloud) Put(id string, r Record) error {
 func (c *Cloud) Delete(id string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err := c.journal(journalEntry{ID: id, Deleted: true}); err != nil {
+		return err
+	}
 	delete(c.records, id)
 	return c.changed()
+}
+
+// journalEntry is one change, a line of the journal.
+type journalEntry struct {
+	ID      string  `json:"id"`
+	Record  *Record `json:"record,omitempty"`
+	Deleted bool    `json:"deleted,omitempty"`
+}
+
+// journalPath is the journal beside the file.
+func (c *Cloud) journalPath() string { return c.path + ".journal" }
+
+// journal appends e to the journal, in one write; the caller holds mu.
+func (c *Cloud) journal(e journalEntry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(c.journalPath(), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// replay applies the journal a process left unwritten to records, and
+// reports whether it held any change; the caller holds mu.
+func (c *Cloud) replay() (bool, error) {
+	data, err := os.ReadFile(c.journalPath())
+	if os.IsNotExist(err) || err == nil && len(data) == 0 {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var e journalEntry
+		if len(line) == 0 || json.Unmarshal(line, &e) != nil {
+			continue // a line cut by the kill was never acknowledged
+		}
+		if e.Deleted {
+			delete(c.records, e.ID)
+		} else if e.Record != nil {
+			c.records[e.ID] = *e.Record
+		}
+	}
+	return true, nil
 }
 
 // changed schedules a write; the caller holds mu.
@@ -202,6 +270,10 @@ func (c *Cloud) save() error {
 		return err
 	}
 	c.sum = sha256.Sum256(data)
+	// The snapshot holds every change: the journal is spent.
+	if err := os.Remove(c.journalPath()); err != nil && !os.IsNotExist(err) {
+		return err
+	}
 	return nil
 }
 

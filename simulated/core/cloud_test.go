@@ -63,3 +63,44 @@ func TestOutOfBandEditsAreRead(t *testing.T) {
 		t.Fatalf("edit not seen: %v", rec.Properties)
 	}
 }
+
+// A write the store acknowledged survives the process that made it being
+// killed before its coalesced write: the next store on the directory
+// replays the journal, as a real service persists a write before
+// answering it; a snapshot empties the journal.
+func TestAcknowledgedWritesSurviveAKill(t *testing.T) {
+	dir := t.TempDir()
+	c, err := OpenCloud(dir, "harness")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put("kept", Record{Type: "t", Name: "kept"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put("svc", Record{Type: "t", Name: "svc"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete("kept"); err != nil {
+		t.Fatal(err)
+	}
+	// Killed: no Flush. The file has "kept" alone.
+	c.mu.Lock()
+	c.timer.Stop()
+	c.mu.Unlock()
+	after, err := OpenCloud(dir, "harness")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := after.Get("svc"); !ok {
+		t.Error("an acknowledged create was lost with the process")
+	}
+	if _, ok := after.Get("kept"); ok {
+		t.Error("an acknowledged delete was lost with the process")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "harness.json.journal")); !os.IsNotExist(err) {
+		t.Errorf("the journal outlives the snapshot that holds it: %v", err)
+	}
+}
