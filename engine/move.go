@@ -236,7 +236,7 @@ func (s *Session) readState(ctx context.Context, name string, pending bool) ([]s
 		return nil, fmt.Errorf("reading the state of %s: %w", name, err)
 	}
 	if len(d.Pending) > 0 && !pending {
-		return nil, fmt.Errorf("stack %s has %d pending operations from an interrupted update; run `platformctl recover --stack %s` first", name, len(d.Pending), name)
+		return nil, fmt.Errorf("stack %s has %d pending operations from an interrupted update; run `platformctl recover --stack %s%s --yes` first", name, len(d.Pending), name, s.mode())
 	}
 	return d.Resources, nil
 }

@@ -467,8 +467,8 @@ func (s *Session) upStack(ctx context.Context, name string, o runOptions) (auto.
 				"move the region to a name Harness does not hold (`platformctl rotate-delegate-token --stack %s --region <region>` picks it; `platformctl preflight --stack %s` names the regions)", err, name, name)
 		} else if exists(err) {
 			err = fmt.Errorf("%w\n\nobjects %s declares already exist in Harness (Harness refuses a second object with one identifier): "+
-				"if they were made outside Pulumi, adopt them unchanged with `platformctl import --stack %s --yes`; "+
-				"if an interrupted up made them, settle it with `platformctl recover --stack %s`", err, name, name, name)
+				"if they were made outside Pulumi, adopt them unchanged with `platformctl import --stack %s%s --yes`; "+
+				"if an interrupted up made them, settle it with `platformctl recover --stack %s%s --yes`", err, name, name, s.mode(), name, s.mode())
 		}
 	}
 	s.deployedOutputs(name, r.Outputs)

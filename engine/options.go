@@ -79,6 +79,9 @@ func (o DestroyOptions) run() runOptions {
 type RepairOptions struct {
 	Parallel       int
 	Stdout, Stderr io.Writer
+	// DryRun: only report the pending operations Recover would settle;
+	// the states are not written and nothing is refreshed.
+	DryRun bool
 }
 
 func (o RepairOptions) run() runOptions {

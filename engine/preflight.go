@@ -61,7 +61,7 @@ func (s *Session) PreflightWith(ctx context.Context, env string, o PreflightOpti
 	for _, name := range s.Catalog.StacksOf(st.Name) {
 		if lock := s.lockOf(name); lock != "" {
 			problems = append(problems, preflight.Problem{Check: "the lock of stack " + name, Err: fmt.Errorf("held by %s", lock),
-				Fix: "wait for that run to end; if it was killed, `platformctl recover --stack " + name + " --unlock`"})
+				Fix: "wait for that run to end; if it was killed, `platformctl recover --stack " + name + s.mode() + " --unlock --yes`"})
 		}
 	}
 	kubeconfigs := map[string]string{}

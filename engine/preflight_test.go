@@ -77,7 +77,7 @@ func TestPreflight(t *testing.T) {
 	}
 	text := problemsText(problems)
 	want := []string{
-		"the lock of stack dev: held by runner@ci-7 (pid 4242) since 2026-11-25T10:00:00Z; wait for that run to end; if it was killed, `platformctl recover --stack dev --unlock`",
+		"the lock of stack dev: held by runner@ci-7 (pid 4242) since 2026-11-25T10:00:00Z; wait for that run to end; if it was killed, `platformctl recover --stack dev --offline --unlock --yes`",
 		"Harness API key for account " + simulated.Account + `: 401 Unauthorized: {"status":"ERROR","code":"INVALID_TOKEN"`,
 		"GitHub credential for owner company (accounts, ",
 		"401 Requires authentication []; give the GitHub provider a token (GITHUB_TOKEN, from ESC harness-platform/ci)",

@@ -57,7 +57,7 @@ func (s *Session) Recover(ctx context.Context, name string, opts RepairOptions) 
 	// settled.
 	var settled []optrefresh.PendingCreate
 	for _, stack := range stacks {
-		got, err := s.recoverStack(ctx, stack, o)
+		got, err := s.recoverStack(ctx, stack, o, opts.DryRun)
 		settled = append(settled, got...)
 		if err != nil {
 			return settled, fmt.Errorf("%s: %w", stack, err)
@@ -93,7 +93,7 @@ func (s *Session) stacksOf(ctx context.Context, name string) ([]string, error) {
 // recoverStack settles one stack's pending operations (settlePending
 // says how), reports the pending creates it drops of objects that may
 // exist, and refreshes the stack.
-func (s *Session) recoverStack(ctx context.Context, name string, o runOptions) ([]optrefresh.PendingCreate, error) {
+func (s *Session) recoverStack(ctx context.Context, name string, o runOptions, dryRun bool) ([]optrefresh.PendingCreate, error) {
 	stack, err := s.stack(ctx, name, true) // a refresh runs no program: its upstream need not be deployed
 	if err != nil {
 		return nil, err
@@ -103,10 +103,10 @@ func (s *Session) recoverStack(ctx context.Context, name string, o runOptions) (
 	err = s.editState(ctx, stack, func(deployment map[string]any) (bool, error) {
 		var err error
 		settled, dropped, err = settlePending(deployment, s.pendingID)
-		return len(settled) > 0, err
+		return len(settled) > 0 && !dryRun, err
 	})
-	if err != nil || len(settled) == 0 {
-		return nil, err
+	if err != nil || len(settled) == 0 || dryRun {
+		return settled, err
 	}
 	stdout, stderr := o.streams(s)
 	for _, d := range dropped {

@@ -409,6 +409,16 @@ func (s *Session) projectFile(name string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(s.opts.ProjectDir, name))
 }
 
+// mode is what a platformctl command the session advises needs to run as
+// this session runs: " --offline" offline, so that the advice works as
+// printed.
+func (s *Session) mode() string {
+	if s.opts.Offline {
+		return " --offline"
+	}
+	return ""
+}
+
 // ErrUpstreamNotDeployed is returned for a stack whose upstream has no
 // deployment yet.
 var ErrUpstreamNotDeployed = errors.New("upstream not deployed")
@@ -500,7 +510,7 @@ func (s *Session) requireDeployed(ctx context.Context, upstream, stack, role str
 		return fmt.Errorf("stack %q reads %s %q, which could not be read: %w", stack, role, upstream, err)
 	}
 	return fmt.Errorf("%w: stack %q reads %s %q, which has not been deployed; deploy it first: platformctl up --stack %s --yes%s",
-		ErrUpstreamNotDeployed, stack, role, upstream, upstream, map[bool]string{true: " --offline", false: ""}[s.opts.Offline])
+		ErrUpstreamNotDeployed, stack, role, upstream, upstream, s.mode())
 }
 
 // recordDeployed records stack as deployed when its outputs hold the

@@ -385,14 +385,17 @@ func commands() []*cobra.Command {
 				fs.BoolVarP(&o.json, "json", "j", false, "print JSON")
 			},
 			run: runEngine},
-		{use: "recover --stack STACK", group: groupStacks,
+		{use: "recover --stack STACK [--unlock] --yes", group: groupStacks,
 			short: "settle the pending operations of an interrupted up",
-			long:  "After an interrupted up: settle its pending operations (creates, updates, deletes), so the next up creates, updates or deletes only what is left to do.",
+			long: "After an interrupted up: settle its pending operations (creates, updates, deletes), so the next up\n" +
+				"creates, updates or deletes only what is left to do; without --yes only report them.",
 			flags: func(fs *pflag.FlagSet, o *options) {
 				engineFlags(fs, o)
+				yesFlag(fs, o, "settle them, and with --unlock remove the lock (without it: only report)")
 				fs.BoolVar(&o.unlock, "unlock", false, "first remove the lock a killed run left (pulumi cancel); only when no run is in progress")
 			},
-			run: runEngine},
+			check: reportUnlessYes,
+			run:   runEngine},
 		{use: "backup --stack STACK", group: groupStacks,
 			short: "export the stack's state to a backup file",
 			long: "Export the state of the stack (every stack of an environment) to a backup file, secrets\n" +

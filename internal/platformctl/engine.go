@@ -262,6 +262,26 @@ func runDemo(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 // recoverStack settles what an interrupted up left: the lock (with
 // --unlock) and the pending operations (creates, updates, deletes).
 func recoverStack(ctx context.Context, s *engine.Session, f options, stdout io.Writer) error {
+	if f.dryRun {
+		pending, err := s.Recover(ctx, f.stack, engine.RepairOptions{Parallel: f.parallel, DryRun: true})
+		if err != nil {
+			return err
+		}
+		unlock := ""
+		if f.unlock {
+			unlock = " --unlock"
+		}
+		if len(pending) == 0 {
+			fmt.Fprintf(stdout, "%s has no pending operations: nothing to recover; a lock a killed run left is removed by `platformctl recover --stack %s%s --unlock --yes`\n", f.stack, f.stack, f.sameState())
+			return nil
+		}
+		fmt.Fprintf(stdout, "%s: %d pending operation(s) of an interrupted up:\n", f.stack, len(pending))
+		for _, p := range pending {
+			fmt.Fprintf(stdout, "  %s\n", p.URN)
+		}
+		fmt.Fprintf(stdout, "nothing was written; settle them with `platformctl recover --stack %s%s%s --yes`\n", f.stack, f.sameState(), unlock)
+		return nil
+	}
 	if f.unlock {
 		unlocked, err := s.Unlock(ctx, f.stack)
 		if len(unlocked) > 0 {

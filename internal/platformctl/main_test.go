@@ -309,7 +309,16 @@ func TestRecoverSaysItUnlocked(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
+	// Without --yes it writes nothing and says how to do it.
 	if code := Run([]string{"recover", "--stack", "dev", "--offline", "--state", state, "--dir", dir, "--unlock"}, &out, &errOut); code != 0 {
+		t.Fatalf("recover: exit %d: %s", code, errOut.String())
+	}
+	if text := out.String(); strings.Contains(text, "unlocked") || !strings.Contains(text, "dev has no pending operations: nothing to recover") ||
+		!strings.Contains(text, "--unlock --yes") {
+		t.Errorf("recover --unlock without --yes said:\n%s", text)
+	}
+	out.Reset()
+	if code := Run([]string{"recover", "--stack", "dev", "--offline", "--state", state, "--dir", dir, "--unlock", "--yes"}, &out, &errOut); code != 0 {
 		t.Fatalf("recover: exit %d: %s", code, errOut.String())
 	}
 	text := out.String()
