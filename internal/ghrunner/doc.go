@@ -51,10 +51,12 @@
 //     ::error:: and ::notice:: annotations kept;
 //   - re-runs of failed jobs (RerunFailed): a new attempt (run_attempt)
 //     runs the failed and cancelled jobs and every job needing them;
-//     the others keep their results and outputs, the run its artifacts.
+//     the others keep their results and outputs, the run its artifacts;
+//   - timeout-minutes: a step's kills its process and fails the step, a
+//     job's (default 360) cancels the job at the step it reaches it in.
 //
 // What it does not: run jobs at the same time (one order GitHub could
-// have chosen), runner labels (every job runs here), timeouts, services
+// have chosen), runner labels (every job runs here), services
 // and containers, secrets masking, workflow-level env in expressions
 // beyond env:, events' filters (the test chooses the workflow).
 //

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/company/harness-platform/trust"
 )
@@ -186,6 +187,55 @@ jobs:
 	steps := run.Job("bash").Steps
 	if len(steps) != 3 || steps[1].Outputs["ran"] != "yes" || steps[2].Outcome != Skipped {
 		t.Errorf("steps after a failure: %+v", steps)
+	}
+}
+
+// timeout-minutes as GitHub documents them (Workflow syntax): a step's
+// kills its process and fails the step ("The maximum number of minutes
+// to run the step before killing the process"), so a later step with
+// if: failure() runs; a job's cancels the job ("before GitHub
+// automatically cancels it"): its result is cancelled and its steps left
+// do not run; a job that needs it is skipped.
+func TestTimeoutMinutes(t *testing.T) {
+	r, sha := newRunner(t, map[string]string{
+		".github/workflows/w.yml": `
+on: push
+jobs:
+  step:
+    runs-on: ubuntu-latest
+    steps:
+      - timeout-minutes: 0.02
+        run: sleep 30
+      - if: failure()
+        id: after
+        run: echo "ran=yes" >> "$GITHUB_OUTPUT"
+  job:
+    runs-on: ubuntu-latest
+    timeout-minutes: 0.02
+    steps:
+      - run: sleep 30
+      - if: always()
+        run: echo never
+  next:
+    needs: job
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo never
+`,
+	})
+	start := time.Now()
+	run := trigger(t, r, ".github/workflows/w.yml", push(sha))
+	wait(t, r)
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("the timeouts killed nothing: %v", took)
+	}
+	wantResults(t, run, map[string]string{"step": Failure, "job": Cancelled, "next": Skipped})
+	steps := run.Job("step").Steps
+	if len(steps) != 2 || steps[0].Outcome != Failure || steps[1].Outputs["ran"] != "yes" {
+		t.Errorf("a step past its timeout: %+v", steps)
+	}
+	if got := run.Job("job").Steps; len(got) != 1 {
+		t.Errorf("a job past its timeout ran %d steps, want the one it was killed in", len(got))
 	}
 }
 

@@ -2,6 +2,7 @@ package ghrunner
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"maps"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/rhysd/actionlint"
 )
@@ -58,6 +60,33 @@ type jobContext struct {
 	path      []string          // $GITHUB_PATH's, first first
 	steps     map[string]any    // the steps context
 	failed    bool
+	// deadline is when the job's timeout-minutes run out; timedOut, that
+	// a step met it.
+	deadline time.Time
+	timedOut bool
+}
+
+// DefaultTimeoutMinutes is a job's timeout-minutes when it sets none
+// (docs.github.com, Workflow syntax, jobs.<job_id>.timeout-minutes: "The
+// maximum number of minutes to let a job run before GitHub automatically
+// cancels it. Default: 360").
+const DefaultTimeoutMinutes = 360
+
+// minutes is a timeout-minutes value (an expression evaluated in s); def
+// when it is not set.
+func minutes(s *Scope, f *actionlint.Float, def float64) (time.Duration, error) {
+	v := def
+	if f != nil {
+		v = f.Value
+		if f.Expression != nil {
+			x, err := s.Value(f.Expression.Value)
+			if err != nil {
+				return 0, err
+			}
+			v = number(x)
+		}
+	}
+	return time.Duration(v * float64(time.Minute)), nil
 }
 
 // execute runs a started job's steps, in a new directory: its workspace
@@ -80,8 +109,20 @@ func (r *Runner) execute(j *Job) error {
 		}
 	}
 	r.logf(j, "job started (attempt %d)%s", j.Run.Attempt, map[bool]string{true: ", environment " + j.Environment + " approved", false: ""}[j.Environment != ""])
+	timeout, err := minutes(r.jobScope(j), j.Def.TimeoutMinutes, DefaultTimeoutMinutes)
+	if err != nil {
+		return fmt.Errorf("%s: job %s: timeout-minutes: %w", j.Workflow.Path, j.Name, err)
+	}
+	jc.deadline = time.Now().Add(timeout)
 	j.Steps = nil
 	for i, step := range j.Def.Steps {
+		if jc.timedOut || time.Now().After(jc.deadline) {
+			// GitHub cancels the job: its steps left do not run, and
+			// its result is cancelled.
+			r.logf(j, "The job has exceeded the maximum execution time of %v", timeout)
+			r.timedOut(j)
+			return nil
+		}
 		res, err := r.step(jc, i, step)
 		if err != nil {
 			return fmt.Errorf("%s: job %s, step %d: %w", j.Workflow.Path, j.Name, i+1, err)
@@ -93,6 +134,11 @@ func (r *Runner) execute(j *Job) error {
 		if res.Conclusion == Failure {
 			jc.failed = true
 		}
+	}
+	if jc.timedOut {
+		r.logf(j, "The job has exceeded the maximum execution time of %v", timeout)
+		r.timedOut(j)
+		return nil
 	}
 	j.Outputs = map[string]string{}
 	s := r.stepScope(jc)
@@ -340,13 +386,35 @@ func (r *Runner) runScript(jc *jobContext, s *Scope, sc *StepContext, run *actio
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(path, argv[1:]...)
+	// A step's timeout-minutes kills its process ("The maximum number of
+	// minutes to run the step before killing the process", Workflow
+	// syntax, jobs.<job_id>.steps[*].timeout-minutes), as the job's does
+	// at its own deadline.
+	stepTimeout, err := minutes(s, sc.Step.TimeoutMinutes, 0)
+	if err != nil {
+		return fmt.Errorf("timeout-minutes: %w", err)
+	}
+	deadline := jc.deadline
+	if stepTimeout > 0 && time.Now().Add(stepTimeout).Before(deadline) {
+		deadline = time.Now().Add(stepTimeout)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, argv[1:]...)
 	cmd.Dir = filepath.Join(jc.workspace, wd)
 	cmd.Env = environ(sc.Env)
 	cmd.Stdout, cmd.Stderr = sc.Log, sc.Log
+	cmd.WaitDelay = time.Second // a killed script's children must not hold its output open
 	runErr := cmd.Run()
 	if err := readCommandFiles(jc, sc, files); err != nil {
 		return err
+	}
+	if ctx.Err() == context.DeadlineExceeded {
+		if !time.Now().Before(jc.deadline) {
+			jc.timedOut = true
+			return fmt.Errorf("the job's timeout-minutes ran out")
+		}
+		return fmt.Errorf("The action has timed out after %v (timeout-minutes)", stepTimeout)
 	}
 	if runErr != nil {
 		if ee, ok := runErr.(*exec.ExitError); ok {
@@ -355,6 +423,19 @@ func (r *Runner) runScript(jc *jobContext, s *Scope, sc *StepContext, run *actio
 		return runErr
 	}
 	return nil
+}
+
+// timedOut ends j as GitHub ends a job past its timeout-minutes: it
+// "automatically cancels it" (Workflow syntax,
+// jobs.<job_id>.timeout-minutes), so its result is cancelled and its
+// concurrency group is released.
+func (r *Runner) timedOut(j *Job) {
+	j.finish(Cancelled)
+	if j.Group != "" {
+		if g := r.groups[j.Group]; g != nil && g.holder == j {
+			r.release(j.Group)
+		}
+	}
 }
 
 // readCommandFiles reads what a step wrote to its command files.
