@@ -66,7 +66,7 @@ func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulum
 				Repository:        pulumi.String(r.Name),
 				Environment:       pulumi.String(e.Name),
 				Reviewers:         github.RepositoryEnvironmentReviewerArray{github.RepositoryEnvironmentReviewerArgs{Teams: teams}},
-				PreventSelfReview: pulumi.Bool(true),
+				PreventSelfReview: pulumi.Bool(e.PreventSelfReview),
 				CanAdminsBypass:   pulumi.Bool(false),
 				// Only protected branches (main) deploy.
 				DeploymentBranchPolicy: &github.RepositoryEnvironmentDeploymentBranchPolicyArgs{

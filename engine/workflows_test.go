@@ -16,9 +16,11 @@ import (
 	"time"
 
 	"github.com/company/harness-platform/engine"
+	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/ghrunner"
 	"github.com/company/harness-platform/internal/ghrunner/offlinepulumi"
 	"github.com/company/harness-platform/internal/platformctl"
+	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/trust"
 )
 
@@ -199,9 +201,35 @@ func newOfflineRunner(t testing.TB) *offlineRunner {
 			"pulumi/actions":            ghrunner.PulumiActions(engine.CLIVersion, pulumiDir),
 		},
 	}
+	// The environments' protection rules are those the program declares
+	// (plan.RepositoryEnvironment); a reviewer of the platform team who
+	// did not start the run approves each job as it asks.
+	r.Protections, r.Review = declaredProtections(t)
 	w := &offlineRunner{Runner: r, state: state, made: made, log: log}
 	keepLog(t, log, "")
 	return w
+}
+
+// declaredProtections are the GitHub environments' protection rules the
+// dev platform stack declares, and a review that approves as a member of
+// their first reviewing team.
+func declaredProtections(t testing.TB) (map[string]ghrunner.Protection, func(*ghrunner.Job) *ghrunner.Decision) {
+	t.Helper()
+	p, err := plan.Build(catalogtest.Example(t, ".."), "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]ghrunner.Protection{}
+	if p.GitHub == nil || p.GitHub.Repository == nil || len(p.GitHub.Repository.Environments) == 0 {
+		t.Fatal("the dev platform stack declares no GitHub environment")
+	}
+	for _, e := range p.GitHub.Repository.Environments {
+		out[e.Name] = ghrunner.Protection{Reviewers: e.ReviewerTeams, PreventSelfReview: e.PreventSelfReview}
+	}
+	return out, func(j *ghrunner.Job) *ghrunner.Decision {
+		pr := out[j.Environment]
+		return &ghrunner.Decision{User: "platform-reviewer", Team: pr.Reviewers[0]}
+	}
 }
 
 // keepLog prints the end of a runner's log when t fails; GHRUNNER_LOG=FILE
@@ -486,6 +514,11 @@ func TestWorkflowsOffline(t *testing.T) {
 		var approvals []string
 		for _, a := range w.Approvals {
 			approvals = append(approvals, fmt.Sprintf("%s.%d %s", a.Job, a.Attempt, a.Environment))
+			// The environments the program protects wait for a
+			// reviewer of the platform team; dev deploys at once.
+			if want := map[bool]string{true: "", false: "platform-reviewer"}[a.Environment == "dev"]; a.Reviewer != want {
+				t.Errorf("%s approved by %q, want %q", a.Job, a.Reviewer, want)
+			}
 		}
 		if want := []string{"dev / up.1 dev", "staging / up.1 staging", "production / up.1 production", "production / up.2 production",
 			"production-rest / up.2 production"}; !slices.Equal(approvals, want) {

@@ -97,6 +97,8 @@ var DeployerWorkflows = []string{".github/workflows/up-stack.yml", ".github/work
 type RepositoryEnvironment struct {
 	Name          string
 	ReviewerTeams []string // GitHub team slugs: the catalog's team names
+	// PreventSelfReview: whoever started a run cannot approve its job.
+	PreventSelfReview bool
 }
 
 // WebhookVariable is an organisation's Actions variable holding what a
@@ -256,7 +258,7 @@ func buildGitHub(p *Plan, c *catalog.Catalog, st *catalog.Stack) {
 			// The stacks after the root apply what dev proved; each waits
 			// for the platform team's review.
 			for _, name := range c.Chain[1:] {
-				r.Environments = append(r.Environments, RepositoryEnvironment{Name: name, ReviewerTeams: []string{c.PlatformTeam}})
+				r.Environments = append(r.Environments, RepositoryEnvironment{Name: name, ReviewerTeams: []string{c.PlatformTeam}, PreventSelfReview: true})
 			}
 			g.Repository = r
 		}

@@ -40,9 +40,12 @@
 //     arriving while it is held is pending, and by default cancels the
 //     one already pending; with queue: max up to 100 wait, in order;
 //     cancel-in-progress cancels the holder;
-//   - environments: a job in one asks for its protection rules, which
-//     the runner approves in order (Approvals), and its OIDC subject
-//     names it;
+//   - environments: a job in one meets its protection rules
+//     (Protections, the program's): it waits for one of the required
+//     reviewers (Review), never the run's actor where self-review is
+//     prevented, and fails when rejected; an environment without
+//     reviewers deploys at once (Approvals records both); its OIDC
+//     subject names it;
 //   - run: steps: the script with its ${{ }} replaced, in a file run by
 //     bash -e {0} (no shell:), bash --noprofile --norc -eo pipefail {0}
 //     (shell: bash) or sh -e {0}; env: of the workflow, job and step;

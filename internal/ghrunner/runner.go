@@ -1,6 +1,7 @@
 package ghrunner
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rhysd/actionlint"
 )
@@ -20,6 +22,8 @@ type Event struct {
 	Ref     string // refs/heads/main; a pull request's refs/pull/N/merge
 	SHA     string
 	Payload map[string]any
+	// Actor is who triggered the run (github.actor); "" is "ghrunner".
+	Actor string
 }
 
 // Job results, as needs.<id>.result gives them.
@@ -80,8 +84,17 @@ type Runner struct {
 	// actions/github-script's stand-in reads and writes them.
 	GitHub *GitHubAPI
 
+	// Protections are the environments' deployment protection rules, by
+	// name, as the program declares them (github.RepositoryEnvironment);
+	// an environment without one deploys at once.
+	Protections map[string]Protection
+	// Review answers a job that waits for its environment's reviewers:
+	// a decision, or nil while no reviewer has answered (the job keeps
+	// waiting: Wait returns, and a later Wait asks again).
+	Review func(j *Job) *Decision
+
 	// Approvals are the environments whose protection rules jobs met,
-	// in the order the runner approved them.
+	// in the order they met them.
 	Approvals []Approval
 	// Started are the jobs in the order they started, by run and
 	// attempt: "#1001.1 dev / up".
@@ -103,6 +116,35 @@ type Approval struct {
 	Attempt     int
 	Job         string
 	Environment string
+	// Reviewer approved it ("" for an environment without reviewers);
+	// Waited is its wait timer.
+	Reviewer string
+	Waited   time.Duration
+}
+
+// Protection is a GitHub environment's deployment protection rules
+// (docs.github.com, "Managing environments for deployment", Deployment
+// protection rules):
+//   - Reviewers: "Only one of the required reviewers needs to approve
+//     the job for it to proceed"; a job waits for that ("Jobs that
+//     reference an environment configured with required reviewers will
+//     wait for an approval before starting", "Reviewing deployments"),
+//     and "If a job is rejected, the workflow will fail";
+//   - PreventSelfReview: "you will not be able to approve a deployment
+//     from a workflow run you initiated";
+//   - WaitTimer: the job is delayed that long after it is triggered
+//     (recorded; the runner does not sleep it).
+type Protection struct {
+	Reviewers         []string
+	PreventSelfReview bool
+	WaitTimer         time.Duration
+}
+
+// Decision is a reviewer's answer to a waiting job: User answers, as
+// a member of Team ("" for none).
+type Decision struct {
+	User, Team string
+	Reject     bool
 }
 
 // Run is one workflow run.
@@ -170,6 +212,9 @@ type Job struct {
 	seq       int
 	order     int
 	cancelled bool
+	// Waiting: for its environment's reviewers; approved: they did.
+	Waiting  bool
+	approved bool
 }
 
 // StepResult is how a step ended.
@@ -311,6 +356,12 @@ func (r *Runner) Runs() []*Run { return r.runs }
 // finished is queued (or skipped by its if:), takes its concurrency
 // group or waits in it, and runs; a held job runs once nothing else can.
 func (r *Runner) Wait() error {
+	// Jobs that waited for a review are asked about again.
+	for _, run := range r.runs {
+		for _, j := range run.leaves() {
+			j.Waiting = false
+		}
+	}
 	for {
 		progressed, err := r.admit()
 		if err != nil {
@@ -323,10 +374,57 @@ func (r *Runner) Wait() error {
 		if j == nil {
 			return nil
 		}
+		if !r.reviewed(j) {
+			continue
+		}
 		if err := r.execute(j); err != nil {
 			return err
 		}
 	}
+}
+
+// reviewed says whether j may run: its environment has no required
+// reviewers, or one of them approved it (not the run's actor where the
+// environment prevents self-review). A job no reviewer answered waits;
+// a rejected one fails (Protection's citations).
+func (r *Runner) reviewed(j *Job) bool {
+	p, protected := r.Protections[j.Environment]
+	if j.Environment == "" || j.approved {
+		return true
+	}
+	if !protected || len(p.Reviewers) == 0 {
+		j.approved = true
+		r.Approvals = append(r.Approvals, Approval{Run: j.Run.ID, Attempt: j.Run.Attempt, Job: j.Name, Environment: j.Environment, Waited: p.WaitTimer})
+		return true
+	}
+	var d *Decision
+	if r.Review != nil {
+		d = r.Review(j)
+	}
+	actor := cmp.Or(j.Run.Event.Actor, "ghrunner")
+	switch {
+	case d == nil:
+		r.logf(j, "waiting for a review of environment %s (reviewers: %s)", j.Environment, strings.Join(p.Reviewers, ", "))
+	case !slices.Contains(p.Reviewers, d.User) && (d.Team == "" || !slices.Contains(p.Reviewers, d.Team)):
+		r.logf(j, "%s may not review environment %s (reviewers: %s): still waiting", d.User, j.Environment, strings.Join(p.Reviewers, ", "))
+	case p.PreventSelfReview && d.User == actor:
+		r.logf(j, "%s started this run and environment %s prevents self-review: still waiting", d.User, j.Environment)
+	case d.Reject:
+		r.logf(j, "environment %s: rejected by %s", j.Environment, d.User)
+		j.finish(Failure)
+		if j.Group != "" {
+			if g := r.groups[j.Group]; g != nil && g.holder == j {
+				r.release(j.Group)
+			}
+		}
+		return false
+	default:
+		j.approved = true
+		r.Approvals = append(r.Approvals, Approval{Run: j.Run.ID, Attempt: j.Run.Attempt, Job: j.Name, Environment: j.Environment, Reviewer: d.User, Waited: p.WaitTimer})
+		return true
+	}
+	j.Waiting = true
+	return false
 }
 
 // next is the started job to run: the first started that is not held,
@@ -335,7 +433,7 @@ func (r *Runner) next() *Job {
 	var first, firstHeld *Job
 	for _, run := range r.runs {
 		for _, j := range run.leaves() {
-			if j.state != running {
+			if j.state != running || j.Waiting {
 				continue
 			}
 			if j.held {
@@ -659,9 +757,6 @@ func (r *Runner) start(j *Job) {
 	r.seq++
 	j.seq = r.seq
 	r.Started = append(r.Started, fmt.Sprintf("#%d.%d %s", j.Run.ID, j.Run.Attempt, j.Name))
-	if j.Environment != "" {
-		r.Approvals = append(r.Approvals, Approval{Run: j.Run.ID, Attempt: j.Run.Attempt, Job: j.Name, Environment: j.Environment})
-	}
 	j.held = r.Hold != nil && r.Hold(j)
 	if r.OnStart != nil {
 		r.OnStart(j)
@@ -926,7 +1021,7 @@ func (r *Runner) github(run *Run, j *Job) map[string]any {
 		"event": orEmpty(run.Event.Payload), "sha": run.Event.SHA, "ref": run.Event.Ref,
 		"ref_name": refName(run.Event.Ref), "run_id": strconv.Itoa(run.ID), "run_number": strconv.Itoa(run.ID - 1000),
 		"run_attempt": strconv.Itoa(attempt), "server_url": "https://github.com", "api_url": "https://api.github.com",
-		"workflow": str(run.Workflow.Name), "job": job, "actor": "ghrunner", "triggering_actor": "ghrunner",
+		"workflow": str(run.Workflow.Name), "job": job, "actor": cmp.Or(run.Event.Actor, "ghrunner"), "triggering_actor": cmp.Or(run.Event.Actor, "ghrunner"),
 		"token": "ghs_stand-in-GITHUB_TOKEN",
 	}
 	if pr, ok := run.Event.Payload["pull_request"].(map[string]any); ok {
@@ -1042,6 +1137,7 @@ func (r *Runner) RerunFailed(run *Run) {
 			j.Children = nil
 		}
 		j.state, j.Result, j.Outputs, j.held, j.cancelled = waiting, "", nil, false, false
+		j.approved, j.Waiting = false, false // a new attempt is reviewed again
 	}
 	// A caller or matrix whose children partly run again waits for them
 	// (queue sees its Children and expands nothing anew).

@@ -239,6 +239,69 @@ jobs:
 	}
 }
 
+// Environments with required reviewers (Protection's citations): a job
+// waits until one of the reviewers approves it, and Wait returns with
+// it waiting; a reviewer who started the run cannot approve where
+// self-review is prevented, nor can someone who is not a reviewer; a
+// rejected job fails, and what needs it is skipped. An environment
+// without reviewers deploys at once.
+func TestEnvironmentReviews(t *testing.T) {
+	workflow := `
+on: push
+jobs:
+  dev:
+    runs-on: ubuntu-latest
+    environment: dev
+    steps:
+      - run: echo dev
+  production:
+    needs: dev
+    runs-on: ubuntu-latest
+    environment: production
+    steps:
+      - run: echo production
+  after:
+    needs: production
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo after
+`
+	protections := map[string]Protection{"production": {Reviewers: []string{"platform"}, PreventSelfReview: true, WaitTimer: 5 * time.Minute}}
+	var answer *Decision
+	r, sha := newRunner(t, map[string]string{".github/workflows/w.yml": workflow})
+	r.Protections = protections
+	r.Review = func(j *Job) *Decision { return answer }
+	ev := push(sha)
+	ev.Actor = "alice" // of the platform team: she merged
+	run := trigger(t, r, ".github/workflows/w.yml", ev)
+	wait(t, r)
+	if j := run.Job("production"); !j.Waiting || j.Result != "" {
+		t.Fatalf("production without a review: waiting %v, result %q", j.Waiting, j.Result)
+	}
+	// Not a reviewer; the reviewer who started the run.
+	for _, d := range []*Decision{{User: "mallory", Team: "checkout"}, {User: "alice", Team: "platform"}} {
+		answer = d
+		wait(t, r)
+		if j := run.Job("production"); !j.Waiting {
+			t.Fatalf("%s approved production", d.User)
+		}
+	}
+	answer = &Decision{User: "bob", Team: "platform"}
+	wait(t, r)
+	wantResults(t, run, map[string]string{"dev": Success, "production": Success, "after": Success})
+	if n := len(r.Approvals); n != 2 || r.Approvals[0].Environment != "dev" || r.Approvals[0].Reviewer != "" ||
+		r.Approvals[1].Reviewer != "bob" || r.Approvals[1].Waited != 5*time.Minute {
+		t.Errorf("approvals %+v", r.Approvals)
+	}
+
+	r, sha = newRunner(t, map[string]string{".github/workflows/w.yml": workflow})
+	r.Protections = protections
+	r.Review = func(j *Job) *Decision { return &Decision{User: "bob", Team: "platform", Reject: true} }
+	run = trigger(t, r, ".github/workflows/w.yml", push(sha))
+	wait(t, r)
+	wantResults(t, run, map[string]string{"dev": Success, "production": Failure, "after": Skipped})
+}
+
 // The queue scenario: a run holds a group; a second run's job and a
 // third's arrive while it does. With queue: max both wait and run in
 // order; without it the second is cancelled when the third arrives

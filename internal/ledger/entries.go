@@ -12,6 +12,7 @@ var Entries = []Entry{
 	{"GitHub Actions", "needs, outputs and reusable workflows' inputs and outputs", "https://docs.github.com/en/actions/reference/workflows-and-actions/reusing-workflow-configurations", false, "internal/ghrunner", "TestJobsNeedsAndReusableWorkflows"},
 	{"GitHub Actions", "artifacts (upload/download-artifact v4 names, hidden files) and reruns of failed jobs", "https://github.com/actions/upload-artifact (v4 README)", false, "internal/ghrunner", "TestArtifactsAndReruns"},
 	{"GitHub Actions", "timeout-minutes: a step's kills its process and fails the step; a job's (default 360) cancels the job", "https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax#jobsjob_idtimeout-minutes", false, "internal/ghrunner", "TestTimeoutMinutes"},
+	{"GitHub Actions", "environments with required reviewers: a job waits for one reviewer's approval, not its run's actor's where self-review is prevented; a rejected job fails; the rules are those the program declares", "https://docs.github.com/en/actions/how-tos/deploy/configure-and-manage-deployments/review-deployments", false, "internal/ghrunner", "TestEnvironmentReviews"},
 	{"GitHub Actions", "run: steps with bash as GitHub's Linux runners run them (bash --noprofile --norc -eo pipefail)", "https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax#jobsjob_idstepsshell", false, "internal/ghrunner", "TestShells"},
 
 	// GitHub API: simulated/github.
