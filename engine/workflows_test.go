@@ -427,6 +427,11 @@ func TestWorkflowsOffline(t *testing.T) {
 		defer w.reset()
 		defer lap("pull request before the chain exists, with a rerun", t0)
 		w.Intercept = func(s *ghrunner.StepContext) (bool, error) {
+			// A failing unit test: the required check fails, so the
+			// branch protection the program declares blocks the merge.
+			if s.Job.Name == "test-fast" && s.Job.Run.Attempt == 1 && strings.Contains(s.Name, "(make test-fast)") {
+				return true, errors.New("injected: a unit test failed (make test-fast exited 2)")
+			}
 			if s.Job.Name == "stacks" && s.Job.Run.Attempt == 1 && strings.HasPrefix(s.Uses, "actions/upload-artifact@") {
 				if err := ghrunner.UploadArtifact(s); err != nil {
 					return true, err
@@ -437,15 +442,23 @@ func TestWorkflowsOffline(t *testing.T) {
 		}
 		run := w.trigger(t, ".github/workflows/preview.yml", pr1)
 		w.wait(t)
-		wantResults(t, run, map[string]string{"test-fast": ghrunner.Success, "test-engine": ghrunner.Success, "stacks": ghrunner.Failure,
+		wantResults(t, run, map[string]string{"test-fast": ghrunner.Failure, "test-engine": ghrunner.Skipped, "stacks": ghrunner.Failure,
 			"comment": ghrunner.Success, "preview": ghrunner.Failure})
+		// The failed check is the one main's protection requires: the
+		// merge is blocked until a rerun passes.
+		if p, err := plan.Build(catalogtest.Example(t, ".."), "dev"); err != nil || p.GitHub.Repository.RequiredCheck != plan.PreviewCheck+":"+plan.GitHubActionsAppID {
+			t.Errorf("main's protection does not require the preview check: %v", err)
+		}
+		if log := run.Job("preview").Log.String(); !strings.Contains(log, "a job of the pull request's checks ended failure") {
+			t.Errorf("the preview check's log:\n%s", tail(log, 20))
+		}
 		first := w.comment(t, 1)
 		w.RerunFailed(run)
 		w.wait(t)
 		wantResults(t, run, map[string]string{"test-fast": ghrunner.Success, "test-engine": ghrunner.Success, "stacks": ghrunner.Success,
 			"comment": ghrunner.Success, "preview": ghrunner.Success})
-		if j := run.Job("test-fast"); j.Attempt != 1 {
-			t.Errorf("the rerun ran test-fast again (attempt %d)", j.Attempt)
+		if j := run.Job("test-fast"); j.Attempt != 2 {
+			t.Errorf("the rerun did not run the failed test-fast again (attempt %d)", j.Attempt)
 		}
 		if made, _ := os.ReadFile(w.made); string(made) != "test-fast\ntest-engine\n" {
 			t.Errorf("the test jobs ran make %q", made)
