@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -568,6 +569,7 @@ func TestWorkflowsOffline(t *testing.T) {
 	// test) though this test holds one.
 	pr2, branch2 := w.openPullRequest(t, 2, "Card and wallet payments, changed by pull request 2.")
 	queued := w.fork(t)
+	drifted := w.fork(t)
 	var sideBySide sync.WaitGroup
 	defer func() {
 		sideBySide.Wait()
@@ -589,6 +591,99 @@ func TestWorkflowsOffline(t *testing.T) {
 	sideBySide.Go(func() {
 		t.Run("scheduled drift check queued behind a pending up", driftCheckQueuedBehindAnUp(queued, branch2, lap))
 	})
+	// (e) Drift found, still there, gone: the drift check opens its
+	// environment's issue, updates it, and closes it.
+	sideBySide.Go(func() {
+		t.Run("drift opens, updates and closes its issue", driftIssueLifecycle(drifted, lap))
+	})
+}
+
+// driftIssueLifecycle edits a Harness service in the simulated cloud
+// (drift: a change made outside Pulumi), runs the drift check three
+// times (drifted, still drifted, the edit undone) and follows the issue
+// drift.yml keeps: opened with the drift label, updated in place, closed
+// with a comment.
+func driftIssueLifecycle(w *offlineRunner, lap func(string, time.Time)) func(*testing.T) {
+	return func(t *testing.T) {
+		t0 := time.Now()
+		defer w.reset()
+		defer lap("drift opens, updates and closes its issue", t0)
+		path := filepath.Join(w.state, "cloud", "harness.json")
+		original, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var records map[string]map[string]any
+		if err := json.Unmarshal(original, &records); err != nil {
+			t.Fatal(err)
+		}
+		edited := ""
+		for _, id := range slices.Sorted(maps.Keys(records)) {
+			if r := records[id]; r["type"] == "harness:platform/service:Service" {
+				r["properties"].(map[string]any)["description"] = "edited in the Harness UI"
+				edited = id
+				break
+			}
+		}
+		if edited == "" {
+			t.Fatal("no Harness service in the simulated cloud")
+		}
+		data, _ := json.MarshalIndent(records, "", "  ")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		main, err := w.Origin.Head("main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func() *ghrunner.Run {
+			run := w.trigger(t, ".github/workflows/drift.yml", ghrunner.Event{Name: "workflow_dispatch", Ref: "refs/heads/main", SHA: main, Payload: map[string]any{}})
+			w.wait(t)
+			return run
+		}
+		driftIssues := func() []ghrunner.Issue {
+			var out []ghrunner.Issue
+			for _, i := range w.GitHub.Issues {
+				if slices.Contains(i.Labels, "drift") {
+					out = append(out, i)
+				}
+			}
+			return out
+		}
+		first := check()
+		var failed []string
+		for _, env := range []string{"dev", "staging", "production"} {
+			if first.Job("drift ("+env+")").Result == ghrunner.Failure {
+				failed = append(failed, env)
+			}
+		}
+		issues := driftIssues()
+		if len(failed) != 1 || len(issues) != 1 || issues[0].State != "open" || issues[0].Title != "Drift in stack "+failed[0] ||
+			!strings.Contains(issues[0].Body, fmt.Sprint(first.ID)) {
+			t.Fatalf("drift in %s (service %s): the check failed %v, issues %+v", failed, edited, failed, issues)
+		}
+		second := check()
+		if issues := driftIssues(); len(issues) != 1 || issues[0].State != "open" || !strings.Contains(issues[0].Body, fmt.Sprint(second.ID)) {
+			t.Errorf("still drifted: the issue is not the same one, updated: %+v", issues)
+		}
+		if err := os.WriteFile(path, original, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		third := check()
+		wantResults(t, third, map[string]string{"drift (dev)": ghrunner.Success, "drift (staging)": ghrunner.Success, "drift (production)": ghrunner.Success})
+		if issues := driftIssues(); len(issues) != 1 || issues[0].State != "closed" {
+			t.Errorf("drift undone: the issue is not closed: %+v", issues)
+		}
+		closed := false
+		for _, c := range w.GitHub.Comments {
+			if c.IssueNumber == issues[0].Number && strings.Contains(c.Body, "No drift any more") && strings.Contains(c.Body, fmt.Sprint(third.ID)) {
+				closed = true
+			}
+		}
+		if !closed {
+			t.Errorf("the closed issue has no comment of the clean run: %+v", w.GitHub.Comments)
+		}
+	}
 }
 
 func pullRequestOnTheDeployedChain(w *offlineRunner, pr2 ghrunner.Event, lap func(string, time.Time)) func(*testing.T) {
