@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"maps"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -62,7 +63,7 @@ func GuardrailPolicy(n string, g Guardrail, net PodNetwork) networkingv1.Network
 	if s := net.Scraper; s != nil {
 		ingress = append(ingress, networkingv1.NetworkPolicyIngressRule{From: []networkingv1.NetworkPolicyPeer{{
 			NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{NamespaceNameLabel: s.Namespace}},
-			PodSelector:       &metav1.LabelSelector{MatchLabels: cloneMap(s.PodLabels)},
+			PodSelector:       &metav1.LabelSelector{MatchLabels: maps.Clone(s.PodLabels)},
 		}}})
 	}
 	if g.Ingress {
@@ -75,7 +76,7 @@ func GuardrailPolicy(n string, g Guardrail, net PodNetwork) networkingv1.Network
 	egress := []networkingv1.NetworkPolicyEgressRule{{
 		To: []networkingv1.NetworkPolicyPeer{{
 			NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{NamespaceNameLabel: "kube-system"}},
-			PodSelector:       &metav1.LabelSelector{MatchLabels: cloneMap(DNSSelector)},
+			PodSelector:       &metav1.LabelSelector{MatchLabels: maps.Clone(DNSSelector)},
 		}},
 		Ports: []networkingv1.NetworkPolicyPort{port(corev1.ProtocolUDP, 53), port(corev1.ProtocolTCP, 53)},
 	}}
@@ -109,14 +110,6 @@ func GuardrailPolicy(n string, g Guardrail, net PodNetwork) networkingv1.Network
 func port(p corev1.Protocol, n int) networkingv1.NetworkPolicyPort {
 	v := intstr.FromInt32(int32(n))
 	return networkingv1.NetworkPolicyPort{Protocol: &p, Port: &v}
-}
-
-func cloneMap(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // VPCEndpoint is an AWS service the cluster's VPC reaches privately.

@@ -204,7 +204,17 @@ func TestTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const doc, begin, end = "../docs/delivery.md", "<!-- identities: begin -->\n", "<!-- identities: end -->"
+	if got, ok := docSection(t, "identities", table); !ok {
+		t.Errorf("docs/delivery.md's identity table is stale; run go test ./trust -run TestTable -update\n got: %s\nwant: %s", got, table)
+	}
+}
+
+// docSection compares docs/delivery.md's section name (between
+// "<!-- name: begin -->" and "<!-- name: end -->") with want, and with
+// -update rewrites it; it returns the section and whether it is want.
+func docSection(t *testing.T, name, want string) (string, bool) {
+	t.Helper()
+	doc, begin, end := "../docs/delivery.md", "<!-- "+name+": begin -->\n", "<!-- "+name+": end -->"
 	data, err := os.ReadFile(doc)
 	if err != nil {
 		t.Fatal(err)
@@ -214,15 +224,14 @@ func TestTable(t *testing.T) {
 	if i < 0 || j < i {
 		t.Fatalf("%s has no %q ... %q section", doc, begin, end)
 	}
-	if got := text[i+len(begin) : j]; got != table {
-		if *update {
-			if err := os.WriteFile(doc, []byte(text[:i+len(begin)]+table+text[j:]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
+	got := text[i+len(begin) : j]
+	if got != want && *update {
+		if err := os.WriteFile(doc, []byte(text[:i+len(begin)]+want+text[j:]), 0o644); err != nil {
+			t.Fatal(err)
 		}
-		t.Errorf("%s's identity table is stale; run go test ./trust -run TestTable -update\n got: %s\nwant: %s", doc, got, table)
+		return want, true
 	}
+	return got, got == want
 }
 
 var update = flag.Bool("update", false, "rewrite the identity table and the trust diagram in docs/delivery.md")
@@ -242,24 +251,8 @@ func TestDiagram(t *testing.T) {
 			t.Errorf("the diagram has no %q", want)
 		}
 	}
-	const doc, begin, end = "../docs/delivery.md", "<!-- trust diagram: begin -->\n", "<!-- trust diagram: end -->"
-	data, err := os.ReadFile(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
-	i, j := strings.Index(text, begin), strings.Index(text, end)
-	if i < 0 || j < i {
-		t.Fatalf("%s has no %q ... %q section", doc, begin, end)
-	}
-	if got := text[i+len(begin) : j]; got != diagram {
-		if *update {
-			if err := os.WriteFile(doc, []byte(text[:i+len(begin)]+diagram+text[j:]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		t.Errorf("%s's trust diagram is stale; run go test ./trust -run TestDiagram -update", doc)
+	if _, ok := docSection(t, "trust diagram", diagram); !ok {
+		t.Errorf("docs/delivery.md's trust diagram is stale; run go test ./trust -run TestDiagram -update")
 	}
 }
 

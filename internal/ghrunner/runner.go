@@ -411,12 +411,7 @@ func (r *Runner) reviewed(j *Job) bool {
 		r.logf(j, "%s started this run and environment %s prevents self-review: still waiting", d.User, j.Environment)
 	case d.Reject:
 		r.logf(j, "environment %s: rejected by %s", j.Environment, d.User)
-		j.finish(Failure)
-		if j.Group != "" {
-			if g := r.groups[j.Group]; g != nil && g.holder == j {
-				r.release(j.Group)
-			}
-		}
+		r.end(j, Failure)
 		return false
 	default:
 		j.approved = true

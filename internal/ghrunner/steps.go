@@ -154,12 +154,7 @@ func (r *Runner) execute(j *Job) error {
 		result = Failure
 	}
 	r.logf(j, "job %s", result)
-	j.finish(result)
-	if j.Group != "" {
-		if g := r.groups[j.Group]; g != nil && g.holder == j {
-			r.release(j.Group)
-		}
-	}
+	r.end(j, result)
 	if result == Failure && j.Matrix != nil {
 		if ff := j.Def.Strategy.FailFast; ff == nil || ff.Value {
 			for _, sib := range j.Parent.Children {
@@ -427,10 +422,13 @@ func (r *Runner) runScript(jc *jobContext, s *Scope, sc *StepContext, run *actio
 
 // timedOut ends j as GitHub ends a job past its timeout-minutes: it
 // "automatically cancels it" (Workflow syntax,
-// jobs.<job_id>.timeout-minutes), so its result is cancelled and its
-// concurrency group is released.
-func (r *Runner) timedOut(j *Job) {
-	j.finish(Cancelled)
+// jobs.<job_id>.timeout-minutes).
+func (r *Runner) timedOut(j *Job) { r.end(j, Cancelled) }
+
+// end finishes a job that ran (or waited for a review) with result, and
+// releases the concurrency group it holds.
+func (r *Runner) end(j *Job, result string) {
+	j.finish(result)
 	if j.Group != "" {
 		if g := r.groups[j.Group]; g != nil && g.holder == j {
 			r.release(j.Group)
