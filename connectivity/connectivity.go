@@ -188,6 +188,9 @@ type Network struct {
 	// Delegate is the delegate's namespace and its pods' labels.
 	Delegate       string
 	DelegateLabels map[string]string
+	// EKS is the cluster's, where the program makes it (nil for an
+	// existing cluster): its add-ons say whether its CNI enforces.
+	EKS *plan.EKS
 }
 
 // Addresses stand for the endpoints outside the pods: each the tenth
@@ -306,7 +309,7 @@ func Networks(plans ...*plan.Plan) []Network {
 			n, ok := byName[d.Name]
 			if !ok {
 				n = &Network{Name: d.Name, Pods: d.Network, Namespaces: map[string]plan.Guardrail{},
-					Delegate: d.Namespace, DelegateLabels: map[string]string{"app.kubernetes.io/name": d.Name}}
+					Delegate: d.Namespace, DelegateLabels: map[string]string{"app.kubernetes.io/name": d.Name}, EKS: cl.EKS}
 				byName[d.Name] = n
 				names = append(names, d.Name)
 			}

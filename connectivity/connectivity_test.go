@@ -66,15 +66,9 @@ func planned(t *testing.T, c *catalog.Catalog, env string) ([]Network, map[strin
 			np := plan.GuardrailPolicy(ns, g, n.Pods)
 			cl.Policies = append(cl.Policies, &np)
 		}
-		for _, p := range plans {
-			for _, pc := range p.Clusters {
-				if pc.Delegate.Name == n.Name && pc.EKS != nil {
-					cl.Enforced = slices.ContainsFunc(pc.EKS.Addons, func(a plan.EKSAddon) bool {
-						return a.Name == "vpc-cni" && a.Configuration == plan.VPCCNINetworkPolicy
-					})
-				}
-			}
-		}
+		cl.Enforced = n.EKS != nil && slices.ContainsFunc(n.EKS.Addons, func(a plan.EKSAddon) bool {
+			return a.Name == "vpc-cni" && a.Configuration == plan.VPCCNINetworkPolicy
+		})
 		clusters[n.Name] = cl
 	}
 	return networks, clusters
