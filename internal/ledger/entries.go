@@ -45,6 +45,7 @@ var Entries = []Entry{
 	{"AWS", "EKS refuses a version past extended support, a skipped minor, a downgrade", "https://docs.aws.amazon.com/eks/latest/userguide/update-cluster.html", false, "simulated/aws", "TestEKSRefusesVersions"},
 	{"AWS", "EKS refuses an add-on version not compatible with the cluster, a node group newer than the control plane, an update while nodes lag", "hashicorp/terraform-provider-aws#32238, #33385; eksctl-io/eksctl#3727, #7976", false, "simulated/aws", "TestEKSRefusesPartsOfACluster"},
 	{"AWS", "DescribeAddonVersions answers what CreateAddon takes", "https://docs.aws.amazon.com/eks/latest/APIReference/API_DescribeAddonVersions.html", false, "simulated/aws", "TestEKSAddonVersionsAgreeWithCreateAddon"},
+	{"AWS", "an in-place update's plan keeps computed outputs (an EKS upgrade's preview knows the OIDC issuer: no replacement)", "hashicorp/terraform-plugin-sdk helper/schema (v2: a computed attribute is new-computed in an update only by CustomizeDiff)", false, "engine", "TestEKSUpgradeWithAddons"},
 	{"AWS", "STS refuses a role that does not trust the caller (no implicit self-trust)", "https://docs.aws.amazon.com/IAM/latest/UserGuide/id_roles_terms-and-concepts.html", false, "engine", "TestSelfAssumeRefused"},
 
 	// Kubernetes: simulated/kubernetes, preflight, connectivity.
