@@ -3,7 +3,9 @@ package ghrunner
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -78,9 +80,13 @@ func (s *Scope) Eval(expr string) (any, error) {
 	return plainValue(v)
 }
 
-// withStatus replaces every status check function call of expr (found
-// by actionlint's lexer: the name, "(" and ")") by its value as a
-// literal.
+// withStatus replaces, in expr, what the runner answers itself by
+// literals, found with actionlint's lexer:
+//   - every status check function call (the name, "(" and ")") by its
+//     value;
+//   - a context object's filter (needs.*) by fromJSON of its values, in
+//     its keys' order: act's interpreter walks a Go map, whose order
+//     changes from run to run, so join(needs.*.result, ' ') would too.
 func (s *Scope) withStatus(expr string) (string, error) {
 	tokens, _, lerr := actionlint.LexExpression(expr + "}}")
 	if lerr != nil {
@@ -90,15 +96,42 @@ func (s *Scope) withStatus(expr string) (string, error) {
 	last := 0
 	for i := 0; i+2 < len(tokens); i++ {
 		t := tokens[i]
-		if t.Kind != actionlint.TokenKindIdent || tokens[i+1].Kind != actionlint.TokenKindLeftParen || tokens[i+2].Kind != actionlint.TokenKindRightParen {
+		if t.Kind != actionlint.TokenKindIdent || i > 0 && tokens[i-1].Kind == actionlint.TokenKindDot {
 			continue
 		}
-		v, ok := s.status(strings.ToLower(t.Value))
-		if !ok {
+		var literal string
+		switch {
+		case tokens[i+1].Kind == actionlint.TokenKindLeftParen && tokens[i+2].Kind == actionlint.TokenKindRightParen:
+			v, ok := s.status(strings.ToLower(t.Value))
+			if !ok {
+				continue
+			}
+			literal = strconv.FormatBool(v)
+		case tokens[i+1].Kind == actionlint.TokenKindDot && tokens[i+2].Kind == actionlint.TokenKindStar:
+			obj, ok := s.Contexts[strings.ToLower(t.Value)].(map[string]any)
+			if !ok {
+				continue
+			}
+			values := make([]any, 0, len(obj))
+			for _, k := range slices.Sorted(maps.Keys(obj)) {
+				values = append(values, obj[k])
+			}
+			raw, err := json.Marshal(values)
+			if err != nil {
+				return "", err
+			}
+			// The star stays: a filter of the array is the array.
+			literal = "fromJSON('" + strings.ReplaceAll(string(raw), "'", "''") + "')."
+			b.WriteString(expr[last:t.Offset])
+			b.WriteString(literal)
+			last = tokens[i+2].Offset
+			i += 1
+			continue
+		default:
 			continue
 		}
 		b.WriteString(expr[last:t.Offset])
-		b.WriteString(strconv.FormatBool(v))
+		b.WriteString(literal)
 		last = tokens[i+2].Offset + 1
 		i += 2
 	}
