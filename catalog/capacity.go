@@ -9,11 +9,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// Capacity. No autoscaler runs: each EKS cluster has its node group's
-// desiredSize nodes, and a pod that does not fit stays Pending, so a
-// rollout waits out its steady-state check and rolls back. Validation
-// adds up, per cluster, what is scheduled there at the peak of a rollout
-// and refuses a cluster whose nodes cannot hold it, with the figures.
+// Capacity. Each EKS cluster's Cluster Autoscaler grows its node group
+// up to maxSize while pods wait for room, and no further: a pod that does
+// not fit then stays Pending, so a rollout waits out its steady-state
+// check and rolls back. Validation adds up, per cluster, what is
+// scheduled there at the peak of a rollout and refuses a cluster whose
+// maxSize nodes cannot hold it, or a pod no one node holds, with the
+// figures.
 
 // InstanceType is an EC2 instance type's capacity as EKS's nodes offer it.
 type InstanceType struct {
@@ -64,8 +66,9 @@ func (t InstanceType) Allocatable() (milliCPU, memMiB int64) {
 
 // What the cluster's own pods ask, from the EKS add-ons' manifests:
 // CoreDNS two replicas of 100m and 70Mi; on every node kube-proxy 100m
-// and the VPC CNI (aws-node) 25m. The External Secrets Operator's chart
-// sets no requests (values.yaml resources: {}).
+// and the VPC CNI (aws-node) 25m. The External Secrets Operator's and
+// the Cluster Autoscaler's charts set no requests (values.yaml
+// resources: {}).
 const (
 	coreDNSReplicas     = 2
 	coreDNSMilliCPU     = 100
@@ -73,6 +76,7 @@ const (
 	perNodeMilliCPU     = 100 + 25
 	systemPodsPerNode   = 2 // kube-proxy, aws-node
 	externalSecretsPods = 3 // controller, webhook, cert controller
+	autoscalerPods      = 1
 )
 
 // RolloutPods is how many pods a deployment of replicas may run at once
@@ -132,7 +136,9 @@ func (v *validator) checkCapacity(c *Catalog) {
 			continue
 		}
 		cpuPer, memPer := t.Allocatable()
-		nodes := int64(ng.DesiredSize)
+		// The autoscaler's limit; a node's DaemonSets come before any pod.
+		nodes := int64(ng.MaxSize)
+		podCPU := cpuPer - perNodeMilliCPU
 		for _, r := range st.Regions {
 			if r.Kind == RegionExisting {
 				continue
@@ -151,12 +157,18 @@ func (v *validator) checkCapacity(c *Catalog) {
 					continue
 				}
 				note(d.add("services", RolloutPods(in.Workload.Replicas, in.Strategy), in.Workload.Requests.CPU, in.Workload.Requests.Memory))
+				if q, err := resource.ParseQuantity(in.Workload.Requests.CPU); err == nil && q.MilliValue() > podCPU {
+					v.at(at.Field("instanceType"),
+						fmt.Sprintf("take an instanceType with more than %s vCPU, or lower %s's cpu request in %s", milli(q.MilliValue()+perNodeMilliCPU), s.Name, env),
+						"service %s asks %s CPU per pod in %s; one %s node offers %s to pods after its DaemonSets, so its pods never schedule and no node the autoscaler adds holds them",
+						s.Name, milli(q.MilliValue()), env, ng.InstanceType, milli(podCPU))
+				}
 			}
 			note(d.add("delegate", max(st.Delegate.Replicas, 1), st.Delegate.CPU, st.Delegate.Memory))
 			d.milliCPU += coreDNSReplicas*coreDNSMilliCPU + perNodeMilliCPU*nodes
 			d.memMiB += coreDNSReplicas * coreDNSMemMiB
 			d.by["system"] = coreDNSReplicas*coreDNSMilliCPU + perNodeMilliCPU*nodes
-			d.pods += coreDNSReplicas + systemPodsPerNode*int(nodes) + externalSecretsPods
+			d.pods += coreDNSReplicas + systemPodsPerNode*int(nodes) + externalSecretsPods + autoscalerPods
 			if len(errs) > 0 {
 				continue // the quantities are refused where they are written
 			}
@@ -169,9 +181,9 @@ func (v *validator) checkCapacity(c *Catalog) {
 			for _, k := range sortedKeys(d.by) {
 				parts = append(parts, fmt.Sprintf("%s %s", k, milli(d.by[k])))
 			}
-			v.at(at.Field("desiredSize"),
-				fmt.Sprintf("raise nodeGroup desiredSize (and minSize, maxSize) to %d, or take a larger instanceType, or lower the services' replicas or requests", need),
-				"cluster %s in %s needs %s CPU (%s), %d MiB and %d pods at the peak of a rollout; %d %s nodes offer %s CPU, %d MiB and %d pods (each %s CPU and %d MiB allocatable, %d pods)",
+			v.at(at.Field("maxSize"),
+				fmt.Sprintf("raise nodeGroup maxSize to %d, or take a larger instanceType, or lower the services' replicas or requests", need),
+				"cluster %s in %s needs %s CPU (%s), %d MiB and %d pods at the peak of a rollout; %d %s nodes (maxSize, as far as the autoscaler grows it) offer %s CPU, %d MiB and %d pods (each %s CPU and %d MiB allocatable, %d pods)",
 				env, r.Name, milli(d.milliCPU), strings.Join(parts, ", "), d.memMiB, d.pods, nodes, ng.InstanceType, milli(haveCPU), haveMem, havePods, milli(cpuPer), memPer, t.MaxPods)
 		}
 	}

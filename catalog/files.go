@@ -242,8 +242,8 @@ type nodeGroupDoc struct {
 	At           yamlstrict.At
 	InstanceType string `yaml:"instanceType" required:"true" desc:"EC2 instance type, e.g. m6i.large."`
 	MinSize      int    `yaml:"minSize" required:"true" desc:"Fewest nodes (at least 1)."`
-	DesiredSize  int    `yaml:"desiredSize" required:"true" desc:"Nodes the group runs: no autoscaler runs, so validate checks the clusters' capacity against it (the services' requests at a rollout's peak, the delegate's, the add-ons')."`
-	MaxSize      int    `yaml:"maxSize" required:"true" desc:"Most nodes."`
+	DesiredSize  int    `yaml:"desiredSize" required:"true" desc:"Nodes the group starts with; the Cluster Autoscaler changes it after (an up leaves it)."`
+	MaxSize      int    `yaml:"maxSize" required:"true" desc:"Most nodes the Cluster Autoscaler grows the group to: validate checks the clusters' capacity against it (the services' requests at a rollout's peak, the delegate's, the add-ons'), and a pod bigger than one node."`
 }
 
 type delegateDoc struct {

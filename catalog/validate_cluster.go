@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/diag"
 	"github.com/company/harness-platform/ident"
 )
@@ -75,6 +76,11 @@ func (v *validator) checkCluster(c *clusterDoc) {
 		v.at(c.At.Field("kubernetesVersion"), `pin a minor version such as "1.35"`, "kubernetesVersion %q is not an EKS version", c.KubernetesVersion)
 	} else if c.KubernetesVersion != "" && v.checkEKSSupport(c, now()) {
 		v.checkEKSAddons(c)
+		if _, ok := calendar.ClusterAutoscalerImages[c.KubernetesVersion]; !ok {
+			v.at(c.At.Field("kubernetesVersion"),
+				fmt.Sprintf("add the newest cluster-autoscaler %s.x release to calendar.ClusterAutoscalerImages (%s)", c.KubernetesVersion, calendar.ClusterAutoscalerSource),
+				"kubernetesVersion %q has no Cluster Autoscaler release in the project's table (read %s): the autoscaler must run its cluster's minor version", c.KubernetesVersion, calendar.ClusterAutoscalerChecked)
+		}
 	}
 	if c.AdminRoleArn != "" && !roleArn.MatchString(c.AdminRoleArn) {
 		v.at(c.At.Field("adminRoleArn"), "write an IAM role ARN such as arn:aws:iam::111122223333:role/platform-admin", "cluster adminRoleArn %q is not an IAM role ARN", c.AdminRoleArn)

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"errors"
+	"github.com/company/harness-platform/calendar"
 	"strings"
 	"testing"
 	"time"
@@ -67,8 +68,10 @@ func TestEKSVersionsOnTheCalendar(t *testing.T) {
 		{"within 60 days of the end", "2026-11-26", []edit{version("1.34")}, nil,
 			[]string{`Pulumi.production.yaml:45:24: kubernetesVersion "1.34" leaves EKS standard support on 2026-12-02, in 6 days; upgrade to 1.35 before then (one minor version per up)`}},
 		{"61 days before the end", "2026-10-02", []edit{version("1.34")}, nil, nil},
-		{"newer than the calendar", "2026-11-26", []edit{version("1.36")}, nil,
-			[]string{`Pulumi.production.yaml:45:24: kubernetesVersion "1.36" is newer than the project's EKS calendar (checked 2026-11-26, newest 1.35); check that EKS offers it (https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html (Amazon EKS Kubernetes release calendar)) and add it to calendar.EKS`}},
+		// Newer than EKS's calendar is a warning, but a version the
+		// autoscaler table lacks is refused: its minor must be the cluster's.
+		{"newer than the calendar", "2026-11-26", []edit{version("1.36")},
+			[]string{`Pulumi.production.yaml:45:24: kubernetesVersion "1.36" has no Cluster Autoscaler release in the project's table (read 2026-11-29): the autoscaler must run its cluster's minor version; add the newest cluster-autoscaler 1.36.x release to calendar.ClusterAutoscalerImages (` + calendar.ClusterAutoscalerSource + `)`}, nil},
 		{"older than the calendar", "2026-11-26", []edit{version("1.20")},
 			[]string{`Pulumi.production.yaml:45:24: kubernetesVersion "1.20" is no longer offered by EKS; use a version in EKS standard support: 1.35, 1.34`}, nil},
 		{"unknown upgrade policy", "2026-11-26", []edit{{"Pulumi.production.yaml", `kubernetesVersion: "1.35"`, "kubernetesVersion: \"1.35\"\n    upgradePolicy: LATEST"}},

@@ -388,9 +388,11 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 		ScalingConfig: &eks.NodeGroupScalingConfigArgs{
 			MinSize: pulumi.Int(n.MinSize), DesiredSize: pulumi.Int(n.DesiredSize), MaxSize: pulumi.Int(n.MaxSize),
 		},
-	}, with(pulumi.DependsOn(append(append([]pulumi.Resource{}, nodePolicies...), beforeNodes...)))...)
-	// No autoscaler runs in the cluster: the group runs desiredSize nodes,
-	// as the stack file says; minSize and maxSize bound a change of it.
+	}, with(pulumi.DependsOn(append(append([]pulumi.Resource{}, nodePolicies...), beforeNodes...)),
+		// The Cluster Autoscaler sets the group's desired size between
+		// minSize and maxSize; an up must not set it back (the stack
+		// file's desiredSize is the size the group starts at).
+		pulumi.IgnoreChanges([]string{"scalingConfig.desiredSize"}))...)
 	if err != nil {
 		return err
 	}
@@ -417,6 +419,11 @@ func (c *Cluster) declareEKS(ctx *pulumi.Context, name string, e *plan.EKS) erro
 		pulumi.Parent(c), pulumi.Version(KubernetesVersion), pulumi.DependsOn(append(append([]pulumi.Resource{nodes}, addons...), access...)))
 	if err != nil {
 		return err
+	}
+	if e.Autoscaler != nil {
+		if err := declareClusterAutoscaler(ctx, c, e.Autoscaler, with()); err != nil {
+			return err
+		}
 	}
 	return declarePreviewAccess(ctx, c, name)
 }

@@ -94,8 +94,47 @@ type EKS struct {
 	// Endpoints are the AWS services the VPC reaches privately
 	// (VPCEndpoints).
 	Endpoints []VPCEndpoint
+	// Autoscaler grows and shrinks the node group between its minSize
+	// and maxSize as pods wait for room (ClusterAutoscalerFor).
+	Autoscaler *ClusterAutoscaler
 	// Tags are AWS tags (the provider's default tags).
 	Tags map[string]string
+}
+
+// ClusterAutoscaler is the Cluster Autoscaler of an EKS cluster: the
+// chart of kubernetes/autoscaler at the cluster's minor version, finding
+// the node group by the tags EKS gives a managed node group's Auto
+// Scaling group (k8s.io/cluster-autoscaler/enabled and
+// k8s.io/cluster-autoscaler/<cluster>; EKS User Guide, "Managed node
+// groups"), with AWS credentials by IRSA.
+type ClusterAutoscaler struct {
+	Namespace, ChartRepository, Chart, ChartVersion string
+	// ImageTag is the release of the cluster's minor version
+	// (calendar.ClusterAutoscalerImages).
+	ImageTag    string
+	ClusterName string
+	AWSRegion   string
+	IRSA        IRSA
+}
+
+// ClusterAutoscalerServiceAccount is the autoscaler's service account in
+// kube-system.
+const ClusterAutoscalerServiceAccount = "cluster-autoscaler"
+
+// ClusterAutoscalerFor is the autoscaler of cluster name (its delegate's
+// name, for the IRSA role) at Kubernetes version; nil where the project
+// knows no release of that minor (validate refuses such a cluster).
+func ClusterAutoscalerFor(name, cluster, awsRegion, version string) *ClusterAutoscaler {
+	tag, ok := calendar.ClusterAutoscalerImages[version]
+	if !ok {
+		return nil
+	}
+	return &ClusterAutoscaler{
+		Namespace: "kube-system", ChartRepository: calendar.ClusterAutoscalerChartRepository,
+		Chart: calendar.ClusterAutoscalerChart, ChartVersion: calendar.ClusterAutoscalerChartVersion,
+		ImageTag: tag, ClusterName: cluster, AWSRegion: awsRegion,
+		IRSA: IRSA{RoleName: name + "-autoscaler", ServiceAccount: "kube-system:" + ClusterAutoscalerServiceAccount},
+	}
 }
 
 // EKSAddon is an add-on of an EKS cluster at a version.
@@ -315,6 +354,7 @@ func buildCluster(st *catalog.Stack, r catalog.StackRegion, namespaces []string,
 		Addons:            EKSAddonsFor(c.KubernetesVersion),
 		ServiceCIDR:       cmp.Or(c.ServiceCIDR, catalog.DefaultServiceCIDR(r.NetworkCIDR)),
 		Endpoints:         slices.Clone(VPCEndpoints),
+		Autoscaler:        ClusterAutoscalerFor(name, ident.ClusterName(env.Name, r.Name), r.AWSRegion, c.KubernetesVersion),
 		Tags:              map[string]string{"environment": env.Name, "region": r.Name, "managed-by": ManagedBy},
 	}
 	cl.Delegate.Network.Services = cl.EKS.ServiceCIDR

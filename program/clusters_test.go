@@ -9,6 +9,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 
+	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/components"
 	"github.com/company/harness-platform/internal/catalogtest"
@@ -92,9 +93,10 @@ func TestClustersAndDelegates(t *testing.T) {
 			tNodeGroup: regions, tKMS: regions, tOIDC: regions, tAccessEntry: 3 * regions, tAccessPol: 2 * regions,
 			// The preview group's role, and the delegate's deployer role.
 			tClusterRole: 2 * regions, tClusterRoleBinding: regions,
-			// The delegate and the External Secrets Operator; the token
-			// is the credentials stack's, its Secret made by the operator.
-			tToken: 0, tK8sSecret: 0, tRelease: 2 * regions, tAWSConn: regions,
+			// The delegate, the External Secrets Operator and the Cluster
+			// Autoscaler; the token is the credentials stack's, its Secret
+			// made by the operator.
+			tToken: 0, tK8sSecret: 0, tRelease: 3 * regions, tAWSConn: regions,
 			tExternalSecret: regions, tSecretStore: regions,
 			// The platform stack's, and each service stack's for its
 			// namespaces.
@@ -214,15 +216,31 @@ func TestClustersAndDelegates(t *testing.T) {
 				}
 			}
 		}
+		autoscalers := 0
+		for _, r := range rec.OfType(tRelease) {
+			if str(r, "chart") != calendar.ClusterAutoscalerChart {
+				continue
+			}
+			autoscalers++
+			if got, want := value(r, "values.image.tag").StringValue(), calendar.ClusterAutoscalerImages[st.Cluster.KubernetesVersion]; got != want {
+				t.Errorf("%s: %s runs cluster-autoscaler %s, want %s (the cluster's minor)", stack, r.Name, got, want)
+			}
+			if str(r, "version") != calendar.ClusterAutoscalerChartVersion || str(r, "namespace") != "kube-system" {
+				t.Errorf("%s: %s: chart %s in %s", stack, r.Name, str(r, "version"), str(r, "namespace"))
+			}
+		}
+		if autoscalers != regions {
+			t.Errorf("%s: %d Cluster Autoscalers, want one per cluster (%d)", stack, autoscalers, regions)
+		}
 		for _, p := range rec.OfType(tK8sProvider) {
 			if d := value(p, "helmReleaseSettings.driver"); !d.IsString() || d.StringValue() != plan.HelmDriver {
 				t.Errorf("%s: Kubernetes provider %s keeps Helm releases with driver %v, want %s (readable without Secrets)", stack, p.Name, d, plan.HelmDriver)
 			}
 		}
 		for _, n := range rec.OfType(tNodeGroup) {
-			// No autoscaler runs: the stack file's desired size is applied.
-			if len(n.IgnoreChanges) > 0 {
-				t.Errorf("%s: node group %s ignores changes to %v", stack, n.Name, n.IgnoreChanges)
+			// The autoscaler sets the desired size: an up leaves it.
+			if !slices.Equal(n.IgnoreChanges, []string{"scalingConfig.desiredSize"}) {
+				t.Errorf("%s: node group %s ignores changes to %v, want scalingConfig.desiredSize", stack, n.Name, n.IgnoreChanges)
 			}
 			if got := str(n, "version"); got != st.Cluster.KubernetesVersion {
 				t.Errorf("%s: node group %s at Kubernetes %q, want its cluster's %q", stack, n.Name, got, st.Cluster.KubernetesVersion)
