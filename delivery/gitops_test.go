@@ -7,10 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
+	"golang.org/x/mod/semver"
 	"gopkg.in/yaml.v3"
 )
 
@@ -56,13 +56,18 @@ func manifests(t *testing.T, path string) []manifest {
 	}
 }
 
-// The operator's Stacks form the chain (preview of dev on the preview
-// branch; dev on main; staging and production pinned to a promoted commit,
-// production's one staging has run; each waiting for its upstream),
-// refresh before updates, never destroy on removal, take their
-// credentials from ESC; the service account is bound to
+// The operator's Stacks form the chain (dev on main; staging and
+// production pinned to a promoted commit, production's one staging has
+// run; each waiting for its upstream), refresh before updates, never
+// destroy on removal, fetch the private repository with a token, take
+// their credentials from ESC; the service account is bound to
 // system:auth-delegator only; the root Application applies the
-// Applications in sync waves, which retry and create their namespace.
+// Applications, the operator's chart pinned at 2.3.0 or later among
+// them, and no environment's Stacks where the operator does not deliver
+// (the example's environments: none; platformctl's
+// TestGitOpsAppliesOnlyOperatorEnvironments for the Applications of
+// those it does). There is no preview Stack: the operator cannot preview
+// with the read-only environment (docs/operating.md, The operator path).
 func TestGitOps(t *testing.T) {
 	type want struct {
 		stack, branch, prereq string
@@ -70,7 +75,6 @@ func TestGitOps(t *testing.T) {
 		wave                  string
 	}
 	wants := map[string]want{
-		"preview":    {"company/harness-platform/dev", "preview", "", false, true, "1"},
 		"dev":        {"company/harness-platform/dev", "main", "", false, false, "2"},
 		"staging":    {"company/harness-platform/staging", "", "harness-platform-dev", true, false, "3"},
 		"production": {"company/harness-platform/production", "", "harness-platform-staging", true, false, "4"},
@@ -92,6 +96,11 @@ func TestGitOps(t *testing.T) {
 		}
 		if envs, _ := s["environment"].([]any); len(envs) == 0 {
 			t.Errorf("%s: no ESC environment", dir)
+		}
+		auth, _ := s["gitAuth"].(map[string]any)
+		token, _ := auth["accessToken"].(map[string]any)
+		if secret, _ := token["secret"].(map[string]any); token["type"] != "Secret" || secret["name"] == nil || secret["key"] == nil {
+			t.Errorf("%s: gitAuth %v: the private repository needs an access token from a Secret", dir, auth)
 		}
 		prereqs, _ := s["prerequisites"].([]any)
 		switch {
@@ -118,7 +127,7 @@ func TestGitOps(t *testing.T) {
 	}
 	for _, m := range manifests(t, "../deploy/argocd/rbac.yaml") {
 		if m.Kind == "ClusterRoleBinding" || m.Kind == "RoleBinding" {
-			if m.RoleRef.Name != "system:auth-delegator" || len(m.Subjects) != 1 || (m.Subjects[0].Name != "harness-platform" && m.Subjects[0].Name != "harness-platform-preview") {
+			if m.RoleRef.Name != "system:auth-delegator" || len(m.Subjects) != 1 || m.Subjects[0].Name != "harness-platform" {
 				t.Errorf("binding %s grants %s to %v: only system:auth-delegator", m.Metadata.Name, m.RoleRef.Name, m.Subjects)
 			}
 		}
@@ -126,35 +135,28 @@ func TestGitOps(t *testing.T) {
 			t.Errorf("rbac.yaml defines role %s: the program needs none in this cluster", m.Metadata.Name)
 		}
 	}
-	waves := map[string]string{}
+	apps := map[string]manifest{}
 	for _, m := range manifests(t, "../deploy/argocd/applications.yaml") {
-		if m.Kind != "Application" {
-			continue
-		}
-		name := strings.TrimPrefix(m.Metadata.Name, "harness-platform-")
-		waves[name] = m.Metadata.Annotations["argocd.argoproj.io/sync-wave"]
-		policy, _ := m.Spec["syncPolicy"].(map[string]any)
-		_, automated := policy["automated"].(map[string]any)
-		if automated == (name == "production") {
-			t.Errorf("application %s: automated sync %v (production is synced by hand)", name, automated)
-		}
-		options, _ := policy["syncOptions"].([]any)
-		retry, _ := policy["retry"].(map[string]any)
-		if !slices.Contains(options, any("CreateNamespace=true")) || retry["limit"] == nil {
-			t.Errorf("application %s: sync options %v, retry %v: want CreateNamespace=true and a retry", name, options, retry)
+		apps[m.Metadata.Name] = m
+	}
+	op, ok := apps["pulumi-kubernetes-operator"]
+	source, _ := op.Spec["source"].(map[string]any)
+	if version, _ := source["targetRevision"].(string); !ok || source["chart"] != "pulumi-kubernetes-operator" || semver.Compare("v"+version, "v2.3.0") < 0 {
+		t.Errorf("the operator's Application installs %v, want chart pulumi-kubernetes-operator at 2.3.0 or later (preview mode, structured config)", source)
+	}
+	for _, env := range []string{"dev", "staging", "production"} {
+		if _, ok := apps["harness-platform-"+env]; ok {
+			t.Errorf("an Application syncs %s's Stacks, which the operator does not deliver", env)
 		}
 	}
 	root := manifests(t, "../deploy/argocd/root.yaml")
 	if len(root) != 1 || root[0].Kind != "Application" {
 		t.Fatal("root.yaml: want the root Application")
 	}
-	source, _ := root[0].Spec["source"].(map[string]any)
+	source, _ = root[0].Spec["source"].(map[string]any)
 	directory, _ := source["directory"].(map[string]any)
 	if source["path"] != "deploy/argocd" || directory["include"] != "applications.yaml" {
 		t.Errorf("the root Application syncs %v, want deploy/argocd/applications.yaml", source)
-	}
-	if got := strings.Join([]string{waves["rbac"], waves["preview"], waves["dev"], waves["staging"], waves["production"]}, ","); got != "0,1,2,3,4" {
-		t.Errorf("sync waves rbac, preview, dev, staging, production: %s", got)
 	}
 	cm := manifests(t, "../deploy/argocd/argocd-cm.yaml")
 	if len(cm) != 1 || !strings.Contains(cm[0].Data["resource.customizations.health.pulumi.com_Stack"], `c.type == "Ready"`) {
@@ -171,7 +173,7 @@ var workspaceImages = map[string]bool{"pulumi/pulumi": true}
 
 // Every operator Stack's workspace can run `aws eks get-token` (the
 // image carries the AWS CLI) at the pinned CLI's version, as a nonroot
-// user; the preview Stack previews as the read-only preview role.
+// user; none previews.
 func TestOperatorWorkspaces(t *testing.T) {
 	cli, err := os.ReadFile("../engine/cli.go")
 	if err != nil {
@@ -180,7 +182,7 @@ func TestOperatorWorkspaces(t *testing.T) {
 	_, rest, _ := strings.Cut(string(cli), `CLIVersion = "`)
 	version, _, _ := strings.Cut(rest, `"`)
 	files, _ := filepath.Glob("../deploy/argocd/stacks/*/*.yaml")
-	if len(files) < 7 {
+	if len(files) < 3 {
 		t.Fatalf("only %d Stack manifests", len(files))
 	}
 	for _, f := range files {
@@ -192,20 +194,13 @@ func TestOperatorWorkspaces(t *testing.T) {
 			if !workspaceImages[repo] || tag != version+"-nonroot" {
 				t.Errorf("%s: workspace image %q: want one of %v at %s-nonroot (the AWS CLI for the kubeconfigs, the pinned CLI)", f, image, workspaceImages, version)
 			}
-			envs, _ := m.Spec["environment"].([]any)
-			if preview, _ := m.Spec["preview"].(bool); preview && (len(envs) != 1 || !strings.HasSuffix(envs[0].(string), "-preview")) {
-				t.Errorf("%s: a preview Stack runs with ESC %v, not a -preview environment (the read-only role)", f, envs)
+			if preview, _ := m.Spec["preview"].(bool); preview {
+				t.Errorf("%s: a preview Stack (the operator appends its environment to the stack's own: it would open the deployer's)", f)
 			}
 		}
 	}
 }
 
-// serviceAccount is the operator's workspace service account of the Stack
-// in dir: the preview Stack, which runs a pull request's code, has its own
-// (in a namespace of its own), the deployers' Stacks share one.
-func serviceAccount(dir string) string {
-	if dir == "preview" {
-		return "harness-platform-preview"
-	}
-	return "harness-platform"
-}
+// serviceAccount is the operator's workspace service account: the
+// deployers' Stacks share one.
+func serviceAccount(string) string { return "harness-platform" }

@@ -17,6 +17,35 @@ import (
 // environment that one Argo CD Application syncs.
 const gitopsDir = "deploy/argocd/stacks"
 
+// applicationsFile is the Argo CD Applications the root Application
+// applies (deploy/argocd/root.yaml), written from the catalog.
+const applicationsFile = "deploy/argocd/applications.yaml"
+
+// The Pulumi Kubernetes Operator, pinned: 2.3.0 is the first release with
+// preview mode and structured configuration (pulumi/docs #16672), and the
+// version its installation page installs (oci://ghcr.io/pulumi/helm-charts/
+// pulumi-kubernetes-operator --version 2.3.0).
+const (
+	OperatorChartRepository = "ghcr.io/pulumi/helm-charts"
+	OperatorChart           = "pulumi-kubernetes-operator"
+	OperatorVersion         = "2.3.0"
+)
+
+// operatorEnvs are the environments, in chain order, whose stacks the
+// operator applies (harness-platform:delivery: operator): only they get
+// Stacks in the cluster. An environment another path applies gets none:
+// its Stack would take the stack's lock every resync only for the program
+// to refuse the run (catalog.CheckDelivery).
+func operatorEnvs(c *catalog.Catalog) []string {
+	var out []string
+	for _, env := range c.Chain {
+		if c.Stacks[env].Delivery == catalog.DeliveryOperator {
+			out = append(out, env)
+		}
+	}
+	return out
+}
+
 // serviceStackManifests are the operator's Stacks of the service stacks,
 // by file under gitopsDir: each in its environment's directory and sync
 // wave, on its environment's branch and ESC environment, waiting for its
@@ -25,7 +54,7 @@ const gitopsDir = "deploy/argocd/stacks"
 // (stacks/<env>/stack.yaml); these are derived from the catalog.
 func serviceStackManifests(c *catalog.Catalog, platform map[string]map[string]any) (map[string][]byte, error) {
 	out := map[string][]byte{}
-	for _, env := range c.Chain {
+	for _, env := range operatorEnvs(c) {
 		base, ok := platform[env]
 		if !ok {
 			return nil, fmt.Errorf("%s/%s/stack.yaml: no Stack for environment %s", gitopsDir, env, env)
@@ -37,7 +66,9 @@ func serviceStackManifests(c *catalog.Catalog, platform map[string]map[string]an
 		for _, name := range c.StacksOf(env)[1:] {
 			_, shard := catalog.SplitStack(name)
 			prereqs := []any{map[string]any{"name": "harness-platform-" + env, "requirement": map[string]any{"succeededWithinDuration": "24h"}}}
-			if up := c.Stacks[env].Upstream; up != "" {
+			// The upstream's Stack exists only where the operator applies
+			// it too; otherwise promotion is the pinned commit alone.
+			if up := c.Stacks[env].Upstream; up != "" && c.Stacks[up].Delivery == catalog.DeliveryOperator {
 				prereqs = append(prereqs, map[string]any{"name": "harness-platform-" + catalog.ServiceStackName(up, shard), "requirement": map[string]any{"succeededWithinDuration": "24h"}})
 			}
 			s := map[string]any{}
@@ -72,10 +103,11 @@ func serviceStackManifests(c *catalog.Catalog, platform map[string]map[string]an
 	return out, nil
 }
 
-// readPlatformStacks reads each environment's hand-written Stack.
+// readPlatformStacks reads the hand-written Stack of each environment the
+// operator applies.
 func readPlatformStacks(dir string, c *catalog.Catalog) (map[string]map[string]any, error) {
 	out := map[string]map[string]any{}
-	for _, env := range c.Chain {
+	for _, env := range operatorEnvs(c) {
 		data, err := os.ReadFile(filepath.Join(dir, gitopsDir, env, "stack.yaml"))
 		if err != nil {
 			return nil, err
@@ -102,7 +134,92 @@ func runGitops(c *catalog.Catalog, o options, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
+	repo, err := rootRepository(o.dir)
+	if err != nil {
+		return err
+	}
+	if want[applicationsFile], err = applicationsManifest(c, repo); err != nil {
+		return err
+	}
 	return syncFiles(o.dir, want, o.yes, stdout)
+}
+
+// rootRepository is the repository the root Application syncs
+// (deploy/argocd/root.yaml), which every Application syncs from.
+func rootRepository(dir string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "deploy/argocd/root.yaml"))
+	if err != nil {
+		return "", err
+	}
+	var root struct {
+		Spec struct {
+			Source struct {
+				RepoURL string `yaml:"repoURL"`
+			}
+		}
+	}
+	if err := yaml.Unmarshal(data, &root); err != nil || root.Spec.Source.RepoURL == "" {
+		return "", fmt.Errorf("deploy/argocd/root.yaml: no spec.source.repoURL (%v)", err)
+	}
+	return root.Spec.Source.RepoURL, nil
+}
+
+// applicationsManifest is applications.yaml: the operator's chart and the
+// workspaces' RBAC (wave 0), then one Application per environment the
+// operator applies, in chain order, each a wave after its upstream's (a
+// wave starts once the one before is healthy: argocd-cm.yaml's Stack
+// health). Every Application retries with backoff and creates its
+// namespace; the chain's last (production) is synced by hand: promoting
+// to it is a pull request pinning its commit, then a sync.
+func applicationsManifest(c *catalog.Catalog, repo string) ([]byte, error) {
+	retry := map[string]any{"limit": 5, "backoff": map[string]any{"duration": "30s", "factor": 2, "maxDuration": "10m"}}
+	app := func(name, wave, namespace string, source map[string]any, automated bool) map[string]any {
+		policy := map[string]any{"syncOptions": []any{"CreateNamespace=true"}, "retry": retry}
+		if automated {
+			policy["automated"] = map[string]any{"prune": true, "selfHeal": true}
+		}
+		return map[string]any{
+			"apiVersion": "argoproj.io/v1alpha1",
+			"kind":       "Application",
+			"metadata":   map[string]any{"name": name, "namespace": "argocd", "annotations": map[string]any{"argocd.argoproj.io/sync-wave": wave}},
+			"spec": map[string]any{
+				"project":     "default",
+				"source":      source,
+				"destination": map[string]any{"server": "https://kubernetes.default.svc", "namespace": namespace},
+				"syncPolicy":  policy,
+			},
+		}
+	}
+	docs := []map[string]any{
+		app("pulumi-kubernetes-operator", "0", "pulumi-kubernetes-operator",
+			map[string]any{"repoURL": OperatorChartRepository, "chart": OperatorChart, "targetRevision": OperatorVersion}, true),
+		app("harness-platform-rbac", "0", "pulumi",
+			map[string]any{"repoURL": repo, "targetRevision": "main", "path": "deploy/argocd", "directory": map[string]any{"include": "rbac.yaml"}}, true),
+	}
+	envs := operatorEnvs(c)
+	for i, env := range envs {
+		docs = append(docs, app("harness-platform-"+env, fmt.Sprint(i+1), "pulumi",
+			map[string]any{"repoURL": repo, "targetRevision": "main", "path": gitopsDir + "/" + env}, env != c.Chain[len(c.Chain)-1]))
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Generated by `platformctl gitops` from the catalog: the Applications the root\n"+
+		"# Application (root.yaml) applies in sync waves. Only the environments whose\n"+
+		"# harness-platform:delivery is operator have one (here: %s).\n", orNone(envs))
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	for _, d := range docs {
+		if err := enc.Encode(d); err != nil {
+			return nil, err
+		}
+	}
+	return b.Bytes(), enc.Close()
+}
+
+func orNone(envs []string) string {
+	if len(envs) == 0 {
+		return "none"
+	}
+	return strings.Join(envs, ", ")
 }
 
 // syncFiles compares (or, with write, makes) the generated files under dir
@@ -135,11 +252,11 @@ func syncFiles(dir string, want map[string][]byte, write bool, stdout io.Writer)
 	}
 	switch {
 	case write:
-		fmt.Fprintf(stdout, "%d service stack manifest(s) written or removed under %s\n", len(stale), gitopsDir)
+		fmt.Fprintf(stdout, "%d operator manifest(s) written or removed under deploy/argocd\n", len(stale))
 	case len(stale) > 0:
-		return fmt.Errorf("%s: %d service stack manifest(s) differ from the catalog: %s; run `platformctl gitops --yes`", gitopsDir, len(stale), strings.Join(stale, ", "))
+		return fmt.Errorf("deploy/argocd: %d operator manifest(s) differ from the catalog: %s; run `platformctl gitops --yes`", len(stale), strings.Join(stale, ", "))
 	default:
-		fmt.Fprintf(stdout, "ok: %d service stack manifest(s) follow the catalog\n", len(want))
+		fmt.Fprintf(stdout, "ok: %d operator manifest(s) follow the catalog\n", len(want))
 	}
 	return nil
 }

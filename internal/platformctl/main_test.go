@@ -150,7 +150,7 @@ func TestShortFlags(t *testing.T) {
 	// gitops writes the operator's Stacks with -y as with --yes.
 	gitops := project(t, func(f map[string][]byte) {
 		stacks, _ := filepath.Glob("../../" + gitopsDir + "/*/stack.yaml")
-		for _, path := range stacks {
+		for _, path := range append(stacks, "../../deploy/argocd/root.yaml") {
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)

@@ -2,6 +2,7 @@ package platformctl
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -77,6 +78,9 @@ func TestGitOpsFollowsTheCatalog(t *testing.T) {
 		t.Fatalf("the checked-in manifests: %s%s", out.String(), errOut.String())
 	}
 	c := catalogtest.SyntheticCatalog(t, "../..", 400)
+	for _, env := range c.Chain {
+		c.Stacks[env].Delivery = catalog.DeliveryOperator
+	}
 	platform, err := readPlatformStacks("../..", c)
 	if err != nil {
 		t.Fatal(err)
@@ -121,6 +125,87 @@ func TestGitOpsFollowsTheCatalog(t *testing.T) {
 	}
 	if err := syncFiles(t.TempDir(), files, false, &out); err == nil || !strings.Contains(err.Error(), "platformctl gitops --yes") {
 		t.Errorf("missing manifests: %v", err)
+	}
+}
+
+// Only the environments the operator delivers get Stacks and an
+// Application: none in the example; each, in chain order and a wave after
+// its upstream, where all are; where only staging is, its Application
+// and Stacks alone, waiting for no dev Stack (there is none). Every
+// Application retries and creates its namespace; production is synced by
+// hand; the operator's chart is pinned.
+func TestGitOpsAppliesOnlyOperatorEnvironments(t *testing.T) {
+	type app struct {
+		Metadata struct {
+			Name        string
+			Annotations map[string]string
+		}
+		Spec struct {
+			Source     map[string]any
+			SyncPolicy struct {
+				Automated   map[string]any
+				SyncOptions []string `yaml:"syncOptions"`
+				Retry       map[string]any
+			} `yaml:"syncPolicy"`
+		}
+	}
+	apps := func(c *catalog.Catalog) map[string]app {
+		t.Helper()
+		data, err := applicationsManifest(c, "https://github.com/company/harness-platform.git")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]app{}
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		for {
+			var a app
+			if err := dec.Decode(&a); err != nil {
+				break
+			}
+			out[a.Metadata.Name] = a
+			if !slices.Contains(a.Spec.SyncPolicy.SyncOptions, "CreateNamespace=true") || a.Spec.SyncPolicy.Retry["limit"] == nil {
+				t.Errorf("%s: sync options %v, retry %v", a.Metadata.Name, a.Spec.SyncPolicy.SyncOptions, a.Spec.SyncPolicy.Retry)
+			}
+		}
+		return out
+	}
+	c := catalogtest.Example(t, "../..")
+	got := apps(c)
+	if len(got) != 2 || got["pulumi-kubernetes-operator"].Spec.Source["targetRevision"] != OperatorVersion || got["harness-platform-rbac"].Metadata.Name == "" {
+		t.Errorf("the example: %v", got)
+	}
+	for _, env := range c.Chain {
+		c.Stacks[env].Delivery = catalog.DeliveryOperator
+	}
+	got = apps(c)
+	for i, env := range c.Chain {
+		a, ok := got["harness-platform-"+env]
+		if !ok || a.Metadata.Annotations["argocd.argoproj.io/sync-wave"] != fmt.Sprint(i+1) || a.Spec.Source["path"] != gitopsDir+"/"+env ||
+			(a.Spec.SyncPolicy.Automated != nil) != (env != "production") {
+			t.Errorf("all by the operator: %s: %+v", env, a)
+		}
+	}
+	c = catalogtest.Example(t, "../..")
+	c.Stacks["staging"].Delivery = catalog.DeliveryOperator
+	got = apps(c)
+	if _, ok := got["harness-platform-staging"]; !ok || len(got) != 3 || got["harness-platform-staging"].Metadata.Annotations["argocd.argoproj.io/sync-wave"] != "1" {
+		t.Errorf("staging alone: %v", got)
+	}
+	platform, err := readPlatformStacks("../..", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := serviceStackManifests(c, platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("staging alone: no service Stacks")
+	}
+	for path, data := range files {
+		if !strings.HasPrefix(path, gitopsDir+"/staging/") || strings.Contains(string(data), "harness-platform-dev") {
+			t.Errorf("staging alone: %s:\n%s", path, data)
+		}
 	}
 }
 
