@@ -3,6 +3,7 @@ package delivery
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -341,4 +342,118 @@ func indent(s, by string) string {
 		lines[i] = by + l
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Production's plans made stale between the plan and its up (another
+// merge's up of production landing in between, GitHub not promising the
+// order a concurrency group's runs start in): the up applies nothing,
+// production is planned again from the state as it now is and approved
+// again, and that plan is applied; the first-step path does not run.
+// Stood in for: a plan records the stack's update count, an up refuses
+// a plan whose count is not the stack's (platformctl's exit 4, which
+// TestUpStepTellsStalePlans runs through the step's own script).
+func TestStalePlansArePlannedAgain(t *testing.T) {
+	r, sha := dryRunner(t, false, nil)
+	updates, applied := 0, []string{}
+	bases := map[string]int{} // round: the update count its plan saw
+	r.Intercept = func(s *ghrunner.StepContext) (bool, error) {
+		id := ""
+		if s.Step.ID != nil {
+			id = s.Step.ID.Value
+		}
+		stack, _ := s.Job.Inputs["stack"].(string)
+		round, _ := s.Job.Inputs["round"].(string)
+		switch {
+		case stack == "production" && id == "plan" && s.Job.ID == "plan":
+			bases[round] = updates
+			if round == "1" {
+				updates++ // another up of production lands before this plan's
+			}
+		case stack == "production" && id == "up":
+			if bases[round] != updates {
+				if round != "1" {
+					return true, fmt.Errorf("platformctl exit 4: stale plan")
+				}
+				s.Outputs["stale"] = "true"
+				return true, nil
+			}
+			updates++
+			applied = append(applied, round)
+		}
+		return dryStep(s, false)
+	}
+	run, err := r.Trigger(".github/workflows/up.yml", push(sha))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	results := run.Results()
+	for job, want := range map[string]string{
+		"production / up": ghrunner.Success, "plan-production-again / plan": ghrunner.Success, "production-again / up": ghrunner.Success,
+		"plan-production-rest": ghrunner.Skipped,
+	} {
+		if results[job] != want {
+			t.Errorf("%s: %s, want %s (%v)", job, results[job], want, results)
+		}
+	}
+	if !slices.Equal(applied, []string{"3"}) {
+		t.Errorf("production applied in rounds %v, want only the new plan's (3)", applied)
+	}
+}
+
+// The up step's own script (up-stack.yml), run with a platformctl that
+// exits as told: exit 4 with plans in round 1 is a stale plan, reported
+// as stale=true and no failure; in another round, or any other failure,
+// the step fails with platformctl's code.
+func TestUpStepTellsStalePlans(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(workflows, "up-stack.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ghrunner.ParseWorkflow("up-stack.yml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var script string
+	for _, j := range w.Jobs {
+		for _, s := range j.Steps {
+			if s.ID != nil && s.ID.Value == "up" {
+				script = s.Exec.(*actionlint.ExecRun).Run.Value
+			}
+		}
+	}
+	if script == "" {
+		t.Fatal("up-stack.yml has no step up")
+	}
+	bin := t.TempDir()
+	// go build -o OUT ./cmd/platformctl makes a platformctl exiting $CODE.
+	goStub := "#!/usr/bin/env bash\nif [ \"$1\" = build ] && [ \"$2\" = -o ]; then printf '#!/bin/sh\\nexit %s\\n' \"$CODE\" > \"$3\"; chmod +x \"$3\"; exit 0; fi\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(goStub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		code, plan, round string
+		exit              int
+		stale             bool
+	}{
+		{"0", "true", "1", 0, false},
+		{"4", "true", "1", 0, true},
+		{"4", "true", "3", 4, false},
+		{"4", "false", "1", 4, false},
+		{"1", "true", "1", 1, false},
+	} {
+		tmp := t.TempDir()
+		output := filepath.Join(tmp, "output")
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
+		cmd.Env = []string{"PATH=" + bin + ":" + os.Getenv("PATH"), "CODE=" + c.code, "PLAN=" + c.plan, "ROUND=" + c.round,
+			"STACK=production", "PACK=/pack", "RUNNER_TEMP=" + tmp, "GITHUB_OUTPUT=" + output}
+		out, _ := cmd.CombinedOutput()
+		got, _ := os.ReadFile(output)
+		if cmd.ProcessState.ExitCode() != c.exit || strings.Contains(string(got), "stale=true") != c.stale {
+			t.Errorf("platformctl exit %s, plan %s, round %s: step exit %d, outputs %q; want exit %d, stale %v\n%s",
+				c.code, c.plan, c.round, cmd.ProcessState.ExitCode(), got, c.exit, c.stale, out)
+		}
+	}
 }

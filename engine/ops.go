@@ -252,6 +252,9 @@ func (s *Session) previewStack(ctx context.Context, name string, o runOptions) (
 	if err != nil {
 		return r, err
 	}
+	if err := writePlanBase(ctx, o.PlanDir, name, stack); err != nil {
+		return r, err
+	}
 	step, err := firstStepOf(file)
 	if err != nil || step == nil {
 		return r, err
@@ -301,6 +304,9 @@ func (s *Session) Up(ctx context.Context, name string, opts UpOptions) (auto.UpR
 		return out, err
 	}
 	if o.PlanDir != "" {
+		if err := s.checkPlanBases(ctx, o.PlanDir, waves); err != nil {
+			return out, err
+		}
 		// A plan's first step applies the platform stack's part alone.
 		for _, stack := range waves[0] {
 			if step, err := readFirstStep(o.PlanDir, stack); err != nil {

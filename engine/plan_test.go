@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -79,6 +80,25 @@ func TestUpdatePlans(t *testing.T) {
 	}
 	if _, err := s.Up(ctx, "dev", UpOptions{PlanDir: plans}); err != nil {
 		t.Fatalf("up --plan: %v\n%s", err, s.out)
+	}
+
+	// Plans saved, then another up of the stacks before theirs (another
+	// merge's): the plans are stale, and their up refuses before
+	// anything changes, naming the stacks and what to do.
+	stale := t.TempDir()
+	if _, err := s.Preview(ctx, "dev", PreviewOptions{PlanDir: stale}); err != nil {
+		t.Fatalf("preview --save-plan: %v\n%s", err, s.out)
+	}
+	if _, err := s.Up(ctx, "dev", UpOptions{}); err != nil {
+		t.Fatalf("the other up: %v\n%s", err, s.out)
+	}
+	unchanged := cloudRecords(t, state)
+	_, err = s.Up(ctx, "dev", UpOptions{PlanDir: stale})
+	if !errors.Is(err, ErrStalePlan) || !strings.Contains(err.Error(), "dev (planned after update ") || !strings.Contains(err.Error(), "--save-plan") {
+		t.Errorf("up --plan after another up: %v, want ErrStalePlan naming dev and --save-plan", err)
+	}
+	if after := cloudRecords(t, state); !reflect.DeepEqual(unchanged, after) {
+		t.Error("the refused stale up changed the cloud")
 	}
 
 	approved := t.TempDir()

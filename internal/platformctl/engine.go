@@ -3,6 +3,7 @@ package platformctl
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -107,6 +108,9 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 		reportCalls(s, cmd+" of "+f.stack, stdout)
 		if cmd == "refresh" && engine.OnlyDrift(err) {
 			return &exitError{code: exitDrift, err: fmt.Errorf("drift in %s: %w", f.stack, err)}
+		}
+		if cmd == "up" && errors.Is(err, engine.ErrStalePlan) {
+			return &exitError{code: exitStale, err: fmt.Errorf("%s: %w", f.stack, err)}
 		}
 		if err != nil {
 			return fmt.Errorf("%s failed: %w", f.stack, err)

@@ -22,12 +22,14 @@ import (
 
 // Exit codes: 0 done, 1 the work failed, 2 the command line is wrong, 3
 // the drift check (refresh --preview-only --expect-no-changes) ran and
-// found drift.
+// found drift, 4 an up with saved plans refused them as stale (a stack
+// was updated after they were saved; nothing applied: plan again).
 const (
 	exitOK    = 0
 	exitFail  = 1
 	exitUsage = 2
 	exitDrift = 3
+	exitStale = 4
 )
 
 // exitError ends a command with an exit code; run prints it once, as
