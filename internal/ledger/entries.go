@@ -13,6 +13,7 @@ var Entries = []Entry{
 	{"GitHub Actions", "artifacts (upload/download-artifact v4 names, hidden files) and reruns of failed jobs", "https://github.com/actions/upload-artifact (v4 README)", false, "internal/ghrunner", "TestArtifactsAndReruns"},
 	{"GitHub Actions", "timeout-minutes: a step's kills its process and fails the step; a job's (default 360) cancels the job", "https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax#jobsjob_idtimeout-minutes", false, "internal/ghrunner", "TestTimeoutMinutes"},
 	{"GitHub Actions", "environments with required reviewers: a job waits for one reviewer's approval, not its run's actor's where self-review is prevented; a rejected job fails; the rules are those the program declares", "https://docs.github.com/en/actions/how-tos/deploy/configure-and-manage-deployments/review-deployments", false, "internal/ghrunner", "TestEnvironmentReviews"},
+	{"GitHub Actions", "a concurrency group's waiting runs start in no promised order: production's plans made stale by an up in between are planned and approved again", "https://docs.github.com/en/actions/how-tos/write-workflows/choose-when-workflows-run/control-workflow-concurrency", false, "delivery", "TestStalePlansArePlannedAgain"},
 	{"GitHub Actions", "run: steps with bash as GitHub's Linux runners run them (bash --noprofile --norc -eo pipefail)", "https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax#jobsjob_idstepsshell", false, "internal/ghrunner", "TestShells"},
 
 	// GitHub API: simulated/github.
