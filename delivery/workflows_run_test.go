@@ -457,3 +457,48 @@ func TestUpStepTellsStalePlans(t *testing.T) {
 		}
 	}
 }
+
+// Production's reviewers, as GitHub holds a job for them: until one
+// answers, the production job waits (dev and staging are done, nothing
+// of production has run); a rejection fails it and the run, and nothing
+// after it runs. Reviewers and self-review are the program's
+// (plan.RepositoryEnvironment); here one team reviews.
+func TestUnapprovedProductionWaitsAndRejectedStops(t *testing.T) {
+	r, sha := dryRunner(t, false, nil)
+	r.Protections = map[string]ghrunner.Protection{"production": {Reviewers: []string{"platform-team"}, PreventSelfReview: true}}
+	var decision *ghrunner.Decision
+	r.Review = func(*ghrunner.Job) *ghrunner.Decision { return decision }
+	run, err := r.Trigger(".github/workflows/up.yml", ghrunner.Event{Name: "push", Ref: "refs/heads/main", SHA: sha, Actor: "author", Payload: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if j := run.Job("production / up"); j == nil || !j.Waiting || j.Result != "" {
+		t.Fatalf("unanswered: production / up %+v, want waiting", j)
+	}
+	if res := run.Results(); res["staging / up"] != ghrunner.Success || res["plan-production / plan"] != ghrunner.Success {
+		t.Errorf("before production: %v", res)
+	}
+	// The run's author may not approve it; a reviewer rejects it.
+	decision = &ghrunner.Decision{User: "author", Team: "platform-team"}
+	if err := r.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if j := run.Job("production / up"); !j.Waiting {
+		t.Errorf("self-approved: production / up ran (%s)", j.Result)
+	}
+	decision = &ghrunner.Decision{User: "reviewer", Team: "platform-team", Reject: true}
+	if err := r.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	res := run.Results()
+	if res["production / up"] != ghrunner.Failure || run.Result() != ghrunner.Failure ||
+		res["plan-production-again"] != ghrunner.Skipped || res["plan-production-rest"] != ghrunner.Skipped {
+		t.Errorf("rejected: run %s, jobs %v", run.Result(), res)
+	}
+	if j := run.Job("production / up"); len(j.Steps) != 0 {
+		t.Errorf("the rejected job ran %d steps", len(j.Steps))
+	}
+}
