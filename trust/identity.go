@@ -40,6 +40,9 @@ const (
 	// DeployerRunners are the runner group only main's up-stack.yml and
 	// plan-stack.yml may use (the program's ActionsRunnerGroup).
 	DeployerRunners = "{group: harness-platform-deployers, labels: [self-hosted, harness-platform]}"
+	// HostedRunners are GitHub's hosted runners, a fresh virtual machine
+	// per job: the pull requests' test jobs, which reach no cloud.
+	HostedRunners = "ubuntu-latest"
 )
 
 // Harness roles of the keys in ESC (the service accounts' role bindings,
@@ -107,6 +110,14 @@ func Identities(chain []string) []Identity {
 		{Run: "Harness CI preview (pull requests)", Where: ".harness/pipeline.yaml, stage preview", PullRequest: true, Team: preview,
 			RunsOn: "Harness delegates tagged harness-platform-preview-runner (the preview runners' hosts)",
 			Stored: "Harness secret pulumi_preview_token", Opens: previews(), Harness: HarnessViewer},
+		{Run: "pull-request tests (make test-fast)", Where: ".github/workflows/preview.yml, job test-fast", PullRequest: true, Team: preview,
+			RunsOn: HostedRunners, Workflow: ".github/workflows/preview.yml", Job: "test-fast",
+			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":pull_request", "ref": "refs/pull/1/merge", "event_name": "pull_request"},
+			Opens:  []string{Project + "/shared-reader"}},
+		{Run: "pull-request tests (make test-engine)", Where: ".github/workflows/preview.yml, job test-engine", PullRequest: true, Team: preview,
+			RunsOn: HostedRunners, Workflow: ".github/workflows/preview.yml", Job: "test-engine",
+			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":pull_request", "ref": "refs/pull/1/merge", "event_name": "pull_request"},
+			Opens:  []string{Project + "/shared-reader"}},
 		{Run: "production's saved plan", Where: ".github/workflows/plan-stack.yml (up.yml, job plan-production)", Team: preview,
 			RunsOn: DeployerRunners, Workflow: ".github/workflows/plan-stack.yml", Job: "plan",
 			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":ref:refs/heads/main", "ref": "refs/heads/main", "event_name": "push"},

@@ -31,6 +31,11 @@ type Grant struct {
 	// Lifetime is how long a login lasts once opened (0: as long as
 	// the run's token).
 	Lifetime time.Duration
+	// Token and Repositories are a GitHub App token's, and the
+	// repositories (owner/name) it reads: nil for every repository of
+	// the installation.
+	Token        string
+	Repositories []string
 }
 
 func (g Grant) String() string {
@@ -341,10 +346,25 @@ func (g ghLogin) Open(_ context.Context, inputs map[string]esc.Value, ec esc.Env
 	for _, level := range perms {
 		writes = writes || level == "write"
 	}
-	g.s.grants = append(g.s.grants, Grant{Kind: KindGitHubApp, Name: app.Name + " on " + str(inputs, "owner"), Writes: writes, Via: ec.GetCurrentEnvironmentName(), Lifetime: GitHubTokenLifetime})
+	// repositories narrows the token to those of owner (gh-login's
+	// inputs; GitHub's "repositories" of an installation access token).
+	owner := str(inputs, "owner")
+	name, token := app.Name+" on "+owner, "ghs_stand-in-"+app.Name
+	var repos []string
+	if list, ok := inputs["repositories"].Value.([]esc.Value); ok && len(list) > 0 {
+		var names []string
+		for _, v := range list {
+			n, _ := v.Value.(string)
+			names = append(names, n)
+			repos = append(repos, owner+"/"+n)
+		}
+		name, token = app.Name+" on "+strings.Join(repos, ", "), token+"-"+strings.Join(names, "+")
+	}
+	g.s.grants = append(g.s.grants, Grant{Kind: KindGitHubApp, Name: name, Writes: writes, Via: ec.GetCurrentEnvironmentName(), Lifetime: GitHubTokenLifetime,
+		Token: token, Repositories: repos})
 	// The outputs the published schema requires.
 	return esc.NewValue(map[string]esc.Value{
-		"accessToken":    esc.NewSecret("ghs_stand-in-" + app.Name),
+		"accessToken":    esc.NewSecret(token),
 		"appId":          inputs["appId"],
 		"appSlug":        esc.NewValue(app.Name),
 		"installationId": esc.NewValue(json.Number("1")),

@@ -258,8 +258,8 @@ func TestDiagram(t *testing.T) {
 
 // The identity table's "runs on" is what the workflows say: each GitHub
 // Actions identity's job runs on the runners its row names (compared as
-// YAML values), a pull request's on the ephemeral preview runners, never
-// the deployers'.
+// YAML values), a pull request's on the ephemeral preview runners or
+// GitHub's hosted ones (a fresh machine per job), never the deployers'.
 func TestIdentitiesRunWhereTheWorkflowsSay(t *testing.T) {
 	for _, id := range trust.Identities(chain) {
 		if id.Workflow == "" {
@@ -289,7 +289,7 @@ func TestIdentitiesRunWhereTheWorkflowsSay(t *testing.T) {
 		if !reflect.DeepEqual(job.RunsOn, want) {
 			t.Errorf("%s: %s job %s runs on %v, the table says %s", id.Run, id.Workflow, id.Job, job.RunsOn, id.RunsOn)
 		}
-		if id.PullRequest && id.RunsOn != trust.PreviewRunners {
+		if id.PullRequest && id.RunsOn != trust.PreviewRunners && id.RunsOn != trust.HostedRunners {
 			t.Errorf("%s runs a pull request's code on %s", id.Run, id.RunsOn)
 		}
 	}

@@ -23,7 +23,10 @@ import (
 // then git fetch at fetch-depth (default 1: a shallow clone, so a step
 // that needs history fails as it would on GitHub; 0: every branch and
 // pull request ref), then a detached checkout. with: repository naming
-// another repository links its directory from Runner.Repos instead.
+// another repository links its directory from Runner.Repos instead, when
+// with: token is a token minted for it (CreateGitHubAppToken); the job's
+// own token reads only its repository, and git's answer is GitHub's for
+// a private repository it cannot read ("Repository not found").
 // It does not: persist credentials (no token is written to
 // .git/config, whatever persist-credentials says; nothing offline needs
 // one), fetch tags for fetch-depth 1, submodules, LFS, sparse
@@ -36,6 +39,12 @@ func Checkout(s *StepContext) error {
 		dir, ok := s.Runner.Repos[repo]
 		if !ok {
 			return fmt.Errorf("repository %s is not known to this runner (Runner.Repos)", repo)
+		}
+		// The job's own token (with: token's default) reads only its
+		// repository; another needs a token minted for it (apptoken.go).
+		if !s.Runner.reads(s.With["token"], repo) {
+			return fmt.Errorf("remote: Repository not found.\nfatal: repository 'https://github.com/%s/' not found "+
+				"(the token reads only %s: mint one for %s with actions/create-github-app-token and pass it as with: token)", repo, o.Repo, repo)
 		}
 		if err := os.RemoveAll(dest); err != nil {
 			return err

@@ -97,24 +97,24 @@ func AuthActions(m *trust.Model) Action {
 // Open opens environment (org/project/name) as the team of token, as
 // esc-action and pulumi env run do: ESC refuses an environment the team
 // may not open; the logins are answered as AWS and GitHub would.
-func Open(m *trust.Model, token, environment string) (map[string]string, error) {
+func Open(m *trust.Model, token, environment string) (map[string]string, []trust.Grant, error) {
 	team := TeamOfToken(token)
 	if team == "" {
-		return nil, fmt.Errorf("no Pulumi access token (PULUMI_ACCESS_TOKEN): run pulumi/auth-actions first")
+		return nil, nil, fmt.Errorf("no Pulumi access token (PULUMI_ACCESS_TOKEN): run pulumi/auth-actions first")
 	}
 	org, env, ok := strings.Cut(environment, "/")
 	if !ok || org != m.Access.Organization {
-		return nil, fmt.Errorf("environment %q: want %s/<project>/<name>", environment, m.Access.Organization)
+		return nil, nil, fmt.Errorf("environment %q: want %s/<project>/<name>", environment, m.Access.Organization)
 	}
 	o, err := m.Open(context.Background(), team, env, false)
 	if err != nil {
-		return nil, fmt.Errorf("opening %s as team %s: %w", environment, team, err)
+		return nil, nil, fmt.Errorf("opening %s as team %s: %w", environment, team, err)
 	}
 	out := map[string]string{}
 	for k, v := range o.Values.GetEnvironmentVariables() {
 		out[k] = v.ToString(false)
 	}
-	return out, nil
+	return out, o.Grants, nil
 }
 
 // EscAction stands in for pulumi/esc-action@v1: it opens the
@@ -125,9 +125,16 @@ func Open(m *trust.Model, token, environment string) (map[string]string, error) 
 // files:, or take keys: and export-environment-variables.
 func EscAction(m *trust.Model) Action {
 	return func(s *StepContext) error {
-		vars, err := Open(m, s.Env["PULUMI_ACCESS_TOKEN"], s.With["environment"])
+		vars, grants, err := Open(m, s.Env["PULUMI_ACCESS_TOKEN"], s.With["environment"])
 		if err != nil {
 			return err
+		}
+		// The GitHub App tokens it minted read what they were minted
+		// for (a checkout of another repository asks).
+		for _, g := range grants {
+			if g.Kind == trust.KindGitHubApp && g.Token != "" {
+				s.Runner.grant(g.Token, g.Repositories)
+			}
 		}
 		names := make([]string, 0, len(vars))
 		for k, v := range vars {

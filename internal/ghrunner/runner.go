@@ -65,6 +65,9 @@ type Runner struct {
 	Beside map[string]string
 	// Vars and Secrets are the vars and secrets contexts.
 	Vars, Secrets map[string]string
+	// Apps are the GitHub Apps whose tokens CreateGitHubAppToken mints.
+	Apps      []App
+	appTokens *appTokens
 	// Intercept, when set, is asked before each step whether it stands
 	// in for it (handled): failure injection and dry runs.
 	Intercept func(s *StepContext) (handled bool, err error)

@@ -160,7 +160,7 @@ func envRun(args []string) error {
 	if err != nil {
 		return err
 	}
-	vars, err := ghrunner.Open(m, os.Getenv("PULUMI_ACCESS_TOKEN"), env)
+	vars, _, err := ghrunner.Open(m, os.Getenv("PULUMI_ACCESS_TOKEN"), env)
 	if err != nil {
 		return err
 	}
