@@ -502,3 +502,86 @@ func TestUnapprovedProductionWaitsAndRejectedStops(t *testing.T) {
 		t.Errorf("the rejected job ran %d steps", len(j.Steps))
 	}
 }
+
+// Two merges back to back, each run going through dev, staging and
+// production as GitHub schedules them (each stack's concurrency group,
+// no order promised among waiting runs): every up applies only main's
+// newest commit (an older run's up stops at its first step), and no
+// production up applies a plan made before another production update
+// (stale plans are refused and planned again: here a person's up lands
+// between the newer merge's plan and its up). Production ends at the
+// newer merge, which holds both changes, and no run fails.
+// Stood in for: each stack's update count and the commit it last
+// applied; a plan records the count, an up refuses a plan whose count is
+// not the stack's.
+func TestTwoMergesBackToBackReachProduction(t *testing.T) {
+	r, first := dryRunner(t, false, nil)
+	second, err := r.Origin.Commit("main", "the second merge", func(dir string) error {
+		return os.WriteFile(filepath.Join(dir, "second"), []byte("x"), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	updates, at := map[string]int{}, map[string]string{}
+	bases := map[string]int{} // run/round: production's count its plan saw
+	var stale []string
+	r.Intercept = func(s *ghrunner.StepContext) (bool, error) {
+		id := ""
+		if s.Step.ID != nil {
+			id = s.Step.ID.Value
+		}
+		stack, _ := s.Job.Inputs["stack"].(string)
+		round, _ := s.Job.Inputs["round"].(string)
+		key := fmt.Sprintf("%d/%s", s.Job.Run.ID, round)
+		switch {
+		case id == "newest":
+			s.Outputs["newest"] = fmt.Sprint(s.Job.Run.Event.SHA == second)
+			return true, nil
+		case stack == "production" && id == "plan" && s.Job.ID == "plan":
+			bases[key] = updates[stack]
+			if s.Job.Run.Event.SHA == second && round == "1" {
+				// A person's up of production (break glass) lands
+				// between the newer merge's plan and its up.
+				updates[stack]++
+			}
+		case id == "up":
+			plan, _ := s.Job.Inputs["plan"].(bool)
+			if plan && bases[key] != updates[stack] {
+				stale = append(stale, key)
+				if round != "1" {
+					return true, fmt.Errorf("platformctl exit 4: stale plan")
+				}
+				s.Outputs["stale"] = "true"
+				return true, nil
+			}
+			updates[stack]++
+			at[stack] = s.Job.Run.Event.SHA
+		}
+		return dryStep(s, false)
+	}
+	runs := []*ghrunner.Run{}
+	for _, sha := range []string{first, second} {
+		run, err := r.Trigger(".github/workflows/up.yml", push(sha))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, run)
+	}
+	if err := r.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range runs {
+		if run.Result() != ghrunner.Success {
+			t.Errorf("run #%d (%s): %s %v", run.ID, run.Event.SHA[:7], run.Result(), run.Results())
+		}
+	}
+	for _, stack := range []string{"dev", "staging", "production"} {
+		if at[stack] != second || updates[stack] == 0 {
+			t.Errorf("%s last applied %q (%d updates), want the second merge %s", stack, at[stack], updates[stack], second[:7])
+		}
+	}
+	if want := fmt.Sprintf("%d/1", runs[1].ID); !slices.Equal(stale, []string{want}) {
+		t.Errorf("stale plans refused: %v, want the newer merge's first plan only (%s), made before the person's up", stale, want)
+	}
+	t.Logf("production: %d updates; stale plans refused and planned again: %v; started: %v", updates["production"], stale, r.Started)
+}
