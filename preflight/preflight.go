@@ -24,6 +24,7 @@ import (
 	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/calendar"
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/credentials"
 	"github.com/company/harness-platform/diag"
 	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/trust"
@@ -742,6 +743,20 @@ func checkGitHubOrg(ctx context.Context, svc Services, owner string, readOnly bo
 	return out
 }
 
+// secretsOpenedBy names the AWS secrets opening env reads and who makes
+// each (package credentials; "" when none, or the model is unreadable).
+func secretsOpenedBy(env string) string {
+	m, err := trust.Load()
+	if err != nil {
+		return ""
+	}
+	var out []string
+	for _, cr := range credentials.OpenedBy(m, env) {
+		out = append(out, fmt.Sprintf("%s (%s), made by the %s", cr.Where, cr.What, cr.Owner))
+	}
+	return strings.Join(out, "; ")
+}
+
 // checkEnvironments opens every ESC environment the run's stacks open,
 // with the run's token (a refusal here is the CLI's refusal at the first
 // stack), and, for a read-only run, proves that its token CANNOT open
@@ -753,6 +768,9 @@ func checkEnvironments(ctx context.Context, svc Services, r Requirements) []Prob
 	for _, env := range r.Opens {
 		if err := svc.OpenEnvironment(ctx, env); err != nil {
 			fix := "give the run its team's Pulumi token (esc/pulumi/access.yaml: pulumi/auth-actions with scope team:<team>) and that team open permission on " + env
+			if needs := secretsOpenedBy(env); needs != "" {
+				fix += "; if the refusal is a secret's (missing, or without a value), put it: " + needs
+			}
 			out = append(out, Problem{Check: "ESC environment " + env, Err: err, Fix: fix})
 		}
 	}

@@ -434,6 +434,10 @@ func TestEnvironmentChecks(t *testing.T) {
 	for _, want := range []string{
 		"ESC environment harness-platform/dev: [403] You do not have permission to perform this operation.; give the run its team's Pulumi token",
 		"the AWS logins of harness-platform/dev: they last 1h0m0s in Pulumi Cloud's definition, and a run may take 6h0m0s",
+		// The secrets the environment reads (its import's), and who makes
+		// each (package credentials).
+		"if the refusal is a secret's (missing, or without a value), put it: AWS Secrets Manager harness-platform/ci/github-app-writer-key (account 111111111111",
+		"made by the Harness account admin (a service account's API key)",
 	} {
 		if text := strings.Join(got, "\n"); !strings.Contains(text, want) {
 			t.Errorf("an up with the preview token and 1h logins: got %q, want %q", text, want)

@@ -12,8 +12,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/credentials"
 	"github.com/company/harness-platform/engine"
 	"github.com/company/harness-platform/plan"
+	"github.com/company/harness-platform/trust"
 )
 
 // The groups of the command list (platformctl -h).
@@ -260,6 +262,25 @@ func commands() []*cobra.Command {
 			},
 			run: func(c *catalog.Catalog, o options, stdout, _ io.Writer) error {
 				return renderStack(c, o.stack, plan.RenderOptions{Service: o.service, Resolved: o.resolved}, stdout)
+			}},
+		{use: "credentials", group: groupCatalog,
+			short: "name every credential a first up needs: where it lives, who makes it, what reads it",
+			long: "Name every credential the stacks' first up needs, from the files that read them (esc/, the stack\n" +
+				"files, catalog/teams.yaml): where each lives, who makes it, what reads it, and how to see it is there.\n" +
+				"Values are never printed: none is held here (docs/runbook.md, Credentials).",
+			flags: dirFlag,
+			run: func(c *catalog.Catalog, _ options, stdout, _ io.Writer) error {
+				m, err := trust.Load()
+				if err != nil {
+					return err
+				}
+				list := credentials.List(c, m)
+				for _, cr := range list {
+					fmt.Fprintf(stdout, "- %s\n    where: %s\n    made by: %s\n    read by: %s\n    check: %s\n",
+						cr.What, cr.Where, cr.Owner, strings.Join(cr.ReadBy, "; "), cr.Check)
+				}
+				fmt.Fprintf(stdout, "%d credentials\n", len(list))
+				return nil
 			}},
 		{use: "policy-pack", group: groupCatalog,
 			short: "build the project's CrossGuard policy pack and print its path",

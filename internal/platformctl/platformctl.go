@@ -156,7 +156,8 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		Long: "platformctl works on the catalog (without cloud, state or the Pulumi CLI) and drives the program\n" +
 			"through the Pulumi Automation API: against the real backend and providers, or with --offline\n" +
 			"against a local file:// backend and the simulated cloud.\n\n" +
-			"Exit codes: 0 done, 1 the work failed, 2 the command line is wrong, 3 the drift check found drift.",
+			"Exit codes: 0 done, 1 the work failed, 2 the command line is wrong, 3 the drift check found drift,\n" +
+			"4 an up refused its saved plans as stale.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
