@@ -2,6 +2,7 @@ package trust_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -291,6 +292,55 @@ func TestIdentitiesRunWhereTheWorkflowsSay(t *testing.T) {
 		}
 		if id.PullRequest && id.RunsOn != trust.PreviewRunners && id.RunsOn != trust.HostedRunners {
 			t.Errorf("%s runs a pull request's code on %s", id.Run, id.RunsOn)
+		}
+	}
+}
+
+// Each account's template reuses a Pulumi OIDC provider the account
+// already has (IAM holds one per URL, and refuses a second): the
+// provider is made only with PulumiOidcProvider=create (the default),
+// and nothing refers to it by Ref or GetAtt, which a provider the
+// template does not make would break; the roles trust it by its ARN,
+// the same either way.
+func TestTemplatesReuseAnExistingPulumiOidcProvider(t *testing.T) {
+	paths, _ := filepath.Glob("../esc/aws/*.json")
+	if len(paths) == 0 {
+		t.Fatal("no account templates")
+	}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tmpl struct {
+			Parameters map[string]struct {
+				AllowedValues []string
+				Default       string
+			}
+			Conditions map[string]map[string][]any
+			Resources  map[string]struct {
+				Type      string
+				Condition string
+			}
+		}
+		if err := json.Unmarshal(data, &tmpl); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		p := tmpl.Parameters["PulumiOidcProvider"]
+		if p.Default != "create" || strings.Join(p.AllowedValues, ",") != "create,exists" {
+			t.Errorf("%s: parameter PulumiOidcProvider %+v, want create (default) or exists", path, p)
+		}
+		eq := tmpl.Conditions["CreatePulumiOidc"]["Fn::Equals"]
+		if ref, _ := eq[0].(map[string]any); len(eq) != 2 || ref["Ref"] != "PulumiOidcProvider" || eq[1] != "create" {
+			t.Errorf("%s: condition CreatePulumiOidc %v", path, eq)
+		}
+		for name, r := range tmpl.Resources {
+			if r.Type == "AWS::IAM::OIDCProvider" && name == "PulumiOidc" && r.Condition != "CreatePulumiOidc" {
+				t.Errorf("%s: %s is made whatever PulumiOidcProvider says", path, name)
+			}
+		}
+		if strings.Contains(string(data), `"Ref": "PulumiOidc"`) || strings.Contains(string(data), `"PulumiOidc",`) {
+			t.Errorf("%s: something refers to PulumiOidc, which an account that has its provider does not make", path)
 		}
 	}
 }
