@@ -572,17 +572,19 @@ func (r *Runner) queue(j *Job) error {
 	r.seq++
 	j.seq = r.seq
 	j.Attempt = j.Run.Attempt
-	if j.Run.cancelled {
-		j.finish(Cancelled)
-		return nil
-	}
 	s := r.jobScope(j)
 	cond := str(j.Def.If)
 	ok, err := s.Condition(cond)
 	if err != nil {
 		return fmt.Errorf("%s: job %s: if: %w", j.Workflow.Path, j.Name, err)
 	}
-	if !ok {
+	switch {
+	case !ok && j.Run.cancelled:
+		// A cancelled run's job whose if: is false (no always() or
+		// cancelled()) is cancelled, not skipped (cancel's citation).
+		j.finish(Cancelled)
+		return nil
+	case !ok:
 		j.finish(Skipped)
 		return nil
 	}
@@ -736,14 +738,27 @@ func (r *Runner) cancel(x any, why string) {
 		x.cancelled = true
 		x.finish(Cancelled)
 	case *Run:
+		// GitHub's cancellation of a run ("Canceling a workflow run",
+		// Steps GitHub takes to cancel a workflow run): "the server
+		// re-evaluates if conditions for all currently running jobs. If
+		// the condition evaluates to true, the job will not get canceled.
+		// For example, the condition if: always() would evaluate to true
+		// and the job continues to run. When there is no condition, that
+		// is the equivalent of the condition if: success()". A job not yet
+		// started is decided the same way when its needs finish (queue):
+		// always() and cancelled() jobs run, the rest are cancelled.
 		x.cancelled = true
 		for _, j := range x.leaves() {
-			if j.state != done && j.state != expanded {
-				if j.Group != "" && j.state == running {
-					r.release(j.Group)
-				}
-				j.finish(Cancelled)
+			if j.state == done || j.state == expanded || j.state == waiting {
+				continue
 			}
+			if ok, err := r.jobScope(j).Condition(str(j.Def.If)); err == nil && ok {
+				continue
+			}
+			if j.Group != "" && j.state == running {
+				r.release(j.Group)
+			}
+			j.finish(Cancelled)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package ghrunner
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -404,7 +405,7 @@ jobs:
 }
 
 // A workflow-level group with cancel-in-progress cancels the run that
-// holds it.
+// holds it; its always() and cancelled() jobs still run.
 func TestCancelInProgress(t *testing.T) {
 	r, sha := newRunner(t, map[string]string{
 		".github/workflows/pr.yml": `
@@ -422,6 +423,24 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - run: echo b
+  cleanup:
+    needs: a
+    if: always()
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo cleanup
+  report:
+    needs: a
+    if: cancelled()
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo report
+  ship:
+    needs: a
+    if: ${{ !cancelled() }}
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo ship
 `,
 	})
 	ev := Event{Name: "pull_request", Ref: "refs/pull/3/merge", SHA: sha, Payload: map[string]any{"pull_request": map[string]any{"number": float64(3)}}}
@@ -436,6 +455,13 @@ jobs:
 	wait(t, r)
 	if first.Result() != Cancelled || second.Result() != Success {
 		t.Errorf("first %s %v, second %s %v", first.Result(), first.Results(), second.Result(), second.Results())
+	}
+	// The cancelled run's jobs as GitHub decides them ("Canceling a
+	// workflow run": if: conditions re-evaluated, always() and
+	// cancelled() true, no condition being success()).
+	want := map[string]string{"a": Cancelled, "b": Cancelled, "cleanup": Success, "report": Success, "ship": Cancelled}
+	if got := first.Results(); !maps.Equal(got, want) {
+		t.Errorf("the cancelled run's jobs: %v, want %v", got, want)
 	}
 }
 
