@@ -116,4 +116,3 @@ func TestRunbookNamesTheCredentials(t *testing.T) {
 		t.Errorf("%s's credentials table is stale: go test ./credentials -update rewrites it", doc)
 	}
 }
-
