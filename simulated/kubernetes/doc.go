@@ -30,14 +30,24 @@
 //   - The clusters' CA certificates (ClusterCA), which the simulated EKS
 //     returns and the real provider parses.
 //
+// Beside the provider, Workloads (workloads.go) stands for what a
+// cluster does with the Deployments Harness applies: Pod Security
+// admission by Kubernetes' own library, the ReplicaSet's pods, placement
+// by requests as kube-scheduler's NodeResourcesFit does, and the Cluster
+// Autoscaler's scale-up to the group's maximum; a caller builds it from
+// what the simulated cloud holds (the engine's TestChainRunsItsServices).
+//
 // It does NOT:
 //
-//   - run anything: there is no API server and there are no
-//     controllers; objects are stored, nothing is scheduled, and a
-//     release's pods (the delegate's) never start. The one controller
-//     stood for is External Secrets Operator's, and only as preflight
-//     asks of it (Delegates): an ExternalSecret counts as synced when
-//     it is stored, its target Secret is not made;
+//   - run what the provider stores: objects are stored, a release's
+//     pods (the delegate's) never start on their own (Workloads places
+//     the pods it is told of). The one controller stood for is External
+//     Secrets Operator's, and only as preflight asks of it (Delegates):
+//     an ExternalSecret counts as synced when it is stored, its target
+//     Secret is not made;
+//   - place pods by anything but their requests (no affinity, taints,
+//     topology spread or priorities), or hash a pod template as the
+//     Deployment controller does (the hash's value differs);
 //   - refuse a custom resource whose definition the cluster lacks (the
 //     API server's "no matches for kind"): an ExternalSecret is stored
 //     whether or not the operator's chart installed its CRDs;
