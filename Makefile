@@ -3,7 +3,7 @@
 #   make test   every test layer, engine tests through the real Pulumi CLI
 GO ?= go
 
-.PHONY: demo test test-fast test-engine check cli policy bench bench-engine bench-pr golden bindings clean-state
+.PHONY: bench-merge demo test test-fast test-engine check cli policy bench bench-engine bench-pr golden bindings clean-state
 
 # cli builds the pinned Pulumi CLI once and caches it outside the clone.
 cli:
@@ -49,6 +49,12 @@ bench:
 # 1,000 services (about 15 minutes on 2 cores).
 bench-engine: cli
 	$(GO) test -run '^$$' -bench BenchmarkUp -benchtime 1x -timeout 90m ./engine
+
+# bench-merge: the up of dev that applies a one-service merge (up
+# --changed: the platform stack and the service's stack), dev deployed
+# first outside the timer, at 100, 300 and 1,000 services (issue 61).
+bench-merge: cli
+	$(GO) test -run '^$$' -bench BenchmarkOneServiceMerge -benchtime 1x -timeout 120m ./engine
 
 # bench-pr: a pull request's checks at 1,000 services (issue 47): the chain
 # deployed offline outside the timer, then .github/workflows/preview.yml

@@ -242,7 +242,15 @@ func TestWorkflowContract(t *testing.T) {
 		!strings.Contains(planText, "first-step=$first") {
 		t.Error("plan-stack: want a preview saving its plans as this run's artifact, outside the protected environment")
 	}
-	stackJob, _ := load(t, "up-stack.yml")
+	// Production's plan covers exactly the stacks its up applies: both
+	// --changed, with the history to compare against.
+	if !strings.Contains(planText, "preview --stack \"$STACK\" --changed --save-plan plans") || !strings.Contains(planText, "fetch-depth: 0") {
+		t.Error("plan-stack: want the preview of the changed stacks only (--changed), with the whole history (fetch-depth: 0)")
+	}
+	stackJob, stackText := load(t, "up-stack.yml")
+	if !strings.Contains(stackText, "fetch-depth: 0") {
+		t.Error("up-stack: --changed needs the whole history (fetch-depth: 0)")
+	}
 	job := stackJob.Jobs["up"]
 	if job.Environment != "${{ inputs.stack }}" || job.Concurrency["group"] != "stack-${{ inputs.stack }}" || job.Concurrency["cancel-in-progress"] != false || job.Concurrency["queue"] != "max" {
 		t.Errorf("up-stack: environment %v concurrency %v", job.Environment, job.Concurrency)
@@ -276,7 +284,9 @@ func TestWorkflowContract(t *testing.T) {
 	// Stale plans (platformctl exits 4) told from a failure, and only in
 	// the first round.
 	for _, want := range []string{"platformctl\" up --stack \"$STACK\" --yes", "--policy-pack", "--parallel 2 --stack-parallel 2", "plan=(--plan plans)",
-		`[ "$code" = 4 ] && [ "$PLAN" = true ] && [ "$ROUND" = 1 ]`} {
+		`[ "$code" = 4 ] && [ "$PLAN" = true ] && [ "$ROUND" = 1 ]`,
+		// A merge ups only the stacks its change touches.
+		`--yes --changed`} {
 		if !strings.Contains(upRun, want) {
 			t.Errorf("up-stack does not run %q", want)
 		}

@@ -105,6 +105,10 @@ type runOptions struct {
 	// targets and exclude: an up of these resources only, or of all but
 	// these (pulumi up --target, --exclude; a rotation's two steps).
 	targets, exclude []string
+	// only: the stacks of the environment to run (nil: all); commit:
+	// recorded on each stack an up applies.
+	only   []string
+	commit string
 }
 
 func (o runOptions) streams(s *Session) (stdout, stderr io.Writer) {
@@ -138,6 +142,20 @@ func (s *Session) Preview(ctx context.Context, name string, opts PreviewOptions)
 	waves, err := Waves(s.Catalog, name)
 	if err != nil {
 		return out, err
+	}
+	waves = only(waves, o.only)
+	if len(waves) == 0 {
+		stdout, _ := o.streams(s)
+		fmt.Fprintf(stdout, "%s: no stack to preview\n", name)
+		if o.PlanDir != "" {
+			// Saved all the same, so that the plans (none) have a digest
+			// and an artifact, and their up applies nothing.
+			if err := os.MkdirAll(o.PlanDir, 0o700); err != nil {
+				return out, err
+			}
+			return out, os.WriteFile(filepath.Join(o.PlanDir, "no-stack-changed"), []byte(name+": no stack changed since its last up\n"), 0o600)
+		}
+		return out, nil
 	}
 	err = s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o runOptions) error {
 		r, err := s.previewStack(ctx, stack, o)
@@ -303,6 +321,16 @@ func (s *Session) Up(ctx context.Context, name string, opts UpOptions) (auto.UpR
 	if err != nil {
 		return out, err
 	}
+	waves = only(waves, o.only)
+	if len(waves) == 0 {
+		stdout, _ := o.streams(s)
+		fmt.Fprintf(stdout, "%s: no stack to update\n", name)
+		return out, nil
+	}
+	// Without its platform stack, an environment's up leaves its
+	// credentials stack too (it changes only with a cluster), and
+	// previews every service stack it runs before the first changes.
+	platform := slices.ContainsFunc(waves[0], isPlatform)
 	if o.PlanDir != "" {
 		if err := s.checkPlanBases(ctx, o.PlanDir, waves); err != nil {
 			return out, err
@@ -312,11 +340,16 @@ func (s *Session) Up(ctx context.Context, name string, opts UpOptions) (auto.UpR
 			if step, err := readFirstStep(o.PlanDir, stack); err != nil {
 				return out, err
 			} else if step != nil {
+				// A first step applies part of the platform stack: its
+				// commit is not recorded, so the rest is planned from
+				// the same base.
 				waves = waves[:1]
+				o.commit = ""
 			}
 		}
 	}
 	creds, withCreds := CredentialsOf(name)
+	withCreds = withCreds && platform
 	if withCreds {
 		if err := s.requireTokensMoved(ctx, name); err != nil {
 			return out, err
@@ -326,7 +359,7 @@ func (s *Session) Up(ctx context.Context, name string, opts UpOptions) (auto.UpR
 	// where the credentials stack comes first, the platform stack too
 	// (its own update would refuse only after the credentials changed).
 	checked := waves[1:]
-	if withCreds {
+	if withCreds || !platform {
 		checked = waves
 	}
 	if len(checked) > 0 {
@@ -377,10 +410,13 @@ func (s *Session) Up(ctx context.Context, name string, opts UpOptions) (auto.UpR
 		}
 	}
 	err = s.eachOf(ctx, waves, o, func(ctx context.Context, stack string, o runOptions) error {
-		if len(waves) > 1 && !slices.Contains(waves[0], stack) {
+		if len(waves) > 1 && !slices.Contains(waves[0], stack) || !platform {
 			o.previewed = true
 		}
 		r, err := s.upStack(ctx, stack, o)
+		if err == nil {
+			err = s.recordCommit(ctx, stack, o.commit)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		stdout := out.StdOut + r.StdOut

@@ -25,11 +25,14 @@ type PreviewOptions struct {
 	PlanDir                 string
 	Parallel, StackParallel int
 	Stdout, Stderr          io.Writer
+	// Only, when not nil, are the stacks of the environment previewed
+	// (a merge's changed stacks), the others left out.
+	Only []string
 }
 
 func (o PreviewOptions) run() runOptions {
 	return runOptions{Diff: o.Diff, ExpectNoChanges: o.ExpectNoChanges, PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs,
-		EventLog: o.EventLog, PlanDir: o.PlanDir, Parallel: o.Parallel, StackParallel: o.StackParallel, Stdout: o.Stdout, Stderr: o.Stderr}
+		EventLog: o.EventLog, PlanDir: o.PlanDir, Parallel: o.Parallel, StackParallel: o.StackParallel, Stdout: o.Stdout, Stderr: o.Stderr, only: o.Only}
 }
 
 // UpOptions are an update's (pulumi up --yes).
@@ -42,11 +45,18 @@ type UpOptions struct {
 	PlanDir                 string
 	Parallel, StackParallel int
 	Stdout, Stderr          io.Writer
+	// Only, when not nil, are the stacks of the environment upped (a
+	// merge's changed stacks); the credentials stack only with the
+	// platform stack.
+	Only []string
+	// Commit, when set, is recorded on each stack the up applies
+	// (DeployedCommitTag).
+	Commit string
 }
 
 func (o UpOptions) run() runOptions {
 	return runOptions{Diff: o.Diff, PolicyPacks: o.PolicyPacks, PolicyPackConfigs: o.PolicyPackConfigs, PlanDir: o.PlanDir,
-		Parallel: o.Parallel, StackParallel: o.StackParallel, Stdout: o.Stdout, Stderr: o.Stderr}
+		Parallel: o.Parallel, StackParallel: o.StackParallel, Stdout: o.Stdout, Stderr: o.Stderr, only: o.Only, commit: o.Commit}
 }
 
 // RefreshOptions are a refresh's (pulumi refresh).

@@ -37,6 +37,7 @@ type options struct {
 	policyPacks, policyConfigs []string
 	noPolicy                   bool
 	dryRun                     bool // move and import without --yes: only report
+	changed                    bool // preview and up: only the stacks changed since their last up
 	events, details, base      string
 	max                        int
 	backupDir, from            string
@@ -364,6 +365,7 @@ func commands() []*cobra.Command {
 			flags: func(fs *pflag.FlagSet, o *options) {
 				updateFlags(fs, o)
 				fs.StringVar(&o.planDir, "save-plan", "", "save each stack's update plan in `DIR`, for up --plan")
+				fs.BoolVar(&o.changed, "changed", false, "only the stacks a change since each one's last up touches (its recorded commit)")
 			},
 			run: runEngine},
 		{use: "up --stack STACK --yes", group: groupStacks,
@@ -373,6 +375,7 @@ func commands() []*cobra.Command {
 				updateFlags(fs, o)
 				yesFlag(fs, o, "apply the changes (required)")
 				fs.StringVar(&o.planDir, "plan", "", "apply exactly the update plans preview --save-plan saved in `DIR`")
+				fs.BoolVar(&o.changed, "changed", false, "only the stacks a change since each one's last up touches (its recorded commit)")
 			},
 			check: confirmChange,
 			run:   runEngine},

@@ -84,13 +84,22 @@ func runEngine(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
+		// The stacks a change touches (--changed), and the commit an up
+		// records on each stack it applies (none outside a git clone).
+		var only []string
+		commit := headCommit(f.dir)
+		if f.changed && (cmd == "preview" || cmd == "up") {
+			if only, commit, err = changedStacks(ctx, s, c, f.dir, f.stack, stdout); err != nil {
+				return err
+			}
+		}
 		switch cmd {
 		case "preview":
 			_, err = s.Preview(ctx, f.stack, engine.PreviewOptions{Diff: f.diff, ExpectNoChanges: f.expectNoChanges, PolicyPacks: packs, PolicyPackConfigs: configs,
-				PlanDir: f.planDir, Parallel: f.parallel, StackParallel: f.stackParallel})
+				PlanDir: f.planDir, Parallel: f.parallel, StackParallel: f.stackParallel, Only: only})
 		case "up":
 			_, err = s.Up(ctx, f.stack, engine.UpOptions{Diff: f.diff, PolicyPacks: packs, PolicyPackConfigs: configs,
-				PlanDir: f.planDir, Parallel: f.parallel, StackParallel: f.stackParallel})
+				PlanDir: f.planDir, Parallel: f.parallel, StackParallel: f.stackParallel, Only: only, Commit: commit})
 		case "refresh":
 			err = s.Refresh(ctx, f.stack, engine.RefreshOptions{Diff: f.diff, PreviewOnly: f.previewOnly, ExpectNoChanges: f.expectNoChanges,
 				Parallel: f.parallel, StackParallel: f.stackParallel})

@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/company/harness-platform/apibudget"
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/simulated"
+)
+
+// BenchmarkOneServiceMerge measures, through the real CLI offline, the up
+// of dev that applies a one-service change the way the merge workflow
+// runs it (platformctl up --changed): dev deployed first, outside the
+// timer, recording its commit; then one service's entry changes, and
+// the up applies the stacks that change touches, the platform stack and
+// the service's stack (what changedStacks gives for it,
+// TestChangedStacks). It reports the up's time, its Harness and GitHub
+// calls and the stacks it ran; the calls and time should not grow with
+// the catalog.
+//
+//	go test -run '^$' -bench BenchmarkOneServiceMerge -benchtime 1x ./engine
+func BenchmarkOneServiceMerge(b *testing.B) {
+	for _, n := range []int{100, 300, 1000} {
+		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
+			files, err := catalogtest.Synthetic("..", n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c, err := catalog.Parse(files)
+			if err != nil {
+				b.Fatal(err)
+			}
+			edited := map[string][]byte{}
+			for k, v := range files {
+				edited[k] = v
+			}
+			edited[catalog.ServicesFile] = []byte(strings.Replace(string(files[catalog.ServicesFile]),
+				"  - name: svc-00010\n", "  - name: svc-00010\n    description: changed by the merge\n", 1))
+			changed, err := catalog.Parse(edited)
+			if err != nil {
+				b.Fatal(err)
+			}
+			svc, _ := changed.Service("svc-00010")
+			touched := []string{"dev", catalog.ServiceStackName("dev", svc.Stack)}
+			ctx := context.Background()
+			for i := 0; i < b.N; i++ {
+				state := b.TempDir()
+				s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.Up(ctx, "dev", UpOptions{Commit: "base"}); err != nil {
+					b.Fatal(err)
+				}
+				s.Close()
+
+				s, err = Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Catalog: changed, Stdout: io.Discard, Stderr: io.Discard})
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				if _, err := s.Up(ctx, "dev", UpOptions{Commit: "merge", Only: touched}); err != nil {
+					b.Fatal(err)
+				}
+				took := time.Since(start)
+				calls, err := s.APICalls()
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.Close()
+				b.ReportMetric(took.Seconds(), "merge-up-s")
+				b.ReportMetric(float64(calls.Total.Harness()), "harness-calls")
+				b.ReportMetric(float64(calls.Total.GitHub()), "github-calls")
+				b.ReportMetric(apibudget.Least(calls.Total.Needs(apibudget.Budgets)).Minutes(), "least-min")
+				b.ReportMetric(float64(len(touched)), "stacks-run")
+				b.ReportMetric(float64(len(c.StacksOf("dev"))), "stacks")
+			}
+		})
+	}
+}
