@@ -257,28 +257,15 @@ func TestFirstStepRoundsKeepTheirBackups(t *testing.T) {
 // past, and the preflight and up steps then do not run. GitHub does not
 // promise the order a concurrency group's waiting runs start in.
 func TestOnlyMainsNewestCommitIsApplied(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(workflows, "up-stack.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := ghrunner.ParseWorkflow("up-stack.yml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var script string
+	w := upStack(t)
+	script := stepScript(t, w, "newest")
 	after := map[string]string{}
 	for _, j := range w.Jobs {
 		for _, s := range j.Steps {
-			if s.ID != nil && s.ID.Value == "newest" {
-				script = s.Exec.(*actionlint.ExecRun).Run.Value
-			}
 			if s.Name != nil && s.If != nil {
 				after[s.Name.Value] = s.If.Value
 			}
 		}
-	}
-	if script == "" {
-		t.Fatal("up-stack.yml has no step newest")
 	}
 	for name, cond := range after {
 		if (strings.HasPrefix(name, "Preflight of ") || strings.HasPrefix(name, "Up every stack of ")) && cond != "steps.newest.outputs.newest == 'true'" {
@@ -336,6 +323,34 @@ jobs:
 	}
 }
 
+// upStack is .github/workflows/up-stack.yml, parsed.
+func upStack(t *testing.T) *ghrunner.Workflow {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(workflows, "up-stack.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ghrunner.ParseWorkflow("up-stack.yml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// stepScript is the run: script of w's step id.
+func stepScript(t *testing.T, w *ghrunner.Workflow, id string) string {
+	t.Helper()
+	for _, j := range w.Jobs {
+		for _, s := range j.Steps {
+			if s.ID != nil && s.ID.Value == id {
+				return s.Exec.(*actionlint.ExecRun).Run.Value
+			}
+		}
+	}
+	t.Fatalf("%s has no step %s", w.Path, id)
+	return ""
+}
+
 func indent(s, by string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	for i, l := range lines {
@@ -349,39 +364,12 @@ func indent(s, by string) string {
 // order a concurrency group's runs start in): the up applies nothing,
 // production is planned again from the state as it now is and approved
 // again, and that plan is applied; the first-step path does not run.
-// Stood in for: a plan records the stack's update count, an up refuses
-// a plan whose count is not the stack's (platformctl's exit 4, which
-// TestUpStepTellsStalePlans runs through the step's own script).
+// Stood in for by savedPlans.
 func TestStalePlansArePlannedAgain(t *testing.T) {
 	r, sha := dryRunner(t, false, nil)
-	updates, applied := 0, []string{}
-	bases := map[string]int{} // round: the update count its plan saw
-	r.Intercept = func(s *ghrunner.StepContext) (bool, error) {
-		id := ""
-		if s.Step.ID != nil {
-			id = s.Step.ID.Value
-		}
-		stack, _ := s.Job.Inputs["stack"].(string)
-		round, _ := s.Job.Inputs["round"].(string)
-		switch {
-		case stack == "production" && id == "plan" && s.Job.ID == "plan":
-			bases[round] = updates
-			if round == "1" {
-				updates++ // another up of production lands before this plan's
-			}
-		case stack == "production" && id == "up":
-			if bases[round] != updates {
-				if round != "1" {
-					return true, fmt.Errorf("platformctl exit 4: stale plan")
-				}
-				s.Outputs["stale"] = "true"
-				return true, nil
-			}
-			updates++
-			applied = append(applied, round)
-		}
-		return dryStep(s, false)
-	}
+	// Another up of production lands before the first plan's.
+	p := newSavedPlans(func(_ *ghrunner.StepContext, round string) bool { return round == "1" })
+	r.Intercept = p.step
 	run, err := r.Trigger(".github/workflows/up.yml", push(sha))
 	if err != nil {
 		t.Fatal(err)
@@ -398,8 +386,8 @@ func TestStalePlansArePlannedAgain(t *testing.T) {
 			t.Errorf("%s: %s, want %s (%v)", job, results[job], want, results)
 		}
 	}
-	if !slices.Equal(applied, []string{"3"}) {
-		t.Errorf("production applied in rounds %v, want only the new plan's (3)", applied)
+	if want := []string{fmt.Sprintf("%d/3", run.ID)}; !slices.Equal(p.applied, want) {
+		t.Errorf("production applied in rounds %v, want only the new plan's (%v)", p.applied, want)
 	}
 }
 
@@ -408,25 +396,7 @@ func TestStalePlansArePlannedAgain(t *testing.T) {
 // as stale=true and no failure; in another round, or any other failure,
 // the step fails with platformctl's code.
 func TestUpStepTellsStalePlans(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(workflows, "up-stack.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := ghrunner.ParseWorkflow("up-stack.yml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var script string
-	for _, j := range w.Jobs {
-		for _, s := range j.Steps {
-			if s.ID != nil && s.ID.Value == "up" {
-				script = s.Exec.(*actionlint.ExecRun).Run.Value
-			}
-		}
-	}
-	if script == "" {
-		t.Fatal("up-stack.yml has no step up")
-	}
+	script := stepScript(t, upStack(t), "up")
 	bin := t.TempDir()
 	// go build -o OUT ./cmd/platformctl makes a platformctl exiting $CODE.
 	goStub := "#!/usr/bin/env bash\nif [ \"$1\" = build ] && [ \"$2\" = -o ]; then printf '#!/bin/sh\\nexit %s\\n' \"$CODE\" > \"$3\"; chmod +x \"$3\"; exit 0; fi\nexit 1\n"
@@ -511,9 +481,7 @@ func TestUnapprovedProductionWaitsAndRejectedStops(t *testing.T) {
 // (stale plans are refused and planned again: here a person's up lands
 // between the newer merge's plan and its up). Production ends at the
 // newer merge, which holds both changes, and no run fails.
-// Stood in for: each stack's update count and the commit it last
-// applied; a plan records the count, an up refuses a plan whose count is
-// not the stack's.
+// Stood in for by savedPlans.
 func TestTwoMergesBackToBackReachProduction(t *testing.T) {
 	r, first := dryRunner(t, false, nil)
 	second, err := r.Origin.Commit("main", "the second merge", func(dir string) error {
@@ -522,42 +490,17 @@ func TestTwoMergesBackToBackReachProduction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	updates, at := map[string]int{}, map[string]string{}
-	bases := map[string]int{} // run/round: production's count its plan saw
-	var stale []string
+	// A person's up of production (break glass) lands between the newer
+	// merge's plan and its up.
+	p := newSavedPlans(func(s *ghrunner.StepContext, round string) bool {
+		return s.Job.Run.Event.SHA == second && round == "1"
+	})
 	r.Intercept = func(s *ghrunner.StepContext) (bool, error) {
-		id := ""
-		if s.Step.ID != nil {
-			id = s.Step.ID.Value
-		}
-		stack, _ := s.Job.Inputs["stack"].(string)
-		round, _ := s.Job.Inputs["round"].(string)
-		key := fmt.Sprintf("%d/%s", s.Job.Run.ID, round)
-		switch {
-		case id == "newest":
+		if s.Step.ID != nil && s.Step.ID.Value == "newest" {
 			s.Outputs["newest"] = fmt.Sprint(s.Job.Run.Event.SHA == second)
 			return true, nil
-		case stack == "production" && id == "plan" && s.Job.ID == "plan":
-			bases[key] = updates[stack]
-			if s.Job.Run.Event.SHA == second && round == "1" {
-				// A person's up of production (break glass) lands
-				// between the newer merge's plan and its up.
-				updates[stack]++
-			}
-		case id == "up":
-			plan, _ := s.Job.Inputs["plan"].(bool)
-			if plan && bases[key] != updates[stack] {
-				stale = append(stale, key)
-				if round != "1" {
-					return true, fmt.Errorf("platformctl exit 4: stale plan")
-				}
-				s.Outputs["stale"] = "true"
-				return true, nil
-			}
-			updates[stack]++
-			at[stack] = s.Job.Run.Event.SHA
 		}
-		return dryStep(s, false)
+		return p.step(s)
 	}
 	runs := []*ghrunner.Run{}
 	for _, sha := range []string{first, second} {
@@ -576,12 +519,67 @@ func TestTwoMergesBackToBackReachProduction(t *testing.T) {
 		}
 	}
 	for _, stack := range []string{"dev", "staging", "production"} {
-		if at[stack] != second || updates[stack] == 0 {
-			t.Errorf("%s last applied %q (%d updates), want the second merge %s", stack, at[stack], updates[stack], second[:7])
+		if p.at[stack] != second || p.updates[stack] == 0 {
+			t.Errorf("%s last applied %q (%d updates), want the second merge %s", stack, p.at[stack], p.updates[stack], second[:7])
 		}
 	}
-	if want := fmt.Sprintf("%d/1", runs[1].ID); !slices.Equal(stale, []string{want}) {
-		t.Errorf("stale plans refused: %v, want the newer merge's first plan only (%s), made before the person's up", stale, want)
+	if want := fmt.Sprintf("%d/1", runs[1].ID); !slices.Equal(p.stale, []string{want}) {
+		t.Errorf("stale plans refused: %v, want the newer merge's first plan only (%s), made before the person's up", p.stale, want)
 	}
-	t.Logf("production: %d updates; stale plans refused and planned again: %v; started: %v", updates["production"], stale, r.Started)
+	t.Logf("production: %d updates; stale plans refused and planned again: %v; started: %v", p.updates["production"], p.stale, r.Started)
+}
+
+// savedPlans stands in for what platformctl does with production's saved
+// plans, over the dry steps: each stack's update count and the commit
+// it last applied; a plan records production's count, and an up with
+// plans refuses one whose count is not the stack's (platformctl's exit 4),
+// which up-stack.yml's script reports as stale=true in round 1 and a
+// failure after (TestUpStepTellsStalePlans runs that script).
+type savedPlans struct {
+	updates map[string]int    // stack: its updates
+	at      map[string]string // stack: the commit it last applied
+	bases   map[string]int    // run/round: production's count its plan saw
+	stale   []string          // run/round: plans refused as stale
+	applied []string          // run/round: production's ups applied
+	// landsAfter says whether another up of production lands just after
+	// the plan of s (round).
+	landsAfter func(s *ghrunner.StepContext, round string) bool
+}
+
+func newSavedPlans(landsAfter func(*ghrunner.StepContext, string) bool) *savedPlans {
+	return &savedPlans{updates: map[string]int{}, at: map[string]string{}, bases: map[string]int{}, landsAfter: landsAfter}
+}
+
+// step is a runner's Intercept: the plan and up steps as above, every
+// other step dryStep's.
+func (p *savedPlans) step(s *ghrunner.StepContext) (bool, error) {
+	id := ""
+	if s.Step.ID != nil {
+		id = s.Step.ID.Value
+	}
+	stack, _ := s.Job.Inputs["stack"].(string)
+	round, _ := s.Job.Inputs["round"].(string)
+	key := fmt.Sprintf("%d/%s", s.Job.Run.ID, round)
+	switch {
+	case stack == "production" && id == "plan" && s.Job.ID == "plan":
+		p.bases[key] = p.updates[stack]
+		if p.landsAfter(s, round) {
+			p.updates[stack]++
+		}
+	case id == "up":
+		if plan, _ := s.Job.Inputs["plan"].(bool); plan && p.bases[key] != p.updates[stack] {
+			p.stale = append(p.stale, key)
+			if round != "1" {
+				return true, fmt.Errorf("platformctl exit 4: stale plan")
+			}
+			s.Outputs["stale"] = "true"
+			return true, nil
+		}
+		p.updates[stack]++
+		p.at[stack] = s.Job.Run.Event.SHA
+		if stack == "production" {
+			p.applied = append(p.applied, key)
+		}
+	}
+	return dryStep(s, false)
 }

@@ -57,7 +57,7 @@ func BenchmarkUp(b *testing.B) {
 			ctx := context.Background()
 			for i := 0; i < b.N; i++ {
 				state := b.TempDir()
-				s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
+				s, err := benchSession(ctx, state, c)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -74,7 +74,7 @@ func BenchmarkUp(b *testing.B) {
 				}
 				s.Close()
 
-				s, err = Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Catalog: template, Stdout: io.Discard, Stderr: io.Discard})
+				s, err = benchSession(ctx, state, template)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -160,6 +160,12 @@ func BenchmarkUp(b *testing.B) {
 	}
 }
 
+// benchSession is an offline session of the project on state with
+// catalog c, as a run opens it (no test environment), its output dropped.
+func benchSession(ctx context.Context, state string, c *catalog.Catalog) (*Session, error) {
+	return Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
+}
+
 func bytesContains(b []byte, s string) bool { return bytes.Contains(b, []byte(s)) }
 
 // BenchmarkImport adopts, through the real CLI offline, the Harness
@@ -181,7 +187,7 @@ func BenchmarkImport(b *testing.B) {
 			}
 			ctx := context.Background()
 			made := b.TempDir()
-			s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: made, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
+			s, err := benchSession(ctx, made, c)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -195,7 +201,7 @@ func BenchmarkImport(b *testing.B) {
 			}
 			for i := 0; i < b.N; i++ {
 				state := b.TempDir()
-				s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
+				s, err := benchSession(ctx, state, c)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -3,7 +3,8 @@ package engine
 import (
 	"context"
 	"slices"
-	"strings"
+
+	"github.com/company/harness-platform/catalog"
 )
 
 // A merge ups the stacks its change touches (platformctl up --changed):
@@ -56,4 +57,7 @@ func only(waves [][]string, keep []string) [][]string {
 
 // isPlatform reports whether stack is an environment's platform stack
 // (no shard).
-func isPlatform(stack string) bool { return !strings.Contains(stack, ".") }
+func isPlatform(stack string) bool {
+	_, shard := catalog.SplitStack(stack)
+	return shard == ""
+}

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
-	"github.com/company/harness-platform/simulated"
 )
 
 // BenchmarkOneServiceMerge measures, through the real CLI offline, the up
@@ -51,7 +49,7 @@ func BenchmarkOneServiceMerge(b *testing.B) {
 			ctx := context.Background()
 			for i := 0; i < b.N; i++ {
 				state := b.TempDir()
-				s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Catalog: c, Stdout: io.Discard, Stderr: io.Discard})
+				s, err := benchSession(ctx, state, c)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -60,7 +58,7 @@ func BenchmarkOneServiceMerge(b *testing.B) {
 				}
 				s.Close()
 
-				s, err = Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: state, Catalog: changed, Stdout: io.Discard, Stderr: io.Discard})
+				s, err = benchSession(ctx, state, changed)
 				if err != nil {
 					b.Fatal(err)
 				}

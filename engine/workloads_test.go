@@ -26,8 +26,9 @@ func TestChainRunsItsServices(t *testing.T) {
 	t.Parallel()
 	c := example(t)
 	_, ch := onTheChain(t)
+	k8s := providerRecords(t, ch.state, "kubernetes")
 	labels := map[string]map[string]string{}
-	for _, r := range providerRecords(t, ch.state, "kubernetes") {
+	for _, r := range k8s {
 		if r.Type == "kubernetes:core/v1:Namespace" {
 			meta, _ := r.Properties["metadata"].(map[string]any)
 			ls := map[string]string{}
@@ -40,7 +41,7 @@ func TestChainRunsItsServices(t *testing.T) {
 	}
 	// The clusters whose Cluster Autoscaler the simulated Kubernetes holds.
 	autoscaled := map[string]bool{}
-	for _, r := range providerRecords(t, ch.state, "kubernetes") {
+	for _, r := range k8s {
 		values, _ := r.Properties["values"].(map[string]any)
 		discovery, _ := values["autoDiscovery"].(map[string]any)
 		if r.Type == "kubernetes:helm.sh/v3:Release" && r.Properties["chart"] == "cluster-autoscaler" {

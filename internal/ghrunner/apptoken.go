@@ -1,6 +1,7 @@
 package ghrunner
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -58,7 +59,7 @@ func CreateGitHubAppToken(s *StepContext) error {
 	var want []string
 	for _, name := range strings.FieldsFunc(s.With["repositories"], func(r rune) bool { return r == ',' || r == '\n' }) {
 		if name = strings.TrimSpace(name); name != "" {
-			want = append(want, cmpOr(owner, app.Owner)+"/"+name)
+			want = append(want, cmp.Or(owner, app.Owner)+"/"+name)
 		}
 	}
 	switch {
@@ -116,11 +117,4 @@ func (r *Runner) reads(token, repo string) bool {
 	t.Lock()
 	defer t.Unlock()
 	return slices.Contains(t.repos[token], repo) || slices.Contains(t.repos[token], "*")
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -82,13 +83,7 @@ func changedStacks(ctx context.Context, s deployed, c *catalog.Catalog, dir, env
 		bases[b] = append(bases[b], st)
 	}
 	keep := map[string]bool{}
-	for _, base := range slices.Sorted(func(yield func(string) bool) {
-		for b := range bases {
-			if !yield(b) {
-				return
-			}
-		}
-	}) {
+	for _, base := range slices.Sorted(maps.Keys(bases)) {
 		stacks := bases[base]
 		mark := func(why string, which []string) {
 			for _, st := range which {
@@ -136,16 +131,14 @@ func changedStacks(ctx context.Context, s deployed, c *catalog.Catalog, dir, env
 			mark(fmt.Sprintf("the catalog changed them since %s: updated", short(base)), touched)
 		}
 	}
-	var out2 []string
+	// Not nil when empty: nil would mean every stack (engine's Only).
+	run := []string{}
 	for _, st := range all {
 		if keep[st] {
-			out2 = append(out2, st)
+			run = append(run, st)
 		}
 	}
-	if out2 == nil {
-		out2 = []string{}
-	}
-	return out2, head, nil
+	return run, head, nil
 }
 
 // catalogAt loads the catalog of commit rev of the project in dir.

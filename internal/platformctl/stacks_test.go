@@ -81,14 +81,7 @@ func TestGitOpsFollowsTheCatalog(t *testing.T) {
 	for _, env := range c.Chain {
 		c.Stacks[env].Delivery = catalog.DeliveryOperator
 	}
-	platform, err := readPlatformStacks("../..", c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := serviceStackManifests(c, platform)
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := operatorStacks(t, c)
 	if want := len(c.AllStacks()) - len(c.Chain); len(files) != want || want < 10 {
 		t.Fatalf("%d manifests, want %d", len(files), want)
 	}
@@ -191,14 +184,7 @@ func TestGitOpsAppliesOnlyOperatorEnvironments(t *testing.T) {
 	if _, ok := got["harness-platform-staging"]; !ok || len(got) != 3 || got["harness-platform-staging"].Metadata.Annotations["argocd.argoproj.io/sync-wave"] != "1" {
 		t.Errorf("staging alone: %v", got)
 	}
-	platform, err := readPlatformStacks("../..", c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := serviceStackManifests(c, platform)
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := operatorStacks(t, c)
 	if len(files) == 0 {
 		t.Fatal("staging alone: no service Stacks")
 	}
@@ -207,6 +193,21 @@ func TestGitOpsAppliesOnlyOperatorEnvironments(t *testing.T) {
 			t.Errorf("staging alone: %s:\n%s", path, data)
 		}
 	}
+}
+
+// operatorStacks are the service stacks' Stacks gitops writes for c,
+// from the checked-in platform Stacks.
+func operatorStacks(t *testing.T, c *catalog.Catalog) map[string][]byte {
+	t.Helper()
+	platform, err := readPlatformStacks("../..", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := serviceStackManifests(c, platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
 
 // restore's closing lines: the refresh preview's summary in words, never
