@@ -141,8 +141,11 @@ func TestGitOps(t *testing.T) {
 	}
 	op, ok := apps["pulumi-kubernetes-operator"]
 	source, _ := op.Spec["source"].(map[string]any)
-	if version, _ := source["targetRevision"].(string); !ok || source["chart"] != "pulumi-kubernetes-operator" || semver.Compare("v"+version, "v2.3.0") < 0 {
-		t.Errorf("the operator's Application installs %v, want chart pulumi-kubernetes-operator at 2.3.0 or later (preview mode, structured config)", source)
+	// Argo CD's OCI source (User Guide, "OCI"): the chart's repository
+	// by oci://, path "." for a Helm chart, its tag.
+	if version, _ := source["targetRevision"].(string); !ok || source["repoURL"] != "oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator" ||
+		source["path"] != "." || semver.Compare("v"+version, "v2.3.0") < 0 {
+		t.Errorf("the operator's Application installs %v, want the OCI chart pulumi-kubernetes-operator (path .) at 2.3.0 or later (preview mode, structured config)", source)
 	}
 	for _, env := range []string{"dev", "staging", "production"} {
 		if _, ok := apps["harness-platform-"+env]; ok {

@@ -26,9 +26,13 @@ const applicationsFile = "deploy/argocd/applications.yaml"
 // version its installation page installs (oci://ghcr.io/pulumi/helm-charts/
 // pulumi-kubernetes-operator --version 2.3.0).
 const (
-	OperatorChartRepository = "ghcr.io/pulumi/helm-charts"
-	OperatorChart           = "pulumi-kubernetes-operator"
-	OperatorVersion         = "2.3.0"
+	// Argo CD reads it as an OCI source (Argo CD 3.1 and later, User
+	// Guide, "OCI": repoURL oci://<registry>/<repository>, path "." for
+	// an OCI Helm chart, targetRevision its tag), which needs no
+	// repository declared; the older Helm-over-OCI form (repoURL without
+	// oci://, chart) needs a repository Secret with enableOCI.
+	OperatorChart   = "oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator"
+	OperatorVersion = "2.3.0"
 )
 
 // operatorEnvs are the environments, in chain order, whose stacks the
@@ -192,7 +196,7 @@ func applicationsManifest(c *catalog.Catalog, repo string) ([]byte, error) {
 	}
 	docs := []map[string]any{
 		app("pulumi-kubernetes-operator", "0", "pulumi-kubernetes-operator",
-			map[string]any{"repoURL": OperatorChartRepository, "chart": OperatorChart, "targetRevision": OperatorVersion}, true),
+			map[string]any{"repoURL": OperatorChart, "path": ".", "targetRevision": OperatorVersion}, true),
 		app("harness-platform-rbac", "0", "pulumi",
 			map[string]any{"repoURL": repo, "targetRevision": "main", "path": "deploy/argocd", "directory": map[string]any{"include": "rbac.yaml"}}, true),
 	}
