@@ -20,5 +20,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	pulumi.Run(program.New(files, program.Delivery(catalog.RunDelivery())))
+	pulumi.Run(program.New(files, program.Delivery(catalog.RunDelivery()),
+		program.RereadRepositories(os.Getenv(program.RereadRepositoriesEnv) != "")))
 }

@@ -24,6 +24,9 @@ type GitHubArgs struct {
 	Webhooks map[string]pulumi.StringOutput
 	// APIKey is the webhook API key, a secret; nil when not configured.
 	APIKey pulumi.StringInput
+	// RepositoryIDs are the ids of repositories the stack already knows,
+	// by "owner/name" (its last update's): only the others are looked up.
+	RepositoryIDs map[string]int
 }
 
 // GitHub declares what the stack owns in GitHub: this program's repository
@@ -48,6 +51,12 @@ func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulum
 		if err != nil {
 			return nil, err
 		}
+		// The repository's id, as GitHub gave it when an environment was
+		// created (terraform-provider-github v6.12.1,
+		// resource_github_repository_environment.go Create sets
+		// repository_id from Repositories.Get) and kept in its state: a
+		// run reads it again only without environments.
+		var repoID pulumi.IntInput
 		for _, e := range r.Environments {
 			var teams pulumi.IntArray
 			for _, slug := range e.ReviewerTeams {
@@ -62,7 +71,7 @@ func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulum
 					return n, nil
 				}).(pulumi.IntOutput))
 			}
-			if _, err := github.NewRepositoryEnvironment(ctx, r.Name+"-"+e.Name, &github.RepositoryEnvironmentArgs{
+			env, err := github.NewRepositoryEnvironment(ctx, r.Name+"-"+e.Name, &github.RepositoryEnvironmentArgs{
 				Repository:        pulumi.String(r.Name),
 				Environment:       pulumi.String(e.Name),
 				Reviewers:         github.RepositoryEnvironmentReviewerArray{github.RepositoryEnvironmentReviewerArgs{Teams: teams}},
@@ -72,8 +81,12 @@ func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulum
 				DeploymentBranchPolicy: &github.RepositoryEnvironmentDeploymentBranchPolicyArgs{
 					ProtectedBranches: pulumi.Bool(true), CustomBranchPolicies: pulumi.Bool(false),
 				},
-			}, opts...); err != nil {
+			}, opts...)
+			if err != nil {
 				return nil, err
+			}
+			if repoID == nil {
+				repoID = env.RepositoryId
 			}
 		}
 		// Reviewers must have at least read access to the repository
@@ -95,12 +108,14 @@ func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulum
 		}
 		// The deployer runners: this repository's selected workflows only,
 		// at main (plan.RunnerGroup); never public repositories'.
-		repo := github.LookupRepositoryOutput(ctx, github.LookupRepositoryOutputArgs{FullName: pulumi.String(r.Owner + "/" + r.Name)},
-			pulumi.Provider(providers.byOwner[r.Owner]))
+		if repoID == nil {
+			repoID = github.LookupRepositoryOutput(ctx, github.LookupRepositoryOutputArgs{FullName: pulumi.String(r.Owner + "/" + r.Name)},
+				pulumi.Provider(providers.byOwner[r.Owner])).RepoId()
+		}
 		if _, err := github.NewActionsRunnerGroup(ctx, r.RunnerGroup.Name, &github.ActionsRunnerGroupArgs{
 			Name:                     pulumi.String(r.RunnerGroup.Name),
 			Visibility:               pulumi.String("selected"),
-			SelectedRepositoryIds:    pulumi.IntArray{repo.RepoId()},
+			SelectedRepositoryIds:    pulumi.IntArray{repoID},
 			RestrictedToWorkflows:    pulumi.Bool(true),
 			SelectedWorkflows:        pulumi.ToStringArray(r.RunnerGroup.Workflows),
 			AllowsPublicRepositories: pulumi.Bool(false),
@@ -123,7 +138,7 @@ func NewGitHub(ctx *pulumi.Context, name string, args *GitHubArgs, opts ...pulum
 			return nil, err
 		}
 	}
-	if err := declareServiceGitHub(ctx, args, providers); err != nil {
+	if _, err := declareServiceGitHub(ctx, args, providers); err != nil {
 		return nil, err
 	}
 	return g, ctx.RegisterResourceOutputs(g, pulumi.Map{})
@@ -187,8 +202,10 @@ func newGitHubProvider(ctx *pulumi.Context, name, owner string, opts ...pulumi.R
 // DeclareServiceGitHub declares, at the stack's root (see
 // service_stack.go), a service stack's GitHub objects: its webhook
 // variable (and API key secret) in each organisation holding its
-// services' repositories, and their Backstage files.
-func DeclareServiceGitHub(ctx *pulumi.Context, args *GitHubArgs) error {
+// services' repositories, and their Backstage files. It returns the ids
+// of the repositories the variables select, by "owner/name", for the
+// stack to keep (args.RepositoryIDs of its next run).
+func DeclareServiceGitHub(ctx *pulumi.Context, args *GitHubArgs) (pulumi.IntMap, error) {
 	ps := githubProviders{ctx: ctx, byOwner: map[string]*github.Provider{}}
 	return declareServiceGitHub(ctx, args, ps)
 }
@@ -197,26 +214,42 @@ func DeclareServiceGitHub(ctx *pulumi.Context, args *GitHubArgs) error {
 // names, by id.
 const WebhookVisibility = "selected"
 
-func declareServiceGitHub(ctx *pulumi.Context, args *GitHubArgs, ps githubProviders) error {
+func declareServiceGitHub(ctx *pulumi.Context, args *GitHubArgs, ps githubProviders) (pulumi.IntMap, error) {
 	in := ps.options
+	kept := pulumi.IntMap{}
 	for _, v := range args.Plan.Webhooks {
 		opts, err := in(v.Owner)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		// Repository ids are GitHub's: looked up by name (a read each,
-		// not content-generating), never written down.
+		// Repository ids are GitHub's: looked up by name (a read each)
+		// the first time the stack selects a repository, then kept in
+		// the stack's outputs, so a run reads only the repositories new
+		// to it, however many the stack holds. A repository deleted and
+		// created again under its name gets a new id: GitHub drops the
+		// old one from the variable's selection, the drift check's
+		// refresh reads that (terraform-provider-github v6.12.1,
+		// resource_github_actions_organization_variable.go Read:
+		// ListSelectedReposForOrgVariable), and an up with
+		// RereadRepositories looks every id up again.
 		var ids pulumi.IntArray
 		for _, repo := range v.Repos {
-			r := github.LookupRepositoryOutput(ctx, github.LookupRepositoryOutputArgs{FullName: pulumi.String(v.Owner + "/" + repo)},
-				pulumi.Provider(ps.byOwner[v.Owner]), pulumi.Version(GitHubVersion))
-			ids = append(ids, r.RepoId())
+			full := v.Owner + "/" + repo
+			var id pulumi.IntInput
+			if n, ok := args.RepositoryIDs[full]; ok {
+				id = pulumi.Int(n)
+			} else {
+				id = github.LookupRepositoryOutput(ctx, github.LookupRepositoryOutputArgs{FullName: pulumi.String(full)},
+					pulumi.Provider(ps.byOwner[v.Owner]), pulumi.Version(GitHubVersion)).RepoId()
+			}
+			ids = append(ids, id)
+			kept[full] = id
 		}
 		var urls pulumi.StringMap = pulumi.StringMap{}
 		for _, h := range v.Hooks {
 			url, ok := args.Webhooks[h.TriggerID]
 			if !ok {
-				return fmt.Errorf("no webhook URL for trigger %s", h.TriggerID)
+				return nil, fmt.Errorf("no webhook URL for trigger %s", h.TriggerID)
 			}
 			urls[h.TriggerID] = url
 		}
@@ -228,25 +261,25 @@ func declareServiceGitHub(ctx *pulumi.Context, args *GitHubArgs, ps githubProvid
 			VariableName: pulumi.String(v.Name), Value: value,
 			Visibility: pulumi.String(WebhookVisibility), SelectedRepositoryIds: ids,
 		}, opts...); err != nil {
-			return err
+			return nil, err
 		}
 		if withKey {
 			if _, err := github.NewActionsOrganizationSecret(ctx, v.Resource()+"-api-key", &github.ActionsOrganizationSecretArgs{
 				SecretName: pulumi.String(v.APIKeySecret), PlaintextValue: pulumi.ToSecret(args.APIKey).(pulumi.StringOutput),
 				Visibility: pulumi.String(WebhookVisibility), SelectedRepositoryIds: ids,
 			}, opts...); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
 	for _, ci := range args.Plan.CatalogInfo {
 		opts, err := in(ci.Owner)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		content, err := ci.Content(args.AccountID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if _, err := github.NewRepositoryFile(ctx, ci.Resource(), &github.RepositoryFileArgs{
 			Repository:        pulumi.String(ci.Repo),
@@ -255,8 +288,8 @@ func declareServiceGitHub(ctx *pulumi.Context, args *GitHubArgs, ps githubProvid
 			CommitMessage:     pulumi.String("catalog-info.yaml: Harness pipelines of " + ci.Service + " (harness-platform)"),
 			OverwriteOnCreate: pulumi.Bool(true),
 		}, opts...); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return kept, nil
 }

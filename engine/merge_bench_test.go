@@ -22,6 +22,13 @@ import (
 // calls and the stacks it ran; the calls and time should not grow with
 // the catalog.
 //
+// On the same state it then measures what does grow with the catalog,
+// for the budgets of docs/operating.md: the drift check of every dev
+// stack (refresh --preview-only --expect-no-changes) and a full re-apply
+// (an up of every dev stack, as a change of the program makes it), each
+// with its time, its calls and the least time the APIs' budgets allow
+// them.
+//
 //	go test -run '^$' -bench BenchmarkOneServiceMerge -benchtime 1x ./engine
 func BenchmarkOneServiceMerge(b *testing.B) {
 	for _, n := range []int{100, 300, 1000} {
@@ -78,6 +85,36 @@ func BenchmarkOneServiceMerge(b *testing.B) {
 				b.ReportMetric(apibudget.Least(calls.Total.Needs(apibudget.Budgets)).Minutes(), "least-min")
 				b.ReportMetric(float64(len(touched)), "stacks-run")
 				b.ReportMetric(float64(len(c.StacksOf("dev"))), "stacks")
+
+				// The drift check, then the full re-apply, each in a
+				// session of its own (its own count of calls).
+				measure := func(what string, run func(s *Session) error) {
+					s, err := benchSession(ctx, state, changed)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer s.Close()
+					start := time.Now()
+					if err := run(s); err != nil {
+						b.Fatalf("%s: %v", what, err)
+					}
+					took := time.Since(start)
+					calls, err := s.APICalls()
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ReportMetric(took.Seconds(), what+"-s")
+					b.ReportMetric(float64(calls.Total.Harness()), what+"-harness-calls")
+					b.ReportMetric(float64(calls.Total.GitHub()), what+"-github-calls")
+					b.ReportMetric(apibudget.Least(calls.Total.Needs(apibudget.Budgets)).Minutes(), what+"-least-min")
+				}
+				measure("drift", func(s *Session) error {
+					return s.Refresh(ctx, "dev", RefreshOptions{PreviewOnly: true, ExpectNoChanges: true})
+				})
+				measure("reapply", func(s *Session) error {
+					_, err := s.Up(ctx, "dev", UpOptions{Commit: "program"})
+					return err
+				})
 			}
 		})
 	}

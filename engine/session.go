@@ -64,6 +64,10 @@ type Options struct {
 	CLI auto.PulumiCommand
 	// Env is added to the environment of the CLI and its plugins.
 	Env map[string]string
+	// RereadRepositories makes the service stacks look every repository
+	// id up again (program.RereadRepositories), as does
+	// program.RereadRepositoriesEnv in Env or the process's environment.
+	RereadRepositories bool
 	// Plugins, offline, serves the named providers ("kubernetes",
 	// "github", ...) by their real plugin binaries (name: the binary's
 	// path) instead of the simulation: installed in the state's
@@ -213,7 +217,7 @@ func Open(ctx context.Context, opts Options) (_ *Session, err error) {
 	wsOpts := []auto.LocalWorkspaceOption{
 		auto.WorkDir(workDir),
 		auto.Program(withTransform(s.probes.Wrap(program.New(c.Files(), program.Delivery(s.delivery()), program.StrictPreview(s.isStrict), program.Guarded(s.guarded),
-			program.ReadOutputs(s.readOutputs))), opts.Transform)),
+			program.ReadOutputs(s.readOutputs), program.RereadRepositories(s.rereadRepositories()))), opts.Transform)),
 		auto.Pulumi(cmd),
 		auto.EnvVars(env),
 	}
@@ -549,6 +553,10 @@ func (s *Session) Cloud() offline.Cloud { return s.cloud }
 
 // delivery is the delivery path the session's runs are
 // (catalog.DeliveryEnv, from Options.Env or the process; "" for none).
+func (s *Session) rereadRepositories() bool {
+	return s.opts.RereadRepositories || cmp.Or(s.opts.Env[program.RereadRepositoriesEnv], os.Getenv(program.RereadRepositoriesEnv)) != ""
+}
+
 func (s *Session) delivery() string {
 	return cmp.Or(s.opts.Env[catalog.DeliveryEnv], catalog.RunDelivery())
 }

@@ -34,11 +34,13 @@ type GitHub struct {
 	WebhookAPIKeyConfig string
 }
 
-// Lookups is how many reads the program makes of GitHub, by lookup, in
-// every preview and up of the stack: a team per reviewer team of this
-// program's repository (getTeam), a repository per repository of a
-// webhook variable, and this program's repository for its runner group
-// (getRepository).
+// Lookups is how many reads the program makes of GitHub, by lookup, in a
+// preview or up of the stack, at most: a team per reviewer team of this
+// program's repository (getTeam); a repository per repository of a
+// webhook variable (getRepository), on the stack's first run, after which
+// only those it has kept no id for; and this program's repository, for
+// its runner group, only when it has no environment whose state holds
+// the id.
 func (g *GitHub) Lookups() int {
 	n := 0
 	for _, v := range g.Webhooks {
@@ -48,7 +50,9 @@ func (g *GitHub) Lookups() int {
 		for _, e := range g.Repository.Environments {
 			n += len(e.ReviewerTeams)
 		}
-		n++ // the repository's id, for its runner group
+		if len(g.Repository.Environments) == 0 {
+			n++ // the repository's id, for its runner group
+		}
 	}
 	return n
 }

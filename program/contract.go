@@ -61,6 +61,11 @@ const (
 	// OutTemplatesUsed (service stacks) are the templates the stack's
 	// pipelines reference: the identifier, with "@version" when pinned.
 	OutTemplatesUsed = "templatesUsed"
+	// OutRepositoryIDs (service stacks) are the GitHub ids of the
+	// repositories the stack's webhook variables select, by
+	// "owner/name": read by the next run of the stack itself, which looks
+	// up only repositories it has no id for (components.GitHubArgs).
+	OutRepositoryIDs = "repositoryIds"
 )
 
 // Keys of the foundation output.
@@ -83,6 +88,9 @@ type contract struct {
 	KubernetesVersions map[string]string
 	// Templates are a platform stack's templates.
 	Templates []plan.StageTemplate
+	// RepositoryIDs are a service stack's repositories' GitHub ids, by
+	// "owner/name".
+	RepositoryIDs map[string]int
 	// planned is set on the contract a platform stack not deployed yet
 	// will export (plannedPlatform): its kubeconfigs are unknown.
 	planned bool
@@ -325,7 +333,24 @@ func decode(stack string, outputs map[string]any) *contract {
 		c.Templates = append(c.Templates, t)
 	}
 	plan.SortTemplateVersions(c.Templates)
+	ids, _ := outputs[OutRepositoryIDs].(map[string]any)
+	for repo, v := range ids {
+		if n, ok := v.(float64); ok && n > 0 && n == float64(int(n)) {
+			if c.RepositoryIDs == nil {
+				c.RepositoryIDs = map[string]int{}
+			}
+			c.RepositoryIDs[repo] = int(n)
+		}
+	}
 	return c
+}
+
+// repositoryIDs are the repository ids c kept; none for nil.
+func (c *contract) repositoryIDs() map[string]int {
+	if c == nil {
+		return nil
+	}
+	return c.RepositoryIDs
 }
 
 // templateVersions are the template versions a platform stack declares

@@ -92,7 +92,8 @@ func TestGitHubRepositorySettings(t *testing.T) {
 		!slices.Equal(propertyStrings(value(g[0], "selectedWorkflows")), []string{
 			"company/harness-platform/.github/workflows/up-stack.yml@refs/heads/main",
 			"company/harness-platform/.github/workflows/plan-stack.yml@refs/heads/main"}) ||
-		len(value(g[0], "selectedRepositoryIds").ArrayValue()) != 1 {
+		!slices.Equal(value(g[0], "selectedRepositoryIds").ArrayValue(), []resource.PropertyValue{
+			resource.NewNumberProperty(float64(mocktest.RepoID("company/harness-platform")))}) {
 		t.Errorf("the deployer runner group: %+v", g)
 	}
 	// The reviewing team can read (and write) the repository it reviews.
@@ -324,6 +325,83 @@ func checkCatalogInfo(t *testing.T, c *catalog.Catalog, backstage string) {
 		label, url, _ := strings.Cut(svc, ":")
 		if params, ok := pluginMatch(strings.TrimSpace(url), "services"); label != s.Name || !ok || params["id"] == "" {
 			t.Errorf("%s: service line %q is not what the Harness plugin parses", s.Name, svc)
+		}
+	}
+}
+
+// A service stack looks a repository's id up only the first time it
+// selects it: the ids its last update kept (its own outputs) are used as
+// they are, a repository new to it is looked up, and RereadRepositories
+// looks every one up again.
+func TestRepositoryIDsAreKept(t *testing.T) {
+	c := example(t)
+	stack := c.StacksOf("staging")[1]
+	p, err := plan.Build(c, stack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var repos []string
+	for _, w := range p.GitHub.Webhooks {
+		for _, r := range w.Repos {
+			repos = append(repos, w.Owner+"/"+r)
+		}
+	}
+	if len(repos) < 2 {
+		t.Fatalf("%s selects %d repositories; the test needs two", stack, len(repos))
+	}
+	// Kept: every repository but the last, under ids GitHub would not
+	// give (the mocks' lookup answers mocktest.RepoID).
+	kept := map[string]any{}
+	for i, r := range repos[:len(repos)-1] {
+		kept[r] = float64(900 + i)
+	}
+	outputs := deployedChain(c)
+	outputs[stack][OutRepositoryIDs] = resource.NewPropertyValue(kept)
+	// The repositories each variable selects, by "owner/name".
+	selected := func(rec *mocktest.Recorder) map[string]int {
+		got := map[string]int{}
+		for _, v := range rec.OfType(tGHOrgVariable) {
+			for _, w := range p.GitHub.Webhooks {
+				if w.Name != str(v, "variableName") {
+					continue
+				}
+				for i, id := range value(v, "selectedRepositoryIds").ArrayValue() {
+					got[w.Owner+"/"+w.Repos[i]] = int(id.NumberValue())
+				}
+			}
+		}
+		return got
+	}
+	lookups := func(rec *mocktest.Recorder) int {
+		n := 0
+		for _, l := range rec.Lookups() {
+			if l == "github:index/getRepository:getRepository" {
+				n++
+			}
+		}
+		return n
+	}
+	for _, reread := range []bool{false, true} {
+		rec, err := runProgram(New(c.Files(), RereadRepositories(reread)), outputs, c, stack, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := selected(rec)
+		for _, r := range repos {
+			want := mocktest.RepoID(r)
+			if id, ok := kept[r]; ok && !reread {
+				want = int(id.(float64))
+			}
+			if got[r] != want {
+				t.Errorf("reread %v: %s selects %s as %d, want %d", reread, stack, r, got[r], want)
+			}
+		}
+		want := 1
+		if reread {
+			want = len(repos)
+		}
+		if n := lookups(rec); n != want {
+			t.Errorf("reread %v: %s looks up %d repositories, want %d", reread, stack, n, want)
 		}
 	}
 }

@@ -73,7 +73,7 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 		// from is the contract this stack re-exports and refers to: the
 		// upstream platform stack's (a platform stack) or its own
 		// environment's platform stack's (a service stack).
-		var from *contract
+		var from, previous *contract
 		if p.IsPlatform() && p.Upstream != "" {
 			if from, err = readUpstream(ctx, p.Upstream); err != nil {
 				return err
@@ -91,8 +91,7 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 			}
 			// Every service stack reads its own last contract: services
 			// leaving it may be moves (and in Production, retirements).
-			previous, err := readPrevious(ctx)
-			if err != nil {
+			if previous, err = readPrevious(ctx); err != nil {
 				return err
 			}
 			o.Previous = previous.deployed()
@@ -146,7 +145,11 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 			ctx.Export(OutServiceStacks, pulumi.ToStringArray(c.StacksOf(p.Platform)[1:]))
 			go declarePlatform(ctx, p, templates, from, done)
 		} else {
-			go declareServices(ctx, p, from, done)
+			kept := previous.repositoryIDs()
+			if cfg.rereadRepositories {
+				kept = nil
+			}
+			go declareServices(ctx, p, from, kept, done)
 		}
 		return <-done
 	}
@@ -176,6 +179,8 @@ type options struct {
 	strict   func(stack string) bool
 	guarded  func(stack string, err error)
 	outputs  OutputsReader
+	// rereadRepositories looks up every repository id again.
+	rereadRepositories bool
 }
 
 // An OutputsReader reads the outputs of another service stack of the
@@ -198,6 +203,18 @@ func readDirectly(_ string, read func() (map[string]any, error)) (map[string]any
 // in the same session.
 func ReadOutputs(r OutputsReader) Option {
 	return func(o *options) { o.outputs = r }
+}
+
+// RereadRepositoriesEnv, when set, makes a run look up every repository
+// id again (RereadRepositories).
+const RereadRepositoriesEnv = "HARNESS_PLATFORM_REREAD_REPOSITORIES"
+
+// RereadRepositories makes a service stack's run look up every
+// repository's id again, instead of the ids its last update kept: after
+// the drift check reports a webhook variable's selected repositories
+// changed (a repository deleted and created again under its name).
+func RereadRepositories(reread bool) Option {
+	return func(o *options) { o.rereadRepositories = reread }
 }
 
 // Delivery names the delivery path the run is (catalog.DeliveryEnv; ""
@@ -318,9 +335,10 @@ func declarePlatform(ctx *pulumi.Context, p *plan.Plan, templates []plan.StageTe
 }
 
 // declareServices registers a service stack's plan and exports its
-// contract; platform is its environment's platform stack's contract. It
-// sends its outcome to done.
-func declareServices(ctx *pulumi.Context, p *plan.Plan, platform *contract, done chan<- error) (err error) {
+// contract; platform is its environment's platform stack's contract,
+// repositoryIDs the repository ids the stack kept. It sends its outcome
+// to done.
+func declareServices(ctx *pulumi.Context, p *plan.Plan, platform *contract, repositoryIDs map[string]int, done chan<- error) (err error) {
 	defer func() { done <- err }()
 	resources := components.Resources{}
 	account := accountID(ctx)
@@ -363,10 +381,12 @@ func declareServices(ctx *pulumi.Context, p *plan.Plan, platform *contract, done
 		webhooks[d.Service] = sd.WebhookURL
 		byTrigger[d.Trigger.Identifier] = sd.WebhookURL
 	}
-	gh := &components.GitHubArgs{Plan: p.GitHub, AccountID: account, Webhooks: byTrigger, APIKey: webhookAPIKey}
-	if err := components.DeclareServiceGitHub(ctx, gh); err != nil {
+	gh := &components.GitHubArgs{Plan: p.GitHub, AccountID: account, Webhooks: byTrigger, APIKey: webhookAPIKey, RepositoryIDs: repositoryIDs}
+	ids, err := components.DeclareServiceGitHub(ctx, gh)
+	if err != nil {
 		return err
 	}
 	export(ctx, p, platform, webhooks, nil)
+	ctx.Export(OutRepositoryIDs, ids)
 	return nil
 }

@@ -135,6 +135,16 @@ func (r *Recorder) NewResource(args pulumi.MockResourceArgs) (string, resource.P
 	r.resources = append(r.resources, reg)
 	r.mu.Unlock()
 	state := args.Inputs.Copy()
+	if args.TypeToken == "github:index/repositoryEnvironment:RepositoryEnvironment" {
+		// The repository's id, as the provider sets it on create: the
+		// repository named in its owner's organisation (the provider's,
+		// github-<owner>).
+		ref := reg.Provider
+		if i := strings.Index(ref, "::github-"); i >= 0 {
+			owner, _, _ := strings.Cut(ref[i+len("::github-"):], "::")
+			state["repositoryId"] = resource.NewNumberProperty(float64(RepoID(owner + "/" + args.Inputs["repository"].StringValue())))
+		}
+	}
 	for k, v := range Computed(args.TypeToken, args.Name) {
 		if _, given := state[k]; !given {
 			state[k] = v

@@ -38,6 +38,7 @@ type options struct {
 	noPolicy                   bool
 	dryRun                     bool // move and import without --yes: only report
 	changed                    bool // preview and up: only the stacks changed since their last up
+	rereadRepositories         bool // preview and up: look every repository id up again
 	events, details, base      string
 	max                        int
 	backupDir, from            string
@@ -200,6 +201,7 @@ func updateFlags(fs *pflag.FlagSet, o *options) {
 	engineFlags(fs, o)
 	fs.BoolVar(&o.diff, "diff", false, "show a detailed diff")
 	fs.BoolVar(&o.expectNoChanges, "expect-no-changes", false, "fail if there are changes")
+	fs.BoolVar(&o.rereadRepositories, "reread-repositories", false, "look every repository's GitHub id up again, not only those a service stack has not kept (after the drift check reports a webhook variable's selectedRepositoryIds changed)")
 	policyFlags(fs, o)
 }
 

@@ -49,6 +49,8 @@ func open(ctx context.Context, c *catalog.Catalog, f options, stdout, stderr io.
 		Catalog:     c,
 		BackupDir:   f.backupDir,
 		KeepBackups: f.keepBackups,
+		// After the drift check reports a repository recreated.
+		RereadRepositories: f.rereadRepositories,
 		// What changes nothing runs with the read-only identities: a
 		// preview, and the drift check (docs/delivery.md, Who runs what).
 		ReadOnly: f.readOnly || !f.offline && (f.command == "preview" || f.command == "refresh" && f.previewOnly),
