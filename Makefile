@@ -50,11 +50,14 @@ bench:
 bench-engine: cli
 	$(GO) test -run '^$$' -bench BenchmarkUp -benchtime 1x -timeout 90m ./engine
 
-# bench-merge: the up of dev that applies a one-service merge (up
-# --changed: the platform stack and the service's stack), dev deployed
-# first outside the timer, at 100, 300 and 1,000 services (issue 61).
-bench-merge: cli
-	$(GO) test -run '^$$' -bench BenchmarkOneServiceMerge -benchtime 1x -timeout 120m ./engine
+# bench-merge (issue 61), at 100, 300 and 1,000 services: the up of dev
+# that applies a one-service merge (up --changed: the platform stack and
+# the service's stack), then dev's drift check and a full re-apply of
+# dev, dev deployed first outside the timer (BenchmarkOneServiceMerge);
+# and the merge through up.yml from its trigger to production's up done,
+# the chain deployed first outside the timer (BenchmarkMergeToProduction).
+bench-merge: cli policy
+	$(GO) test -run '^$$' -bench 'BenchmarkOneServiceMerge|BenchmarkMergeToProduction' -benchtime 1x -timeout 180m ./engine
 
 # bench-pr: a pull request's checks at 1,000 services (issue 47): the chain
 # deployed offline outside the timer, then .github/workflows/preview.yml
