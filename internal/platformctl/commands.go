@@ -50,6 +50,7 @@ type options struct {
 	resolved                   bool   // render: pipelines with their templates applied
 	charts                     string // check-plugins: a Helm repository directory
 	region                     string // rotate-delegate-token
+	check                      bool   // bootstrap: run the checks
 }
 
 // OfflineEnv names a state directory in which every command that takes
@@ -285,6 +286,18 @@ func commands() []*cobra.Command {
 				fmt.Fprintf(stdout, "%d credentials\n", len(list))
 				return nil
 			}},
+		{use: "bootstrap [--check]", group: groupCatalog,
+			short: "the ordered checklist from an empty organisation to the first up; with --check, run its checks",
+			long: "Print the ordered bootstrap checklist for the project's files: each step with who does it, what\n" +
+				"to do and the check that proves it done (docs/runbook.md, Bootstrap). With --check, run those\n" +
+				"checks (preflight of every environment, as an up and as a run that changes nothing) and name every\n" +
+				"step not done, with each problem's fix; exit 1 if one is. It changes nothing.",
+			flags: func(fs *pflag.FlagSet, o *options) {
+				runFlags(fs, o)
+				fs.BoolVar(&o.offline, "offline", false, "check against the simulated services (env "+OfflineEnv+"=DIR: the same, with --state DIR unless given)")
+				fs.BoolVar(&o.check, "check", false, "run the checks and name every step not done")
+			},
+			run: runBootstrap},
 		{use: "policy-pack", group: groupCatalog,
 			short: "build the project's CrossGuard policy pack and print its path",
 			long:  "Build the project's CrossGuard policy pack (cached) and print its path, for --policy-pack.",

@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/company/harness-platform/bootstrap"
+	"github.com/company/harness-platform/preflight"
+	"github.com/company/harness-platform/simulated"
+	"github.com/company/harness-platform/trust"
+)
+
+// bootstrap --check, offline: with the simulated services as the
+// example's organisation holds them, every step it checks is done; with
+// a step undone in the simulation (the Harness key refused, no GitHub
+// App's token, another AWS identity, a run from outside the runners'
+// networks, a Pulumi token of no team), that step is named, and with all
+// of them undone, all are named at once. Nothing else is.
+func TestBootstrapCheck(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := example(t)
+	m, err := trust.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := bootstrap.Steps(c, m)
+	index := func(prefix string) int {
+		i := slices.IndexFunc(steps, func(s bootstrap.Step) bool { return len(s.Title) >= len(prefix) && s.Title[:len(prefix)] == prefix })
+		if i < 0 {
+			t.Fatalf("no step %q", prefix)
+		}
+		return i
+	}
+	root := t.TempDir()
+	QuietCLILog(t, root)
+	sessions := map[bool]*Session{}
+	for _, readOnly := range []bool{false, true} {
+		out := &syncBuffer{}
+		s, err := Open(ctx, Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, ReadOnly: readOnly,
+			StateDir: filepath.Join(root, fmt.Sprint(readOnly)), Stdout: out, Stderr: out, Catalog: c, Env: testEnv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		sessions[readOnly] = s
+	}
+	run := func(ctx context.Context, env string, readOnly bool) ([]preflight.Problem, error) {
+		return sessions[readOnly].PreflightWith(ctx, env, PreflightOptions{})
+	}
+	check := func(name string, reach simulated.Reach, want []int) {
+		t.Helper()
+		for _, s := range sessions {
+			s.servers().SetReach(reach)
+		}
+		r, err := bootstrap.Check(ctx, c, steps, run)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var got []int
+		for i, v := range r.Steps {
+			if len(v.Findings) > 0 {
+				got = append(got, i)
+			}
+		}
+		if !slices.Equal(got, want) || len(r.Other) > 0 {
+			t.Errorf("%s: steps not done %v, want %v; other problems %v; the steps' findings: %v", name, got, want, r.Other, r.Missing())
+		}
+	}
+	base := simulated.DefaultReach(c)
+	check("the example's organisation", base, nil)
+
+	harness := base
+	harness.InvalidHarnessKey = true
+	check("the Harness key refused", harness, []int{index("Harness account")})
+
+	github := base
+	github.NoGitHubCredential = true
+	check("no GitHub App token", github, []int{index("GitHub Apps")})
+
+	aws := base
+	aws.Identities = []string{"arn:aws:iam::111111111111:role/someone-else"}
+	check("another AWS identity", aws, []int{index("AWS accounts")})
+
+	runners := base
+	runners.Runner = netip.MustParseAddr("192.0.2.10")
+	check("a run from outside the runners' networks", runners, []int{index("Runners")})
+
+	esc := base
+	esc.PulumiTeam = "no-team"
+	check("a Pulumi token of no team", esc, []int{index("ESC environments")})
+
+	all := base
+	all.InvalidHarnessKey, all.NoGitHubCredential, all.Identities, all.Runner, all.PulumiTeam = true, true, aws.Identities, runners.Runner, esc.PulumiTeam
+	want := []int{index("AWS accounts"), index("GitHub Apps"), index("ESC environments"), index("Harness account"), index("Runners")}
+	slices.Sort(want)
+	check("every step undone", all, want)
+}

@@ -1,0 +1,86 @@
+package platformctl
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/company/harness-platform/bootstrap"
+	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/engine"
+	"github.com/company/harness-platform/preflight"
+	"github.com/company/harness-platform/trust"
+)
+
+// runBootstrap prints the bootstrap checklist, or with --check runs its
+// checks: preflight of every environment, as the up runs it and as a
+// run that changes nothing (the preview roles and environments), each
+// problem given to its step; every undone step is named at once.
+func runBootstrap(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
+	m, err := trust.Load()
+	if err != nil {
+		return err
+	}
+	steps := bootstrap.Steps(c, m)
+	if !f.check {
+		fmt.Fprintf(stdout, "Bootstrap, in this order; each step is done when its check passes (platformctl bootstrap --check runs them):\n\n")
+		for i, s := range steps {
+			fmt.Fprintf(stdout, "%d. %s (%s)\n   do: %s\n   check: %s\n", i+1, s.Title, s.Owner, s.Do, s.Check)
+		}
+		return nil
+	}
+	// One session each way, opened when first asked.
+	sessions := map[bool]*engine.Session{}
+	defer func() {
+		for _, s := range sessions {
+			s.Close()
+		}
+	}()
+	ctx, cancel := interruptible()
+	defer cancel()
+	r, err := bootstrap.Check(ctx, c, steps, func(ctx context.Context, env string, readOnly bool) ([]preflight.Problem, error) {
+		s, ok := sessions[readOnly]
+		if !ok {
+			g := f
+			g.readOnly = readOnly
+			var err error
+			if s, err = open(ctx, c, g, stdout, stderr); err != nil {
+				return nil, err
+			}
+			sessions[readOnly] = s
+		}
+		return s.PreflightWith(ctx, env, engine.PreflightOptions{})
+	})
+	if err != nil {
+		return err
+	}
+	for i, v := range r.Steps {
+		mark := "✓"
+		switch {
+		case len(v.Findings) > 0:
+			mark = "✗"
+		case !v.Checked():
+			mark = "?"
+		}
+		fmt.Fprintf(stdout, "%s %d. %s (%s): %s\n", mark, i+1, v.Title, v.Owner, v.Check)
+		for _, fd := range v.Findings {
+			fmt.Fprintf(stdout, "    - %s\n", fd)
+		}
+	}
+	if len(r.Other) > 0 {
+		fmt.Fprintf(stdout, "Also in the way of the first up (the stack files', not a bootstrap step's):\n")
+		for _, fd := range r.Other {
+			fmt.Fprintf(stdout, "    - %s\n", fd)
+		}
+	}
+	missing := r.Missing()
+	if len(missing) == 0 && len(r.Other) == 0 {
+		fmt.Fprintf(stdout, "every checked step is done; the steps marked ? are checked as they say\n")
+		return nil
+	}
+	var names []string
+	for _, v := range missing {
+		names = append(names, v.Title+" ("+v.Owner+")")
+	}
+	return fmt.Errorf("%d step(s) not done: %v; %d other problem(s)", len(missing), names, len(r.Other))
+}
