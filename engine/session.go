@@ -551,12 +551,15 @@ func (s *Session) existingStacks(ctx context.Context) (map[string]bool, error) {
 // Cloud is an offline session's started stand-in (nil online).
 func (s *Session) Cloud() offline.Cloud { return s.cloud }
 
-// delivery is the delivery path the session's runs are
-// (catalog.DeliveryEnv, from Options.Env or the process; "" for none).
+// rereadRepositories: the session's runs look every repository id up
+// again (Options.RereadRepositories, or program.RereadRepositoriesEnv
+// from Options.Env or the process).
 func (s *Session) rereadRepositories() bool {
 	return s.opts.RereadRepositories || cmp.Or(s.opts.Env[program.RereadRepositoriesEnv], os.Getenv(program.RereadRepositoriesEnv)) != ""
 }
 
+// delivery is the delivery path the session's runs are
+// (catalog.DeliveryEnv, from Options.Env or the process; "" for none).
 func (s *Session) delivery() string {
 	return cmp.Or(s.opts.Env[catalog.DeliveryEnv], catalog.RunDelivery())
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/company/harness-platform/bootstrap"
 	"github.com/company/harness-platform/catalog"
@@ -82,5 +83,5 @@ func runBootstrap(c *catalog.Catalog, f options, stdout, stderr io.Writer) error
 	for _, v := range missing {
 		names = append(names, v.Title+" ("+v.Owner+")")
 	}
-	return fmt.Errorf("%d step(s) not done: %v; %d other problem(s)", len(missing), names, len(r.Other))
+	return fmt.Errorf("%d step(s) not done: %s; %d other problem(s)", len(missing), strings.Join(names, "; "), len(r.Other))
 }

@@ -295,6 +295,7 @@ func commands() []*cobra.Command {
 			flags: func(fs *pflag.FlagSet, o *options) {
 				runFlags(fs, o)
 				fs.BoolVar(&o.offline, "offline", false, "check against the simulated services (env "+OfflineEnv+"=DIR: the same, with --state DIR unless given)")
+				fs.StringVar(&o.runner, "runner-address", "", "offline: the address `ADDR` the simulated services see the run come from (default: the first of the stack files' runner networks)")
 				fs.BoolVar(&o.check, "check", false, "run the checks and name every step not done")
 			},
 			run: runBootstrap},

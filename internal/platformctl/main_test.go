@@ -327,3 +327,31 @@ func TestRecoverSaysItUnlocked(t *testing.T) {
 		t.Errorf("recover --unlock said:\n%s", text)
 	}
 }
+
+// bootstrap prints the checklist, each step with its owner and check;
+// --check --offline passes against the simulated services, and from an
+// address outside the runners' networks fails (exit 1) naming the
+// runners' step and its owner, in words, not a Go value.
+func TestBootstrap(t *testing.T) {
+	if _, err := engine.FindCLI(); err != nil {
+		t.Fatalf("%v (make test installs it)", err)
+	}
+	var out, errOut bytes.Buffer
+	if code := Run([]string{"bootstrap", "--dir", "../.."}, &out, &errOut); code != 0 ||
+		!strings.Contains(out.String(), "1. Pulumi organisation company (Pulumi Cloud admin)") || !strings.Contains(out.String(), "8. First run (platform team)") {
+		t.Fatalf("bootstrap: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := Run([]string{"bootstrap", "--check", "--offline", "--state", t.TempDir(), "--dir", "../.."}, &out, &errOut); code != 0 ||
+		!strings.Contains(out.String(), "every checked step is done") {
+		t.Fatalf("bootstrap --check --offline: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	code := Run([]string{"bootstrap", "--check", "--offline", "--state", t.TempDir(), "--dir", "../..", "--runner-address", "192.0.2.10"}, &out, &errOut)
+	if want := "1 step(s) not done: Runners (platform team); 0 other problem(s)"; code != 1 || !strings.Contains(errOut.String(), want) ||
+		!strings.Contains(out.String(), "✗ 6. Runners (platform team)") || strings.Contains(errOut.String(), "[") {
+		t.Errorf("bootstrap --check from outside: exit %d, want 1 and %q\n%s%s", code, want, out.String(), errOut.String())
+	}
+}
