@@ -118,7 +118,13 @@ func (s *Session) PreflightWith(ctx context.Context, env string, o PreflightOpti
 // the real services, or offline the stand-in cloud.
 func (s *Session) services(env string) preflight.Services {
 	if s.cloud == nil {
-		return preflight.Live{}
+		// The environments are in the organisation esc/pulumi/access.yaml
+		// names, not one this program assumes.
+		live := preflight.Live{}
+		if m, err := trust.Default(); err == nil {
+			live.Organization = m.Access.Organization
+		}
+		return live
 	}
 	if s.cloud.Team() == "" {
 		// Offline, the run has the token its kind of run gets.

@@ -1,6 +1,7 @@
 package preflight
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -37,6 +38,18 @@ type Live struct {
 	// CheckIP answers a GET with the caller's public IPv4 address
 	// (default: AWS's https://checkip.amazonaws.com).
 	CheckIP string
+	// Organization is the Pulumi Cloud organisation the ESC environments
+	// are in (esc/pulumi/access.yaml's organization); PULUMI_ORG, when
+	// set, wins.
+	Organization string
+}
+
+// organization is the Pulumi Cloud organisation of the environments.
+func (l Live) organization() (string, error) {
+	if org := cmp.Or(os.Getenv("PULUMI_ORG"), l.Organization); org != "" {
+		return org, nil
+	}
+	return "", errors.New("no Pulumi organisation to open the environments in: write it in esc/pulumi/access.yaml (organization), or set PULUMI_ORG")
 }
 
 func (l Live) client() *http.Client {
@@ -97,13 +110,17 @@ func (l Live) Harness(ctx context.Context, account, org string) error {
 // OpenEnvironment opens the environment with the run's Pulumi token, as
 // the CLI does for a stack importing it (Pulumi Cloud REST API: POST
 // /api/esc/environments/{org}/{project}/{env}/open); the open session
-// is left to expire. The organisation is PULUMI_ORG (default company).
+// is left to expire. The organisation is l.Organization's.
 func (l Live) OpenEnvironment(ctx context.Context, name string) error {
 	token := os.Getenv("PULUMI_ACCESS_TOKEN")
 	if token == "" {
 		return errors.New("PULUMI_ACCESS_TOKEN is not set: the CLI cannot open the stacks' ESC environments")
 	}
-	u := fmt.Sprintf("%s/api/esc/environments/%s/%s/open", strings.TrimSuffix(env("PULUMI_API", "https://api.pulumi.com"), "/"), env("PULUMI_ORG", "company"), name)
+	org, err := l.organization()
+	if err != nil {
+		return err
+	}
+	u := fmt.Sprintf("%s/api/esc/environments/%s/%s/open", strings.TrimSuffix(env("PULUMI_API", "https://api.pulumi.com"), "/"), org, name)
 	status, body, err := l.do(ctx, http.MethodPost, u, http.Header{"Authorization": {"token " + token}, "Accept": {"application/json"}})
 	if err != nil {
 		return err
@@ -123,7 +140,11 @@ func (l Live) EnvironmentDefinition(ctx context.Context, name string) ([]byte, e
 	if token == "" {
 		return nil, errors.New("PULUMI_ACCESS_TOKEN is not set: the environments' definitions cannot be read")
 	}
-	u := fmt.Sprintf("%s/api/esc/environments/%s/%s", strings.TrimSuffix(env("PULUMI_API", "https://api.pulumi.com"), "/"), env("PULUMI_ORG", "company"), name)
+	org, err := l.organization()
+	if err != nil {
+		return nil, err
+	}
+	u := fmt.Sprintf("%s/api/esc/environments/%s/%s", strings.TrimSuffix(env("PULUMI_API", "https://api.pulumi.com"), "/"), org, name)
 	status, body, err := l.do(ctx, http.MethodGet, u, http.Header{"Authorization": {"token " + token}, "Accept": {"application/x-yaml"}})
 	if err != nil {
 		return nil, err
