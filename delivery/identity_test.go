@@ -21,7 +21,11 @@ import (
 // team's stored token, each from its own secret.
 func TestRunsHaveTheirIdentity(t *testing.T) {
 	c := catalogtest.Example(t, "..")
-	ids := trust.Identities(c.Chain)
+	m, err := trust.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := m.Identities(c.Chain, c.Root().Foundation.Repository)
 	for _, name := range []string{"preview.yml", "up-stack.yml", "plan-stack.yml", "drift.yml"} {
 		_, text := load(t, name)
 		if strings.Contains(text, "access_token:organization") || strings.Contains(text, "access_token:personal") {

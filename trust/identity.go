@@ -87,13 +87,12 @@ func (m *Model) openAsAny(ctx context.Context, env string) (*Opened, error) {
 	return nil, nil
 }
 
-// Repository is this program's GitHub repository, whose workflows run.
-const Repository = "company/harness-platform"
-
-// Identities are the kinds of run of the chain's environments.
-func Identities(chain []string) []Identity {
-	org := "company"
-	aud := "urn:pulumi:org:" + org
+// Identities are the kinds of run of the chain's environments, in m's
+// Pulumi organisation (esc/pulumi/access.yaml), whose GitHub workflows
+// run in repository (owner/name: the root stack file's
+// foundation.repository).
+func (m *Model) Identities(chain []string, repository string) []Identity {
+	aud := "urn:pulumi:org:" + m.Access.Organization
 	previews := func() []string {
 		var out []string
 		for _, env := range chain {
@@ -105,26 +104,26 @@ func Identities(chain []string) []Identity {
 	ids := []Identity{
 		{Run: "pull-request preview", Where: ".github/workflows/preview.yml, job stacks", PullRequest: true, Team: preview,
 			RunsOn: PreviewRunners, Workflow: ".github/workflows/preview.yml", Job: "stacks",
-			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":pull_request", "ref": "refs/pull/1/merge", "event_name": "pull_request"},
+			Claims: map[string]string{"aud": aud, "sub": "repo:" + repository + ":pull_request", "ref": "refs/pull/1/merge", "event_name": "pull_request"},
 			Opens:  previews(), Harness: HarnessViewer},
 		{Run: "Harness CI preview (pull requests)", Where: ".harness/pipeline.yaml, stage preview", PullRequest: true, Team: preview,
 			RunsOn: "Harness delegates tagged harness-platform-preview-runner (the preview runners' hosts)",
 			Stored: "Harness secret pulumi_preview_token", Opens: previews(), Harness: HarnessViewer},
 		{Run: "pull-request tests (make test-fast)", Where: ".github/workflows/preview.yml, job test-fast", PullRequest: true, Team: preview,
 			RunsOn: HostedRunners, Workflow: ".github/workflows/preview.yml", Job: "test-fast",
-			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":pull_request", "ref": "refs/pull/1/merge", "event_name": "pull_request"},
+			Claims: map[string]string{"aud": aud, "sub": "repo:" + repository + ":pull_request", "ref": "refs/pull/1/merge", "event_name": "pull_request"},
 			Opens:  []string{Project + "/shared-reader"}},
 		{Run: "pull-request tests (make test-engine)", Where: ".github/workflows/preview.yml, job test-engine", PullRequest: true, Team: preview,
 			RunsOn: HostedRunners, Workflow: ".github/workflows/preview.yml", Job: "test-engine",
-			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":pull_request", "ref": "refs/pull/1/merge", "event_name": "pull_request"},
+			Claims: map[string]string{"aud": aud, "sub": "repo:" + repository + ":pull_request", "ref": "refs/pull/1/merge", "event_name": "pull_request"},
 			Opens:  []string{Project + "/shared-reader"}},
 		{Run: "production's saved plan", Where: ".github/workflows/plan-stack.yml (up.yml, job plan-production)", Team: preview,
 			RunsOn: DeployerRunners, Workflow: ".github/workflows/plan-stack.yml", Job: "plan",
-			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":ref:refs/heads/main", "ref": "refs/heads/main", "event_name": "push"},
+			Claims: map[string]string{"aud": aud, "sub": "repo:" + repository + ":ref:refs/heads/main", "ref": "refs/heads/main", "event_name": "push"},
 			Opens:  []string{Project + "/" + chain[len(chain)-1] + "-preview"}, Harness: HarnessViewer},
 		{Run: "drift check", Where: ".github/workflows/drift.yml", Team: preview,
 			RunsOn: PreviewRunners, Workflow: ".github/workflows/drift.yml", Job: "drift",
-			Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":ref:refs/heads/main", "ref": "refs/heads/main", "event_name": "schedule"},
+			Claims: map[string]string{"aud": aud, "sub": "repo:" + repository + ":ref:refs/heads/main", "ref": "refs/heads/main", "event_name": "schedule"},
 			Opens:  previews(), Harness: HarnessViewer},
 	}
 	for _, env := range chain {
@@ -132,7 +131,7 @@ func Identities(chain []string) []Identity {
 		ids = append(ids,
 			Identity{Run: "up " + env, Where: ".github/workflows/up-stack.yml in GitHub environment " + env, Team: team,
 				RunsOn: DeployerRunners, Workflow: ".github/workflows/up-stack.yml", Job: "up",
-				Claims: map[string]string{"aud": aud, "sub": "repo:" + Repository + ":environment:" + env, "ref": "refs/heads/main", "event_name": "push"},
+				Claims: map[string]string{"aud": aud, "sub": "repo:" + repository + ":environment:" + env, "ref": "refs/heads/main", "event_name": "push"},
 				Opens:  []string{Project + "/" + env}, Harness: HarnessDeployer},
 			Identity{Run: "operator " + env, Where: "deploy/argocd/stacks/" + env, Team: team,
 				RunsOn: "the Pulumi Kubernetes Operator's workspace pod, namespace pulumi",

@@ -183,7 +183,7 @@ func TestMembersOpenNothingByDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	writes := false
-	for _, id := range trust.Identities(chain) {
+	for _, id := range identities(t, open) {
 		if !id.PullRequest {
 			continue
 		}

@@ -8,17 +8,31 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/trust"
 )
 
 var chain = []string{"dev", "staging", "production"}
+
+// identities are the example's kinds of run: its chain, in its
+// organisation, from its program's repository (the root stack file's
+// foundation.repository).
+func identities(t *testing.T, m *trust.Model) []trust.Identity {
+	t.Helper()
+	c := catalogtest.Example(t, "..")
+	if !slices.Equal(c.Chain, chain) {
+		t.Fatalf("the example's chain is %v, these tests' %v", c.Chain, chain)
+	}
+	return m.Identities(c.Chain, c.Root().Foundation.Repository)
+}
 
 func load(t *testing.T) *trust.Model {
 	t.Helper()
@@ -40,7 +54,7 @@ func TestPullRequestsObtainNothingThatWrites(t *testing.T) {
 	m := load(t)
 	ctx := context.Background()
 	prs := 0
-	for _, id := range trust.Identities(chain) {
+	for _, id := range identities(t, m) {
 		grants, err := m.Obtain(ctx, id)
 		if err != nil {
 			t.Errorf("%v", err)
@@ -74,7 +88,7 @@ func TestPullRequestsObtainNothingThatWrites(t *testing.T) {
 // policies.
 func TestPullRequestsGetOnlyThePreviewToken(t *testing.T) {
 	m := load(t)
-	pr := trust.Identities(chain)[0]
+	pr := identities(t, m)[0]
 	for _, team := range m.Access.Teams {
 		err := m.Access.Exchange(pr.Claims, "team", team.Name)
 		if (err == nil) != (team.Name == pr.Team) {
@@ -85,7 +99,8 @@ func TestPullRequestsGetOnlyThePreviewToken(t *testing.T) {
 		t.Error("a pull request's job may get an organisation token")
 	}
 	// A job of main without the GitHub environment is not a deployer.
-	main := map[string]string{"aud": pr.Claims["aud"], "sub": "repo:" + trust.Repository + ":ref:refs/heads/main", "ref": "refs/heads/main"}
+	repo := strings.TrimSuffix(strings.TrimPrefix(pr.Claims["sub"], "repo:"), ":pull_request")
+	main := map[string]string{"aud": pr.Claims["aud"], "sub": "repo:" + repo + ":ref:refs/heads/main", "ref": "refs/heads/main"}
 	for _, env := range chain {
 		if err := m.Access.Exchange(main, "team", trust.Project+"-"+env); err == nil {
 			t.Errorf("a job of main outside GitHub environment %s gets its deployer token", env)
@@ -148,7 +163,7 @@ func TestPreviewCannotOpenTheDeployers(t *testing.T) {
 func TestLoginsOutliveRuns(t *testing.T) {
 	m := load(t)
 	ctx := context.Background()
-	for _, id := range trust.Identities(chain) {
+	for _, id := range identities(t, m) {
 		grants, err := m.Obtain(ctx, id)
 		if err != nil {
 			t.Fatal(err)
@@ -201,7 +216,7 @@ func TestAWSRefusals(t *testing.T) {
 // finds it (go test ./trust -run TestTable -update rewrites it).
 func TestTable(t *testing.T) {
 	m := load(t)
-	table, err := m.Table(context.Background(), trust.Identities(chain), stateCredentials(t))
+	table, err := m.Table(context.Background(), identities(t, m), stateCredentials(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +258,7 @@ var update = flag.Bool("update", false, "rewrite the identity table and the trus
 // (internal/doccheck).
 func TestDiagram(t *testing.T) {
 	m := load(t)
-	diagram, err := m.Diagram(context.Background(), trust.Identities(chain))
+	diagram, err := m.Diagram(context.Background(), identities(t, m))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +277,7 @@ func TestDiagram(t *testing.T) {
 // YAML values), a pull request's on the ephemeral preview runners or
 // GitHub's hosted ones (a fresh machine per job), never the deployers'.
 func TestIdentitiesRunWhereTheWorkflowsSay(t *testing.T) {
-	for _, id := range trust.Identities(chain) {
+	for _, id := range identities(t, load(t)) {
 		if id.Workflow == "" {
 			continue
 		}
