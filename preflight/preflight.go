@@ -723,7 +723,7 @@ func checkGitHubOrg(ctx context.Context, svc Services, owner string, readOnly bo
 	check := "GitHub organisation " + owner
 	fix := "grant the platform's GitHub App the organisation permission Variables: Read and write (read alone passes this check, and the write is refused)"
 	if readOnly {
-		fix = "grant the reader GitHub App (esc/github/1000002.json) the organisation permissions Variables: Read and Secrets: Read, and accept them on the installation"
+		fix = "grant the reader GitHub App, harness-platform-reader (its manifest in esc/github/), the organisation permissions Variables: Read and Secrets: Read, and accept them on the installation"
 	}
 	g, err := svc.GitHubOrg(ctx, owner)
 	if err != nil {

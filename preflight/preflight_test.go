@@ -387,7 +387,7 @@ func TestGitHubOrgChecks(t *testing.T) {
 	for _, p := range Run(context.Background(), f, r) {
 		got = append(got, p.Error())
 	}
-	want = "GitHub organisation company: the token may not read its Actions secrets: reading the stacks' webhook API key secrets would be refused (403 Resource not accessible by integration); grant the reader GitHub App (esc/github/1000002.json) the organisation permissions Variables: Read and Secrets: Read"
+	want = "GitHub organisation company: the token may not read its Actions secrets: reading the stacks' webhook API key secrets would be refused (403 Resource not accessible by integration); grant the reader GitHub App, harness-platform-reader (its manifest in esc/github/), the organisation permissions Variables: Read and Secrets: Read"
 	if text := strings.Join(got, "\n"); !strings.Contains(text, want) {
 		t.Errorf("a read-only run: got %q, want %q", text, want)
 	}
