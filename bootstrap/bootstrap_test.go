@@ -3,13 +3,13 @@ package bootstrap
 import (
 	"errors"
 	"flag"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/company/harness-platform/credentials"
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/doccheck"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/trust"
 )
@@ -93,23 +93,7 @@ func TestJudge(t *testing.T) {
 func TestRunbookShowsTheChecklist(t *testing.T) {
 	want := Markdown(steps(t))
 	const doc = "../docs/runbook.md"
-	data, err := os.ReadFile(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
-	begin, end := "<!-- bootstrap: begin -->\n", "<!-- bootstrap: end -->"
-	i, j := strings.Index(text, begin), strings.Index(text, end)
-	if i < 0 || j < i {
-		t.Fatalf("%s has no %q ... %q section", doc, begin, end)
-	}
-	if got := text[i+len(begin) : j]; got != want {
-		if *update {
-			if err := os.WriteFile(doc, []byte(text[:i+len(begin)]+want+text[j:]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
+	if _, ok := doccheck.Section(t, doc, "bootstrap", want, *update); !ok {
 		t.Errorf("%s's bootstrap checklist is stale: go test ./bootstrap -update rewrites it", doc)
 	}
 }

@@ -4,13 +4,13 @@ import (
 	"flag"
 	"os"
 	"regexp"
-	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/doccheck"
 	"github.com/company/harness-platform/trust"
 )
 
@@ -96,23 +96,7 @@ func TestEveryCredentialIsNamed(t *testing.T) {
 func TestRunbookNamesTheCredentials(t *testing.T) {
 	want := Markdown(List(catalogtest.Example(t, ".."), model(t)))
 	const doc = "../docs/runbook.md"
-	data, err := os.ReadFile(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
-	begin, end := "<!-- credentials: begin -->\n", "<!-- credentials: end -->"
-	i, j := strings.Index(text, begin), strings.Index(text, end)
-	if i < 0 || j < i {
-		t.Fatalf("%s has no %q ... %q section", doc, begin, end)
-	}
-	if got := text[i+len(begin) : j]; got != want {
-		if *update {
-			if err := os.WriteFile(doc, []byte(text[:i+len(begin)]+want+text[j:]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
+	if _, ok := doccheck.Section(t, doc, "credentials", want, *update); !ok {
 		t.Errorf("%s's credentials table is stale: go test ./credentials -update rewrites it", doc)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/doccheck"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/trust"
 )
@@ -225,29 +226,11 @@ func TestTable(t *testing.T) {
 	}
 }
 
-// docSection compares docs/delivery.md's section name (between
-// "<!-- name: begin -->" and "<!-- name: end -->") with want, and with
-// -update rewrites it; it returns the section and whether it is want.
+// docSection compares docs/delivery.md's generated section name with
+// want, and with -update rewrites it (doccheck.Section).
 func docSection(t *testing.T, name, want string) (string, bool) {
 	t.Helper()
-	doc, begin, end := "../docs/delivery.md", "<!-- "+name+": begin -->\n", "<!-- "+name+": end -->"
-	data, err := os.ReadFile(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
-	i, j := strings.Index(text, begin), strings.Index(text, end)
-	if i < 0 || j < i {
-		t.Fatalf("%s has no %q ... %q section", doc, begin, end)
-	}
-	got := text[i+len(begin) : j]
-	if got != want && *update {
-		if err := os.WriteFile(doc, []byte(text[:i+len(begin)]+want+text[j:]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return want, true
-	}
-	return got, got == want
+	return doccheck.Section(t, "../docs/delivery.md", name, want, *update)
 }
 
 var update = flag.Bool("update", false, "rewrite the identity table and the trust diagram in docs/delivery.md")

@@ -1,6 +1,3 @@
-// Package doccheck holds the documentation's checks that need another
-// ecosystem's tools: every Mermaid block of README.md and docs/*.md is
-// parsed by Mermaid's own parser (docs/check/run.sh, Node.js and npm).
 package doccheck
 
 import (
