@@ -10,6 +10,7 @@ package bootstrap
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -74,11 +75,11 @@ func Steps(c *catalog.Catalog, m *trust.Model) []Step {
 		templates = append(templates, "esc/aws/"+a+".json")
 	}
 	var apps []string
-	for _, id := range slicesSorted(m.Apps) {
+	for _, id := range slices.Sorted(maps.Keys(m.Apps)) {
 		apps = append(apps, fmt.Sprintf("%s (esc/github/%s.json)", m.Apps[id].Name, id))
 	}
 	var envs []string
-	for _, name := range slicesSorted(m.Environments) {
+	for _, name := range slices.Sorted(maps.Keys(m.Environments)) {
 		envs = append(envs, org+"/"+name)
 	}
 	shared := ""
@@ -135,15 +136,6 @@ func Steps(c *catalog.Catalog, m *trust.Model) []Step {
 			Do:    "platformctl validate, then for " + first + ": platformctl delivery, preflight and up --yes (through up.yml once the repository is live).",
 			Check: "platformctl outputs --stack <environment> prints each environment's contract (not checked here)"},
 	}
-}
-
-func slicesSorted[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // A Finding is a preflight problem of one environment's check.

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/company/harness-platform/bootstrap"
@@ -30,7 +31,7 @@ func TestBootstrapCheck(t *testing.T) {
 	}
 	steps := bootstrap.Steps(c, m)
 	index := func(prefix string) int {
-		i := slices.IndexFunc(steps, func(s bootstrap.Step) bool { return len(s.Title) >= len(prefix) && s.Title[:len(prefix)] == prefix })
+		i := slices.IndexFunc(steps, func(s bootstrap.Step) bool { return strings.HasPrefix(s.Title, prefix) })
 		if i < 0 {
 			t.Fatalf("no step %q", prefix)
 		}

@@ -135,17 +135,7 @@ func (r *Recorder) NewResource(args pulumi.MockResourceArgs) (string, resource.P
 	r.resources = append(r.resources, reg)
 	r.mu.Unlock()
 	state := args.Inputs.Copy()
-	if args.TypeToken == "github:index/repositoryEnvironment:RepositoryEnvironment" {
-		// The repository's id, as the provider sets it on create: the
-		// repository named in its owner's organisation (the provider's,
-		// github-<owner>).
-		ref := reg.Provider
-		if i := strings.Index(ref, "::github-"); i >= 0 {
-			owner, _, _ := strings.Cut(ref[i+len("::github-"):], "::")
-			state["repositoryId"] = resource.NewNumberProperty(float64(RepoID(owner + "/" + args.Inputs["repository"].StringValue())))
-		}
-	}
-	for k, v := range Computed(args.TypeToken, args.Name) {
+	for k, v := range Computed(args.TypeToken, args.Name, reg.Provider, args.Inputs) {
 		if _, given := state[k]; !given {
 			state[k] = v
 		}
@@ -162,8 +152,10 @@ const TestDelegateToken = "delegate_token_never_in_plaintext"
 
 // Computed are the outputs the providers compute that the program reads:
 // webhook URLs, delegate tokens, ARNs, the EKS cluster's endpoint, CA and
-// OIDC issuer, a Helm release's status.
-func Computed(typ, name string) resource.PropertyMap {
+// OIDC issuer, a Helm release's status, a GitHub environment's
+// repository id. provider is the resource's provider reference, inputs
+// its inputs.
+func Computed(typ, name, provider string, inputs resource.PropertyMap) resource.PropertyMap {
 	str := resource.NewStringProperty
 	out := resource.PropertyMap{}
 	if strings.HasPrefix(typ, "aws:") {
@@ -184,6 +176,13 @@ func Computed(typ, name string) resource.PropertyMap {
 				"issuer": str("https://oidc.eks.mock/id/" + name)})})})})
 	case "kubernetes:helm.sh/v3:Release":
 		out["status"] = resource.NewObjectProperty(resource.PropertyMap{"name": str(name), "status": str("deployed")})
+	case "github:index/repositoryEnvironment:RepositoryEnvironment":
+		// As the provider sets it on create: the id of the repository
+		// named, in its owner's organisation (the provider's, github-<owner>).
+		if i := strings.Index(provider, "::github-"); i >= 0 {
+			owner, _, _ := strings.Cut(provider[i+len("::github-"):], "::")
+			out["repositoryId"] = resource.NewNumberProperty(float64(RepoID(owner + "/" + inputs["repository"].StringValue())))
+		}
 	}
 	return out
 }
