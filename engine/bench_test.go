@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,10 +45,7 @@ func BenchmarkUp(b *testing.B) {
 				b.Fatal(err)
 			}
 			// The template change: every archetype's step timeout.
-			changed := map[string][]byte{}
-			for k, v := range files {
-				changed[k] = v
-			}
+			changed := maps.Clone(files)
 			arch := bytes.ReplaceAll(files[catalog.ArchetypesFile], []byte("    verification: true\n"), []byte("    verification: true\n    stepTimeout: 12m\n"))
 			changed[catalog.ArchetypesFile] = bytes.ReplaceAll(arch, []byte("stepTimeout: 15m"), []byte("stepTimeout: 16m"))
 			template, err := catalog.Parse(changed)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -41,10 +42,7 @@ func BenchmarkOneServiceMerge(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			edited := map[string][]byte{}
-			for k, v := range files {
-				edited[k] = v
-			}
+			edited := maps.Clone(files)
 			edited[catalog.ServicesFile] = []byte(strings.Replace(string(files[catalog.ServicesFile]),
 				"  - name: svc-00010\n", "  - name: svc-00010\n    description: changed by the merge\n", 1))
 			changed, err := catalog.Parse(edited)

@@ -111,8 +111,7 @@ func New(files catalog.Files, opts ...Option) pulumi.RunFunc {
 		// stack's pipelines still use (plan.TemplateVersions).
 		templates := p.Templates
 		if p.IsPlatform() {
-			previous, err := readPrevious(ctx)
-			if err != nil {
+			if previous, err = readPrevious(ctx); err != nil {
 				return err
 			}
 			if previous != nil {
