@@ -3,8 +3,7 @@ package engine_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"regexp"
 	"slices"
 	"strconv"
@@ -13,11 +12,7 @@ import (
 	"time"
 
 	"github.com/company/harness-platform/apibudget"
-	"github.com/company/harness-platform/catalog"
-	"github.com/company/harness-platform/engine"
-	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/ghrunner"
-	"github.com/company/harness-platform/simulated"
 )
 
 // BenchmarkMergeToProduction measures a one-service merge from its
@@ -55,44 +50,10 @@ var callsLine = regexp.MustCompile(`API calls of the [^:]+: Harness [0-9]+ \(([0
 func mergeToProduction(b *testing.B, n int) {
 	b.StopTimer()
 	w := newOfflineRunner(b)
-	files, err := catalogtest.Synthetic("..", n)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := catalog.Parse(files)
-	if err != nil {
-		b.Fatalf("synthetic catalog of %d services: %v", n, err)
-	}
-	base, err := w.Origin.Commit("main", fmt.Sprintf("a catalog of %d services", n), func(dir string) error {
-		for name, data := range files {
-			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), data, 0o644); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-
+	c, base := w.commitSynthetic(b, n)
 	// The chain, every stack deployed at main's commit, as the merges
 	// before this one left it.
-	deployStart := time.Now()
-	ctx := context.Background()
-	progress := &lockedBuffer{}
-	s, err := engine.Open(ctx, engine.Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: w.state, Catalog: c,
-		Stdout: progress, Stderr: progress, Env: map[string]string{"PULUMI_SKIP_CHECKPOINTS": "true"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, env := range c.Chain {
-		if _, err := s.Up(ctx, env, engine.UpOptions{Commit: base}); err != nil {
-			s.Close()
-			b.Fatalf("up --stack %s: %v\n%s", env, err, tail(progress.String(), 60))
-		}
-	}
-	s.Close()
-	deploy := time.Since(deployStart)
+	deploy, _ := w.deployChain(b, c, base)
 
 	// The merge of a pull request changing one service's image.
 	svc := c.Services[0]
@@ -151,14 +112,10 @@ func mergeToProduction(b *testing.B, n int) {
 	}
 
 	// The stacks the merge applied: those now at its commit.
-	s, err = engine.Open(ctx, engine.Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: w.state, Catalog: c,
-		Stdout: progress, Stderr: progress})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := w.session(b, c, io.Discard)
 	var applied []string
 	for _, stack := range c.AllStacks() {
-		commit, err := s.DeployedCommit(ctx, stack)
+		commit, err := s.DeployedCommit(context.Background(), stack)
 		if err != nil {
 			s.Close()
 			b.Fatal(err)

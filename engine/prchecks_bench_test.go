@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -64,49 +65,12 @@ func pullRequestChecks(b *testing.B, n int) {
 	b.StopTimer()
 	setup := time.Now()
 	w := newOfflineRunner(b)
-	files, err := catalogtest.Synthetic("..", n)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := catalog.Parse(files)
-	if err != nil {
-		b.Fatalf("synthetic catalog of %d services: %v", n, err)
-	}
-	// main holds the synthetic catalog.
-	if _, err := w.Origin.Commit("main", fmt.Sprintf("a catalog of %d services", n), func(dir string) error {
-		for name, data := range files {
-			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), data, 0o644); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
-		b.Fatal(err)
-	}
+	c, _ := w.commitSynthetic(b, n)
 	ready := time.Since(setup)
 
-	// The chain the pull request previews against: every stack of every
-	// environment deployed in the offline state the workflow's stand-ins
-	// read (HARNESS_PLATFORM_OFFLINE), as BenchmarkUp deploys dev.
-	deployStart := time.Now()
-	ctx := context.Background()
-	progress := &lockedBuffer{}
-	var ups []string
-	s, err := engine.Open(ctx, engine.Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: w.state, Catalog: c,
-		Stdout: progress, Stderr: progress, Env: map[string]string{"PULUMI_SKIP_CHECKPOINTS": "true"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, env := range c.Chain {
-		t0 := time.Now()
-		if _, err := s.Up(ctx, env, engine.UpOptions{}); err != nil {
-			s.Close()
-			b.Fatalf("up --stack %s: %v\n%s", env, err, tail(progress.String(), 60))
-		}
-		ups = append(ups, fmt.Sprintf("%s (%d stacks) %s", env, len(c.StacksOf(env)), time.Since(t0).Round(time.Second)))
-	}
-	s.Close()
-	deploy := time.Since(deployStart)
+	// The chain the pull request previews against, as BenchmarkUp
+	// deploys dev.
+	deploy, ups := w.deployChain(b, c, "")
 	// (Logs kept to a few lines: a benchmark's are cut after ten.)
 	b.Logf("services=%d: runner ready (the repository copied) in %s; deployed in %s: up %s",
 		n, ready.Round(time.Second), deploy.Round(time.Second), strings.Join(ups, ", "))
@@ -241,6 +205,64 @@ func pullRequestChecks(b *testing.B, n int) {
 	b.ReportMetric(float64(len(c.AllStacks())), "stacks-total")
 	b.ReportMetric(float64(len(comments)), "comments")
 	b.ReportMetric(float64(len(calls)), "comment-calls")
+}
+
+// commitSynthetic commits a synthetic catalog of n services to the
+// runner's main, and returns it with main's commit.
+func (w *offlineRunner) commitSynthetic(b *testing.B, n int) (*catalog.Catalog, string) {
+	b.Helper()
+	files, err := catalogtest.Synthetic("..", n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := catalog.Parse(files)
+	if err != nil {
+		b.Fatalf("synthetic catalog of %d services: %v", n, err)
+	}
+	sha, err := w.Origin.Commit("main", fmt.Sprintf("a catalog of %d services", n), func(dir string) error {
+		for name, data := range files {
+			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), data, 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c, sha
+}
+
+// session opens an engine session of c on the runner's offline state,
+// the one the workflows' stand-ins read (HARNESS_PLATFORM_OFFLINE).
+func (w *offlineRunner) session(b *testing.B, c *catalog.Catalog, out io.Writer) *engine.Session {
+	b.Helper()
+	s, err := engine.Open(context.Background(), engine.Options{ProjectDir: "..", Offline: true, Simulation: simulated.Simulation{}, StateDir: w.state, Catalog: c,
+		Stdout: out, Stderr: out, Env: map[string]string{"PULUMI_SKIP_CHECKPOINTS": "true"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// deployChain deploys every stack of every environment of c in the
+// runner's offline state, each up recording commit (none for ""). It
+// returns how long that took, and each environment's up for the log.
+func (w *offlineRunner) deployChain(b *testing.B, c *catalog.Catalog, commit string) (time.Duration, []string) {
+	b.Helper()
+	start := time.Now()
+	progress := &lockedBuffer{}
+	s := w.session(b, c, progress)
+	defer s.Close()
+	var ups []string
+	for _, env := range c.Chain {
+		t0 := time.Now()
+		if _, err := s.Up(context.Background(), env, engine.UpOptions{Commit: commit}); err != nil {
+			b.Fatalf("up --stack %s: %v\n%s", env, err, tail(progress.String(), 60))
+		}
+		ups = append(ups, fmt.Sprintf("%s (%d stacks) %s", env, len(c.StacksOf(env)), time.Since(t0).Round(time.Second)))
+	}
+	return time.Since(start), ups
 }
 
 // openServicePullRequest commits a change of service's entry in
