@@ -21,6 +21,7 @@ var Entries = []Entry{
 	// GitHub API: simulated/github.
 	{"GitHub API", "organisation variables and secrets only with the token's Variables and Secrets permissions, in go-github's error format", "https://docs.github.com/en/rest/actions/variables", false, "simulated/github", "TestOrgWritesNeedTheirPermission"},
 	{"GitHub API", "the Terraform schema's defaults filled in Check, as the real provider's Check does", "integrations/terraform-provider-github github/ (v6.12.1)", false, "simulated/github", "TestGitHubCheckDefaults"},
+	{"GitHub API", "a repository environment's repositoryId is its repository's id, set when it is created and kept by reads", "integrations/terraform-provider-github github/resource_github_repository_environment.go (v6.12.1: Create, Read)", false, "simulated/github", "TestEnvironmentKeepsItsRepositoryID"},
 	{"GitHub API", "runner groups: the repositories and workflows a group admits", "https://docs.github.com/en/rest/actions/self-hosted-runner-groups", false, "simulated/github", "TestRunnerGroup"},
 	{"GitHub API", "the REST API the real plugin reads in a preview (organisation, team, repository)", "https://docs.github.com/en/rest/repos/repos#get-a-repository", false, "simulated/github", "TestGitHubAPI"},
 

@@ -161,3 +161,21 @@ func TestRunnerGroup(t *testing.T) {
 		t.Error("a read without the permission was answered")
 	}
 }
+
+// A repository environment's repositoryId is its repository's id, the
+// one getRepository answers: terraform-provider-github v6.12.1
+// (resource_github_repository_environment.go) sets repository_id at
+// Create from Repositories.Get, and its Read does not touch it, so the
+// runner group takes this program's repository's id from there.
+func TestEnvironmentKeepsItsRepositoryID(t *testing.T) {
+	gh := New()
+	env := gh.Computed(environmentType, "harness-platform:staging", resource.NewPropertyMapFromMap(map[string]any{
+		"repository": "harness-platform", "environment": "staging"}))["repositoryId"]
+	repo, err := gh.Invoke(getRepository, resource.NewPropertyMapFromMap(map[string]any{"fullName": "company/harness-platform"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !env.IsNumber() || env.NumberValue() != repo["repoId"].NumberValue() || env.NumberValue() == 0 {
+		t.Errorf("the environment's repositoryId is %v, the repository's id %v", env, repo["repoId"])
+	}
+}
