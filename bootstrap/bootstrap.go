@@ -99,8 +99,8 @@ func Steps(c *catalog.Catalog, m *trust.Model) []Step {
 			Do: "Deploy " + strings.Join(templates, ", ") + " (CloudFormation) in its account: the deployer and preview roles trusting ESC's " +
 				"OIDC subjects, and the secrets the ESC environments read. Where the account has an IAM OIDC provider for " +
 				"https://api.pulumi.com/oidc already, deploy with PulumiOidcProvider=exists after adding the audience (the parameter's " +
-				"description gives the command); in the dev account also Harness's OIDC provider (the Harness account's id in place of " +
-				"your-harness-account-id) and the harness-secrets-reader role.",
+				"description gives the command); in the dev account also Harness's OIDC provider (its URL names the Harness account, " +
+				"harness.accountId of bootstrap's answers) and the harness-secrets-reader role.",
 			Check:  "preflight's AWS identity and ESC logins of every environment",
 			proves: on("AWS identity in account", "the AWS logins of")},
 		{Title: "GitHub Apps " + strings.Join(apps, ", "), Owner: credentials.GitHubOwner,

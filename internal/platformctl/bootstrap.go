@@ -4,6 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/company/harness-platform/bootstrap"
@@ -18,7 +22,25 @@ import (
 // run that changes nothing (the preview roles and environments), each
 // problem given to its step; every undone step is named at once.
 func runBootstrap(c *catalog.Catalog, f options, stdout, stderr io.Writer) error {
-	m, err := trust.Load()
+	switch {
+	case f.printAnswers:
+		cur, err := bootstrap.Current(f.dir)
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(cur.Marshal())
+		return err
+	case f.answers != "":
+		written, err := writeAnswers(f, stdout)
+		if err != nil || !written {
+			return err
+		}
+		// The checklist of the files as they are now.
+		if c, err = catalog.Load(f.dir); err != nil {
+			return err
+		}
+	}
+	m, err := trust.LoadFS(os.DirFS(filepath.Join(f.dir, "esc")))
 	if err != nil {
 		return err
 	}
@@ -84,4 +106,50 @@ func runBootstrap(c *catalog.Catalog, f options, stdout, stderr io.Writer) error
 		names = append(names, v.Title+" ("+v.Owner+")")
 	}
 	return fmt.Errorf("%d step(s) not done: %s; %d other problem(s)", len(missing), strings.Join(names, "; "), len(r.Other))
+}
+
+// writeAnswers rewrites the tracked files of f.dir from their own answers
+// to those of f.answers: without --yes it only lists the changes. It
+// reports whether it wrote.
+func writeAnswers(f options, stdout io.Writer) (bool, error) {
+	cur, err := bootstrap.Current(f.dir)
+	if err != nil {
+		return false, err
+	}
+	to, err := bootstrap.ReadAnswers(f.answers, cur)
+	if err != nil {
+		return false, err
+	}
+	files, err := bootstrap.Tracked(f.dir)
+	if err != nil {
+		return false, err
+	}
+	r, err := bootstrap.Plan(files, cur, to)
+	if err != nil {
+		return false, err
+	}
+	if r.Empty() {
+		fmt.Fprintf(stdout, "the files hold these answers already; nothing to write\n\n")
+		return false, nil
+	}
+	renamed := map[string]string{}
+	for old, n := range r.Renamed {
+		renamed[n] = old
+	}
+	for _, name := range slices.Sorted(maps.Keys(r.Files)) {
+		if old, ok := renamed[name]; ok {
+			fmt.Fprintf(stdout, "  %s (was %s)\n", name, old)
+		} else {
+			fmt.Fprintf(stdout, "  %s\n", name)
+		}
+	}
+	if !f.yes {
+		fmt.Fprintf(stdout, "dry run: %d values in %d files would change (Go sources are not written); run again with --yes to write them\n\n", r.Values, len(r.Files))
+		return false, nil
+	}
+	if err := r.Apply(f.dir); err != nil {
+		return false, err
+	}
+	fmt.Fprintf(stdout, "wrote %d values in %d files; review them with git diff and commit them, then do the checklist's steps:\n\n", r.Values, len(r.Files))
+	return true, nil
 }

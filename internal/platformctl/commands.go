@@ -51,6 +51,8 @@ type options struct {
 	charts                     string // check-plugins: a Helm repository directory
 	region                     string // rotate-delegate-token
 	check                      bool   // bootstrap: run the checks
+	answers                    string // bootstrap: the answers file to write
+	printAnswers               bool   // bootstrap: print the files' own answers
 }
 
 // OfflineEnv names a state directory in which every command that takes
@@ -286,14 +288,30 @@ func commands() []*cobra.Command {
 				fmt.Fprintf(stdout, "%d credentials\n", len(list))
 				return nil
 			}},
-		{use: "bootstrap [--check]", group: groupCatalog,
-			short: "the ordered checklist from an empty organisation to the first up; with --check, run its checks",
+		{use: "bootstrap [--print-answers | --answers FILE [--yes] | --check]", group: groupCatalog,
+			short: "write your organisation's values into the files, print the ordered checklist to the first up, run its checks",
 			long: "Print the ordered bootstrap checklist for the project's files: each step with who does it, what\n" +
 				"to do and the check that proves it done (docs/runbook.md, Bootstrap). With --check, run those\n" +
 				"checks (preflight of every environment, as an up and as a run that changes nothing) and name every\n" +
-				"step not done, with each problem's fix; exit 1 if one is. It changes nothing.",
+				"step not done, with each problem's fix; exit 1 if one is.\n\n" +
+				"--print-answers prints the values the files are written with (organisations, AWS accounts, App ids,\n" +
+				"the secrets' region, the Harness account, domains, runner networks) as an answers file; edit it and\n" +
+				"give it to --answers, which lists every change (a dry run) and with --yes writes them into the\n" +
+				"tracked files, all or none, then prints the checklist. Go sources are not written.",
+			check: func(o *options) error {
+				if o.yes && o.answers == "" {
+					return fmt.Errorf("--yes writes the answers of --answers FILE; give the file")
+				}
+				if o.answers != "" && (o.check || o.printAnswers) || o.check && o.printAnswers {
+					return fmt.Errorf("--answers, --print-answers and --check are separate steps; give one")
+				}
+				return nil
+			},
 			flags: func(fs *pflag.FlagSet, o *options) {
 				runFlags(fs, o)
+				fs.StringVar(&o.answers, "answers", "", "write the answers `FILE` into the files (a dry run without --yes)")
+				fs.BoolVar(&o.printAnswers, "print-answers", false, "print the files' own answers, the answers file to edit")
+				yesFlag(fs, o, "with --answers: write the files")
 				fs.BoolVar(&o.offline, "offline", false, "check against the simulated services (env "+OfflineEnv+"=DIR: the same, with --state DIR unless given)")
 				fs.StringVar(&o.runner, "runner-address", "", "offline: the address `ADDR` the simulated services see the run come from (default: the first of the stack files' runner networks)")
 				fs.BoolVar(&o.check, "check", false, "run the checks and name every step not done")

@@ -8,8 +8,8 @@
 # On pipeline events Harness gives the policy the pipeline document as
 # input.pipeline (its YAML as JSON), as in Harness's samples
 # (developer.harness.io/docs/platform/governance/policy-as-code/sample-policy-use-case:
-# "Prevent users from leveraging steps that are not allowed by the
-# company"). The program appends the rules' settings as a Rego value:
+# "Prevent users from leveraging steps that are not allowed"). The
+# program appends the rules' settings as a Rego value:
 #   rules = {"productionEnvironments": ["prod"], "changeWindowSets": {"prod": "prod_change_window"},
 #            "upstreamEnvironments": {"prod": "pre_stable"}, "platformGroup": "platform_team", "minApprovers": 1,
 #            "imageScan": {"failOnSeverity": {"cron": "high"}, "default": "critical"}}
