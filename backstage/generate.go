@@ -337,7 +337,11 @@ func (f form) field(path []string, s *Schema) m {
 		}
 		out = append(out, kv{"oneOf", opts})
 	case "repo":
-		out = append(out, kv{"pattern", repoPattern}, kv{"ui:help", "owner/name on GitHub, e.g. company/payment-service."})
+		owner := "owner"
+		if fd := f.c.Root().Foundation; fd != nil && fd.Repository != "" {
+			owner, _, _ = strings.Cut(fd.Repository, "/")
+		}
+		out = append(out, kv{"pattern", repoPattern}, kv{"ui:help", "owner/name on GitHub, e.g. " + owner + "/payment-service."})
 	case "image":
 		host := f.c.Root().Foundation.Registry.Host
 		out = append(out, kv{"pattern", ImagePattern(host)},

@@ -78,6 +78,8 @@ func Steps(c *catalog.Catalog, m *trust.Model) []Step {
 	for _, id := range slices.Sorted(maps.Keys(m.Apps)) {
 		apps = append(apps, fmt.Sprintf("%s (esc/github/%s.json)", m.Apps[id].Name, id))
 	}
+	slices.Sort(apps) // by name: the ids are the organisation's
+
 	var envs []string
 	for _, name := range slices.Sorted(maps.Keys(m.Environments)) {
 		envs = append(envs, org+"/"+name)

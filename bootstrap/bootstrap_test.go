@@ -10,6 +10,7 @@ import (
 	"github.com/company/harness-platform/credentials"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/doccheck"
+	"github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/trust"
 )
@@ -35,16 +36,18 @@ func TestStepsNameWhatTheFilesHold(t *testing.T) {
 		t.Fatalf("%d steps, want 8", len(s))
 	}
 	for _, want := range []string{"111111111111", "222222222222", "333333333333"} {
+		want = example.L(t, want)
 		if !strings.Contains(s[1].Title, want) || !strings.Contains(s[1].Do, "esc/aws/"+want+".json") {
 			t.Errorf("the AWS step does not name account %s: %+v", want, s[1])
 		}
 	}
 	for _, want := range []string{"esc/github/1000001.json", "esc/github/1000002.json", "esc/github/1000003.json"} {
+		want = example.L(t, want)
 		if !strings.Contains(s[2].Title, want) {
 			t.Errorf("the GitHub step does not name %s: %q", want, s[2].Title)
 		}
 	}
-	if !strings.Contains(s[3].Do, "company/harness-platform/dev-preview") || !strings.Contains(s[3].Do, "company/harness-platform/shared-reader") {
+	if !strings.Contains(s[3].Do, example.L(t, "company/harness-platform/dev-preview")) || !strings.Contains(s[3].Do, example.L(t, "company/harness-platform/shared-reader")) {
 		t.Errorf("the ESC step does not name the environments: %q", s[3].Do)
 	}
 	owners := map[string]bool{}

@@ -224,7 +224,7 @@ type workloadsDoc struct {
 type runnerDoc struct {
 	At          yamlstrict.At
 	Labels      []string `yaml:"labels" required:"true" desc:"The GitHub Actions runs-on labels of the runners that preview, update and check this stack, e.g. [self-hosted, harness-platform]."`
-	EgressCidrs []string `yaml:"egressCidrs" required:"true" desc:"The public addresses those runners reach the EKS API from (their NAT), e.g. 198.51.100.0/28; each cluster's publicAccessCidrs must cover them."`
+	EgressCidrs []string `yaml:"egressCidrs" required:"true" desc:"The public addresses those runners reach the EKS API from (their NAT), e.g. 192.0.2.0/28; each cluster's publicAccessCidrs must cover them."`
 	// DelegateSelectors are for the Harness CI pipeline (plan/ci.go):
 	// its stages run on the Harness Docker delegate of a runner host,
 	// never on a cluster's delegate, which has no Docker runner.
@@ -269,7 +269,7 @@ type foundationDoc struct {
 	Repository string `yaml:"repository" desc:"This program's GitHub repository, owner/name: its staging and production environments and main's protection are managed here."`
 	// BackstageURL is the Backstage instance the services' catalog-info
 	// files are read by: their deploy link opens its scaffolder.
-	BackstageURL string `yaml:"backstageUrl" desc:"https URL of the Backstage instance, e.g. https://backstage.company.io: each service's catalog-info.yaml links to its \"Deploy to an environment\" template there, with the service filled in. Absent: no such link (Backstage's catalog refuses a link that is not an absolute URL)."`
+	BackstageURL string `yaml:"backstageUrl" desc:"https URL of the Backstage instance, e.g. https://backstage.example.org: each service's catalog-info.yaml links to its \"Deploy to an environment\" template there, with the service filled in. Absent: no such link (Backstage's catalog refuses a link that is not an absolute URL)."`
 }
 
 type orgDoc struct {
@@ -309,7 +309,7 @@ type secretManagerDoc struct {
 type registryDoc struct {
 	At                  yamlstrict.At
 	ConnectorIdentifier string `yaml:"connectorIdentifier" desc:"Connector identifier (default docker_registry)."`
-	URL                 string `yaml:"url" required:"true" desc:"https URL of the registry, e.g. https://registry.company.io; every catalog image must be on its host."`
+	URL                 string `yaml:"url" required:"true" desc:"https URL of the registry, e.g. https://registry.example.org; every catalog image must be on its host."`
 	Type                string `yaml:"type" enum:"DockerHub|Harbor|Quay|Other" desc:"Registry kind (default Other)."`
 	Username            string `yaml:"username" desc:"User Harness reads tags as; set passwordSecret too. Absent: anonymous access."`
 	PasswordSecret      string `yaml:"passwordSecret" desc:"Name of the AWS Secrets Manager secret (secretManager) holding username's password; with username only."`

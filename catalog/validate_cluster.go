@@ -216,9 +216,9 @@ func (v *validator) checkRunner(st *stackDoc) {
 		p, err := netip.ParsePrefix(cidr)
 		switch {
 		case err != nil || !p.Addr().Is4():
-			v.at(r.At.Item("egressCidrs", i), "write an IPv4 network such as 198.51.100.0/28", "runner egressCidrs %q is not an IPv4 CIDR", cidr)
+			v.at(r.At.Item("egressCidrs", i), "write an IPv4 network such as 192.0.2.0/28", "runner egressCidrs %q is not an IPv4 CIDR", cidr)
 		case p.Bits() == 0 || p.Masked() != p:
-			v.at(r.At.Item("egressCidrs", i), "write the runners' NAT network, masked, e.g. 198.51.100.0/28", "runner egressCidrs %q is not a network of the runners' addresses", cidr)
+			v.at(r.At.Item("egressCidrs", i), "write the runners' NAT network, masked, e.g. 192.0.2.0/28", "runner egressCidrs %q is not a network of the runners' addresses", cidr)
 		default:
 			v.placeholder(r.At.Item("egressCidrs", i), "runner egressCidrs", cidr)
 			egress = append(egress, p)

@@ -106,16 +106,16 @@ func (v *validator) checkStacks() {
 			r := &f.Registry
 			v.checkIdent(r.At.Field("connectorIdentifier"), "Docker registry connector", r.connectorIdentifier())
 			if r.URL != "" && (!strings.HasPrefix(r.URL, "https://") || r.host() == "") {
-				v.at(r.At.Field("url"), "use the https URL of the registry, such as https://registry.company.io", "registry url %q is not an https URL", r.URL)
+				v.at(r.At.Field("url"), "use the https URL of the registry, such as https://registry.example.org", "registry url %q is not an https URL", r.URL)
 			}
 			if f.Repository != "" && !repoPattern.MatchString(f.Repository) {
-				v.at(f.At.Field("repository"), "write the repository as owner/name, e.g. company/harness-platform", "foundation repository %q is not owner/name", f.Repository)
+				v.at(f.At.Field("repository"), "write the repository as owner/name, e.g. octo-org/harness-platform", "foundation repository %q is not owner/name", f.Repository)
 			}
 			// The deploy link is <backstageUrl>/create/templates/...: a
 			// query or a fragment here would swallow that path.
 			if b := f.BackstageURL; b != "" {
 				if u, err := url.Parse(b); err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
-					v.at(f.At.Field("backstageUrl"), "write the https URL Backstage is served at (its app.baseUrl), such as https://backstage.company.io",
+					v.at(f.At.Field("backstageUrl"), "write the https URL Backstage is served at (its app.baseUrl), such as https://backstage.example.org",
 						"foundation backstageUrl %q is not the https URL of a Backstage instance", b)
 				}
 			}

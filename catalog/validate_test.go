@@ -2,7 +2,7 @@ package catalog
 
 import (
 	"errors"
-	"os"
+	"github.com/company/harness-platform/internal/example"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,12 +20,10 @@ func exampleFiles(t testing.TB) map[string][]byte {
 	for _, s := range stacks {
 		names = append(names, filepath.Base(s))
 	}
+	// The example's values, whatever bootstrap wrote: the cases below
+	// are written with them.
 	for _, name := range names {
-		data, err := os.ReadFile(filepath.Join("..", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[name] = data
+		files[name] = example.ReadFile(t, filepath.Join("..", name))
 	}
 	return files
 }
@@ -134,11 +132,11 @@ func TestValidationErrors(t *testing.T) {
 			[]string{`Pulumi.staging.yaml:4:3: stack "staging" has no upstream, so it owns the foundation, but has no foundation settings; add harness-platform:foundation (org, project, github), or set harness-platform:upstream`,
 				`Pulumi.staging.yaml:4:3: stacks "dev" and "staging" both have no upstream and so both claim the foundation; set harness-platform:upstream in Pulumi.staging.yaml; only Pulumi.dev.yaml owns the foundation`}},
 		{"stack: backstageUrl not https", []edit{{"Pulumi.dev.yaml", "backstageUrl: https://backstage.company.io\n", "backstageUrl: http://backstage.company.io\n"}},
-			[]string{`Pulumi.dev.yaml:34:19: foundation backstageUrl "http://backstage.company.io" is not the https URL of a Backstage instance; write the https URL Backstage is served at (its app.baseUrl), such as https://backstage.company.io`}},
+			[]string{`Pulumi.dev.yaml:34:19: foundation backstageUrl "http://backstage.company.io" is not the https URL of a Backstage instance; write the https URL Backstage is served at (its app.baseUrl), such as https://backstage.example.org`}},
 		{"stack: backstageUrl with a query", []edit{{"Pulumi.dev.yaml", "backstageUrl: https://backstage.company.io\n", "backstageUrl: https://backstage.company.io/?team=payments\n"}},
-			[]string{`Pulumi.dev.yaml:34:19: foundation backstageUrl "https://backstage.company.io/?team=payments" is not the https URL of a Backstage instance; write the https URL Backstage is served at (its app.baseUrl), such as https://backstage.company.io`}},
+			[]string{`Pulumi.dev.yaml:34:19: foundation backstageUrl "https://backstage.company.io/?team=payments" is not the https URL of a Backstage instance; write the https URL Backstage is served at (its app.baseUrl), such as https://backstage.example.org`}},
 		{"stack: backstageUrl without a host", []edit{{"Pulumi.dev.yaml", "backstageUrl: https://backstage.company.io\n", "backstageUrl: backstage.company.io\n"}},
-			[]string{`Pulumi.dev.yaml:34:19: foundation backstageUrl "backstage.company.io" is not the https URL of a Backstage instance; write the https URL Backstage is served at (its app.baseUrl), such as https://backstage.company.io`}},
+			[]string{`Pulumi.dev.yaml:34:19: foundation backstageUrl "backstage.company.io" is not the https URL of a Backstage instance; write the https URL Backstage is served at (its app.baseUrl), such as https://backstage.example.org`}},
 		// The connectors' credentials are no config of any stack: a leftover
 		// key says what replaced it.
 		{"stack: a GitHub token left in config", []edit{{"Pulumi.dev.yaml", "config:\n", "config:\n  harness-platform:githubToken:\n    secure: v1:abc\n"}},
@@ -207,7 +205,7 @@ func TestValidationErrors(t *testing.T) {
 				`Pulumi.staging.yaml:58:32: runner previewDelegateSelector "harness-platform-runner" is also an up runner's: the preview stage could run a pull request's code where ups run; use a tag only the preview runners' delegates have, e.g. harness-platform-preview-runner`}},
 		{"runner: addresses the clusters do not allow", []edit{{"Pulumi.production.yaml", "    egressCidrs: [198.51.100.0/28]", "    egressCidrs: [198.51.100.0/27, 192.0.2.7/24]"}},
 			[]string{`Pulumi.production.yaml:63:19: the runners' address 198.51.100.0/27 cannot reach the clusters' API: publicAccessCidrs [198.51.100.0/28] does not cover it; add 198.51.100.0/27 to harness-platform:cluster publicAccessCidrs`,
-				`Pulumi.production.yaml:63:36: runner egressCidrs "192.0.2.7/24" is not a network of the runners' addresses; write the runners' NAT network, masked, e.g. 198.51.100.0/28`}},
+				`Pulumi.production.yaml:63:36: runner egressCidrs "192.0.2.7/24" is not a network of the runners' addresses; write the runners' NAT network, masked, e.g. 192.0.2.0/28`}},
 		{"cluster: log retention CloudWatch does not offer", []edit{{"Pulumi.production.yaml", `kubernetesVersion: "1.35"`, "kubernetesVersion: \"1.35\"\n    logRetentionDays: 100"}},
 			[]string{`Pulumi.production.yaml:46:23: logRetentionDays 100 is not a CloudWatch Logs retention period; use one of CloudWatch's retention periods: [1 3 5 7 14 30 60 90 120 150 180 365 400 545 731 1096 1827 2192 2557 2922 3288 3653]`}},
 		{"cluster: node group sizes", []edit{{"Pulumi.production.yaml", "desiredSize: 4", "desiredSize: 12"}, {"Pulumi.dev.yaml", "minSize: 2", "minSize: 0"}},
@@ -303,6 +301,7 @@ func TestValidationErrors(t *testing.T) {
 				}
 				files[e.file] = []byte(strings.Replace(s, e.old, e.new, 1))
 			}
+
 			c, err := Parse(files)
 			if c != nil {
 				t.Fatal("an invalid catalog was returned")

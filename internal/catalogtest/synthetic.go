@@ -43,14 +43,21 @@ func Synthetic(root string, n int) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The example's organisation and registry, as bootstrap wrote them.
+	example, err := catalog.Parse(files)
+	if err != nil {
+		return nil, err
+	}
+	owner, _, _ := strings.Cut(example.Root().Foundation.Repository, "/")
+	registry := example.Root().Foundation.Registry.Host
 	teams := []string{"payments", "checkout", "identity", "data"}
 	archetypes := []string{"api", "worker", "cron"}
 	var b strings.Builder
 	b.WriteString("services:\n")
 	for i := 0; i < n; i++ {
 		team, arch := teams[i%len(teams)], archetypes[i%len(archetypes)]
-		fmt.Fprintf(&b, "  - name: svc-%05d\n    team: %s\n    archetype: %s\n    repo: company/svc-%05d\n    image: registry.company.io/%s/svc-%05d\n",
-			i, team, arch, i, team, i)
+		fmt.Fprintf(&b, "  - name: svc-%05d\n    team: %s\n    archetype: %s\n    repo: %s/svc-%05d\n    image: %s/%s/svc-%05d\n",
+			i, team, arch, owner, i, registry, team, i)
 		if i%5 == 4 {
 			b.WriteString("    environments: [dev, staging]\n")
 		}

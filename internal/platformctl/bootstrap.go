@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/company/harness-platform/bootstrap"
+	"github.com/company/harness-platform/bootstrap/answers"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/engine"
 	"github.com/company/harness-platform/preflight"
@@ -116,15 +117,15 @@ func writeAnswers(f options, stdout io.Writer) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	to, err := bootstrap.ReadAnswers(f.answers, cur)
+	to, err := answers.Read(f.answers, cur)
 	if err != nil {
 		return false, err
 	}
-	files, err := bootstrap.Tracked(f.dir)
+	files, err := answers.Tracked(f.dir)
 	if err != nil {
 		return false, err
 	}
-	r, err := bootstrap.Plan(files, cur, to)
+	r, err := answers.Plan(files, cur, to)
 	if err != nil {
 		return false, err
 	}

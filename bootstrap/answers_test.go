@@ -3,6 +3,7 @@ package bootstrap
 import (
 	"errors"
 	"fmt"
+	"github.com/company/harness-platform/bootstrap/answers"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,37 +14,60 @@ import (
 	"testing"
 )
 
-// other is an organisation whose every answer differs from the files',
-// with the GitHub and the Pulumi organisation of different names (so a
-// value written as the wrong one's is seen) and two runner networks
-// where the example has one.
-func other(cur Answers) Answers {
-	a := Answers{
-		GitHub:  GitHubAnswers{Organization: "acme-gh", Apps: map[string]AppAnswers{}},
-		Pulumi:  PulumiAnswers{Organization: "acme-cloud"},
-		AWS:     AWSAnswers{Accounts: map[string]string{}, SecretsRegion: "ap-southeast-2"},
-		Harness: HarnessAnswers{AccountID: "Xk2pQ9_vT-4aZ"},
-		Domains: DomainAnswers{Services: "acme-corp.net", Mail: "mail.acme.example"},
-		Runners: RunnerAnswers{EgressCidrs: []string{"52.16.32.0/28", "54.72.10.16/28"}},
+// other is an organisation whose every answer differs from cur's, with
+// the GitHub and the Pulumi organisation of different names (so a value
+// written as the wrong one's is seen) and two runner networks where the
+// example has one.
+func other(cur answers.Answers) answers.Answers {
+	// differ is a unless that is cur's value, then b.
+	differ := func(cur, a, b string) string {
+		if cur == a {
+			return b
+		}
+		return a
+	}
+	a := answers.Answers{
+		GitHub:  answers.GitHubAnswers{Organization: differ(cur.GitHub.Organization, "acme-gh", "globex-gh"), Apps: map[string]answers.AppAnswers{}},
+		Pulumi:  answers.PulumiAnswers{Organization: differ(cur.Pulumi.Organization, "acme-cloud", "globex-cloud")},
+		AWS:     answers.AWSAnswers{Accounts: map[string]string{}, SecretsRegion: differ(cur.AWS.SecretsRegion, "ap-southeast-2", "ca-central-1")},
+		Harness: answers.HarnessAnswers{AccountID: differ(cur.Harness.AccountID, "Xk2pQ9_vT-4aZ", "Pz7rW1_qA-9bY")},
+		Domains: answers.DomainAnswers{Services: differ(cur.Domains.Services, "acme-corp.net", "globex.org"), Mail: differ(cur.Domains.Mail, "mail.acme.example", "globex.example")},
+		Runners: answers.RunnerAnswers{EgressCidrs: []string{"52.16.32.0/28", "54.72.10.16/28"}},
+	}
+	if slices.Equal(cur.Runners.EgressCidrs, a.Runners.EgressCidrs) {
+		a.Runners.EgressCidrs = []string{"34.240.0.0/28"}
 	}
 	for i, name := range slices.Sorted(maps.Keys(cur.GitHub.Apps)) {
-		app := AppAnswers{AppID: string(rune('4'+i)) + "876543"}
-		if cur.GitHub.Apps[name].InstallationID != "" {
-			app.InstallationID = "61234567" + string(rune('0'+i))
+		app := answers.AppAnswers{AppID: differ(cur.GitHub.Apps[name].AppID, fmt.Sprint(4876543+i), fmt.Sprint(5976543+i))}
+		if id := cur.GitHub.Apps[name].InstallationID; id != "" {
+			app.InstallationID = differ(id, fmt.Sprint(612345670+i), fmt.Sprint(712345670+i))
 		}
 		a.GitHub.Apps[name] = app
 	}
 	for i, env := range slices.Sorted(maps.Keys(cur.AWS.Accounts)) {
-		a.AWS.Accounts[env] = strings.Repeat(string(rune('4'+i)), 6) + "098765"
+		a.AWS.Accounts[env] = differ(cur.AWS.Accounts[env], fmt.Sprint(444444098765+i*111111000000), fmt.Sprint(123456789012+i))
 	}
 	return a
 }
 
+// The answers bootstrap recorded are the files': the tests' fixtures
+// (internal/example) are rewritten into them.
+func TestRecordedAnswersAreTheFiles(t *testing.T) {
+	_, cur := tracked(t)
+	data, err := os.ReadFile(filepath.Join("..", answers.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != string(cur.Marshal()) {
+		t.Errorf("%s is not the files' answers, which are\n%s\nwrite them with platformctl bootstrap --print-answers > %s, or change the files back", answers.File, cur.Marshal(), answers.File)
+	}
+}
+
 // tracked is the repository's files and the answers they are written
 // with.
-func tracked(t *testing.T) (map[string][]byte, Answers) {
+func tracked(t *testing.T) (map[string][]byte, answers.Answers) {
 	t.Helper()
-	files, err := Tracked("..")
+	files, err := answers.Tracked("..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +101,7 @@ func write(t *testing.T, files map[string][]byte) string {
 func TestRewriteRoundTrip(t *testing.T) {
 	files, cur := tracked(t)
 	to := other(cur)
-	forth, err := Plan(files, cur, to)
+	forth, err := answers.Plan(files, cur, to)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +127,7 @@ func TestRewriteRoundTrip(t *testing.T) {
 	old = append(old, cur.Runners.EgressCidrs...)
 	var left []string
 	for _, name := range slices.Sorted(maps.Keys(after)) {
-		if !Rewritten(name) {
+		if !answers.Rewritten(name) {
 			continue
 		}
 		for _, v := range old {
@@ -127,7 +151,7 @@ func TestRewriteRoundTrip(t *testing.T) {
 		t.Errorf("the rewrite replaced %d values and renamed %v", forth.Values, forth.Renamed)
 	}
 
-	back, err := Plan(after, to, cur)
+	back, err := answers.Plan(after, to, cur)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +171,7 @@ func TestRewriteRoundTrip(t *testing.T) {
 // Written with its own answers, nothing changes.
 func TestRewriteIsIdempotent(t *testing.T) {
 	files, cur := tracked(t)
-	r, err := Plan(files, cur, cur)
+	r, err := answers.Plan(files, cur, cur)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,8 +191,8 @@ func TestRewriteRefusesWhatItCannotTell(t *testing.T) {
 	if cur.GitHub.Organization != cur.Pulumi.Organization {
 		t.Skip("the organisations have different names; every place is either's")
 	}
-	_, err := Plan(files, cur, other(cur))
-	var amb *AmbiguousError
+	_, err := answers.Plan(files, cur, other(cur))
+	var amb *answers.AmbiguousError
 	if !errors.As(err, &amb) {
 		t.Fatalf("err = %v, want an AmbiguousError", err)
 	}
@@ -186,9 +210,9 @@ func TestReadAnswersNamesEveryProblem(t *testing.T) {
 	if err := os.WriteFile(p, good.Marshal(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadAnswers(p, cur)
+	got, err := answers.Read(p, cur)
 	if err != nil || !reflect.DeepEqual(got, good) {
-		t.Fatalf("ReadAnswers(Marshal(a)) = %+v, %v; want a", got, err)
+		t.Fatalf("Read(Marshal(a)) = %+v, %v; want a", got, err)
 	}
 
 	envs := slices.Sorted(maps.Keys(cur.AWS.Accounts))
@@ -204,12 +228,12 @@ func TestReadAnswersNamesEveryProblem(t *testing.T) {
 	if err := os.WriteFile(p, bad.Marshal(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = ReadAnswers(p, cur)
+	_, err = answers.Read(p, cur)
 	if err == nil {
 		t.Fatal("bad answers read without an error")
 	}
 	for _, want := range []string{
-		`answers.yaml:5:17: github.organization "acme_gh" is not one; write the GitHub organisation's login`,
+		`answers.yaml:6:17: github.organization "acme_gh" is not one; write the GitHub organisation's login`,
 		`is not one; write the 12-digit account id`,
 		`is ` + envs[0] + `'s account too`,
 		`runners.egressCidrs[0] "52.16.32.1/28" is not one`,

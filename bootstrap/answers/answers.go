@@ -1,4 +1,7 @@
-package bootstrap
+// Package answers are the values that make the project's files an
+// organisation's own, and their rewrite from one organisation's to
+// another's (platformctl bootstrap --answers).
+package answers
 
 import (
 	"bytes"
@@ -6,16 +9,13 @@ import (
 	"maps"
 	"net/netip"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/diag"
-	"github.com/company/harness-platform/trust"
 )
 
 // Answers are the values that make the files an organisation's own:
@@ -85,119 +85,16 @@ type RunnerAnswers struct {
 // Marshal is the answers as an answers file.
 func (a Answers) Marshal() []byte {
 	var b bytes.Buffer
-	b.WriteString("# platformctl bootstrap's answers: edit each value to your organisation's,\n" +
-		"# then run `platformctl bootstrap --answers <this file> --yes` (without --yes it\n" +
-		"# lists what it would change).\n")
+	b.WriteString("# The values the project's files are written with (platformctl bootstrap\n" +
+		"# --print-answers). To make them your organisation's, copy this file, edit\n" +
+		"# each value and run `platformctl bootstrap --answers <the copy>`: it lists\n" +
+		"# the changes, and with --yes writes them, this file included.\n")
 	e := yaml.NewEncoder(&b)
 	e.SetIndent(2)
 	if err := e.Encode(a); err != nil {
 		panic(err) // plain strings, maps and slices always encode
 	}
 	return b.Bytes()
-}
-
-// harnessOIDC is where the dev account's template names the Harness
-// account, in its OIDC provider's URL (esc/aws/<dev account>.json).
-var harnessOIDC = regexp.MustCompile(`app\.harness\.io/ng/api/oidc/account/([A-Za-z0-9_-]+)`)
-
-// Current reads the answers the files in root are written with: the
-// values Rewrite replaces. The error names every value the files do not
-// say, or say in two ways.
-func Current(root string) (Answers, error) {
-	var a Answers
-	var diags diag.List
-	c, err := catalog.Load(root)
-	if err != nil {
-		return a, err
-	}
-	m, err := trust.LoadFS(os.DirFS(filepath.Join(root, "esc")))
-	if err != nil {
-		return a, err
-	}
-	rootStack := c.Stacks[c.Chain[0]]
-	rootFile := "Pulumi." + c.Chain[0] + ".yaml"
-	f := rootStack.Foundation
-	if f == nil || f.Repository == "" {
-		diags.Add(rootFile, 0, 0, "write foundation.repository as owner/name", "the root stack file names no repository, so its GitHub organisation is unknown")
-	} else {
-		a.GitHub.Organization, _, _ = strings.Cut(f.Repository, "/")
-	}
-	a.GitHub.Apps = map[string]AppAnswers{}
-	for id, app := range m.Apps {
-		ans := AppAnswers{AppID: id}
-		if f != nil && f.Github.App.ApplicationID == id {
-			ans.InstallationID = f.Github.App.InstallationID
-		}
-		a.GitHub.Apps[app.Name] = ans
-	}
-	a.Pulumi.Organization = m.Access.Organization
-	a.AWS.Accounts = map[string]string{}
-	for _, env := range c.Chain {
-		if s := c.Stacks[env]; s.AWS != nil {
-			a.AWS.Accounts[env] = s.AWS.Account()
-		}
-	}
-	if f != nil {
-		a.AWS.SecretsRegion = f.SecretManager.Region
-		if _, host, ok := strings.Cut(f.Registry.Host, "."); ok {
-			a.Domains.Services = host
-		}
-	}
-	for _, acct := range slices.Sorted(maps.Keys(m.Accounts)) {
-		data, err := os.ReadFile(filepath.Join(root, "esc", "aws", acct+".json"))
-		if err != nil {
-			return a, err
-		}
-		if sub := harnessOIDC.FindSubmatch(data); sub != nil {
-			a.Harness.AccountID = string(sub[1])
-		}
-	}
-	mails := map[string]bool{}
-	for _, t := range c.Teams {
-		for _, member := range t.Members {
-			if _, domain, ok := strings.Cut(member, "@"); ok {
-				mails[domain] = true
-			}
-		}
-	}
-	if len(mails) > 1 {
-		diags.Add(catalog.TeamsFile, 0, 0, "bootstrap writes one mail domain; edit the members by hand", "the teams' members are of %d mail domains", len(mails))
-	}
-	for d := range mails {
-		a.Domains.Mail = d
-	}
-	for _, env := range c.Chain {
-		s := c.Stacks[env]
-		if s.Runner == nil {
-			continue
-		}
-		if a.Runners.EgressCidrs == nil {
-			a.Runners.EgressCidrs = slices.Clone(s.Runner.EgressCidrs)
-		} else if !slices.Equal(a.Runners.EgressCidrs, s.Runner.EgressCidrs) {
-			diags.Add("Pulumi."+env+".yaml", 0, 0, "bootstrap writes one list of runner networks for every stack; edit the stack files by hand",
-				"runner egressCidrs %v differ from %s's %v", s.Runner.EgressCidrs, rootFile, a.Runners.EgressCidrs)
-		}
-	}
-	diags = append(diags, missing(a, "the files")...)
-	return a, diags.Err()
-}
-
-// missing names each empty answer; file is where it should have been.
-func missing(a Answers, file string) diag.List {
-	var diags diag.List
-	for _, f := range []struct{ key, value string }{
-		{"github.organization", a.GitHub.Organization},
-		{"pulumi.organization", a.Pulumi.Organization},
-		{"aws.secretsRegion", a.AWS.SecretsRegion},
-		{"harness.accountId", a.Harness.AccountID},
-		{"domains.services", a.Domains.Services},
-		{"domains.mail", a.Domains.Mail},
-	} {
-		if f.value == "" {
-			diags.Add(file, 0, 0, "", "%s is not known", f.key)
-		}
-	}
-	return diags
 }
 
 var (
@@ -214,7 +111,7 @@ var (
 // own (current): the same environments and Apps, and every value of the
 // form its service takes. The error names every problem at once, at its
 // line in the file.
-func ReadAnswers(path string, current Answers) (Answers, error) {
+func Read(path string, current Answers) (Answers, error) {
 	var a Answers
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -222,12 +119,12 @@ func ReadAnswers(path string, current Answers) (Answers, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return a, &diag.Error{List: diag.List{{File: path, Message: err.Error(), Fix: "write the answers as YAML (platformctl bootstrap --print-answers prints the files' own)"}}}
+		return a, &ReadError{diag.List{{File: path, Message: err.Error(), Fix: "write the answers as YAML (platformctl bootstrap --print-answers prints the files' own)"}}}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&a); err != nil {
-		return a, &diag.Error{List: diag.List{{File: path, Message: err.Error(), Fix: "use the keys platformctl bootstrap --print-answers prints"}}}
+		return a, &ReadError{diag.List{{File: path, Message: err.Error(), Fix: "use the keys platformctl bootstrap --print-answers prints"}}}
 	}
 	var diags diag.List
 	at := func(keys ...string) (int, int) {
@@ -312,7 +209,21 @@ func ReadAnswers(path string, current Answers) (Answers, error) {
 			diags.Add(path, line, col, "write an IPv4 network, masked, such as 198.51.100.0/28", "runners.egressCidrs[%d] %q is not one", i, cidr)
 		}
 	}
-	return a, diags.Err()
+	if len(diags) > 0 {
+		return a, &ReadError{diags.Sorted()}
+	}
+	return a, nil
+}
+
+// ReadError is every problem of an answers file.
+type ReadError struct{ List diag.List }
+
+func (e *ReadError) Error() string {
+	lines := make([]string, len(e.List))
+	for i, d := range e.List {
+		lines[i] = d.String()
+	}
+	return fmt.Sprintf("%d problem(s) in the answers, so nothing is written:\n%s", len(e.List), strings.Join(lines, "\n"))
 }
 
 // String is a one-line account of an App's ids.

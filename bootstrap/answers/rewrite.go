@@ -1,4 +1,4 @@
-package bootstrap
+package answers
 
 import (
 	"bytes"
@@ -114,8 +114,10 @@ func rules(from, to Answers) []rule {
 	case gh != pu:
 		add(rule{what: "the GitHub organisation", old: gh, new: to.GitHub.Organization, adjoins: orgChar, name: true})
 		add(rule{what: "the Pulumi organisation", old: pu, new: to.Pulumi.Organization, adjoins: orgChar, name: true})
-	case gh != to.GitHub.Organization || pu != to.Pulumi.Organization:
-		// One name, two organisations: what surrounds it tells which.
+	default:
+		// One name, two organisations: what surrounds it tells which; a
+		// place that tells neither is refused even where the name stays,
+		// so the files are always ready for the next rewrite.
 		rs = append(rs, rule{what: "the GitHub or Pulumi organisation", old: gh, adjoins: orgChar, name: true, strict: true,
 			context: func(before, after string) string {
 				switch orgOf(before, after) {
@@ -237,7 +239,7 @@ func Plan(files map[string][]byte, from, to Answers) (*Rewrite, error) {
 	r := &Rewrite{Files: map[string][]byte{}, Renamed: map[string]string{}}
 	var diags diag.List
 	for _, name := range slices.Sorted(maps.Keys(files)) {
-		if !Rewritten(name) || !text(files[name]) {
+		if !Rewritten(name) || !text(files[name]) || name == File {
 			continue
 		}
 		content := string(files[name])
@@ -267,7 +269,21 @@ func Plan(files map[string][]byte, from, to Answers) (*Rewrite, error) {
 	if len(diags) > 0 {
 		return nil, &AmbiguousError{diags.Sorted()}
 	}
+	if recorded := to.Marshal(); string(files[File]) != string(recorded) {
+		r.Files[File] = recorded
+	}
 	return r, nil
+}
+
+// Localize rewrites s, a text of file (or of none: ""), from the
+// answers from to those to, as Plan rewrites a file: how tests turn a
+// fixture written with the example's values into the files' own.
+func Localize(file, s string, from, to Answers) (string, error) {
+	spans, unknown := find(rules(from, to), file, s)
+	if len(unknown) > 0 {
+		return "", fmt.Errorf("%q: %q at byte %d could be the GitHub or the Pulumi organisation", s, from.GitHub.Organization, unknown[0])
+	}
+	return apply(s, spans), nil
 }
 
 // AmbiguousError lists the places where a name could be either
