@@ -21,6 +21,7 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/ident"
+	"github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/plan"
 )
 
@@ -207,20 +208,22 @@ func TestTheCheckReportsBadDocuments(t *testing.T) {
 // catalog's validation; what it refuses, the catalog refuses too.
 func TestOnboardingAnswers(t *testing.T) {
 	t.Parallel()
+	// The example's organisation and registry, as the files name them.
+	l := func(s string) string { return example.L(t, s) }
 	good := []struct {
 		name    string
 		answers map[string]any
 		check   func(*testing.T, catalog.Service)
 	}{
 		{"required only", map[string]any{"name": "fraud-scorer", "team": "payments", "archetype": "api",
-			"repo": "company/fraud", "image": "registry.company.io/payments/fraud-scorer", "backstage": true},
+			"repo": l("company/fraud"), "image": l("registry.company.io/payments/fraud-scorer"), "backstage": true},
 			func(t *testing.T, s catalog.Service) {
 				if !s.Backstage || len(s.Environments) != 3 || s.Replicas != 3 {
 					t.Errorf("got %+v", s)
 				}
 			}},
 		{"every field", map[string]any{"name": "fraud-scorer", "team": "payments", "archetype": "worker",
-			"repo": "company/fraud", "image": "registry.company.io/payments/fraud-scorer",
+			"repo": l("company/fraud"), "image": l("registry.company.io/payments/fraud-scorer"),
 			"description":  `Scores "card" payments: fast, # not a comment`,
 			"environments": []any{"dev", "staging"}, "regions": []any{"euw2"},
 			"overrides": map[string]any{"productionStrategy": "rolling", "replicas": 4, "verification": false,
@@ -274,7 +277,7 @@ func TestOnboardingAnswers(t *testing.T) {
 		{"unknown team", map[string]any{"team": "nobody"}, `unknown team "nobody"`},
 		{"unknown archetype", map[string]any{"archetype": "batch"}, `unknown archetype "batch"`},
 		{"repo not owner/name", map[string]any{"repo": "fraud"}, "is not owner/name"},
-		{"image with a tag", map[string]any{"image": "registry.company.io/payments/fraud-scorer:v1"}, "has a tag"},
+		{"image with a tag", map[string]any{"image": l("registry.company.io/payments/fraud-scorer:v1")}, "has a tag"},
 		{"image of another registry", map[string]any{"image": "docker.io/payments/fraud-scorer"}, "is not in the registry"},
 		{"staging without dev", map[string]any{"environments": []any{"staging"}}, `is enabled in "staging" but not in its upstream "dev"`},
 		{"unknown region", map[string]any{"regions": []any{"use1"}}, `unknown region "use1"`},
@@ -327,19 +330,21 @@ func TestOnboardingAnswers(t *testing.T) {
 // catalog's validation says, value by value.
 func TestFormAgreesWithTheCatalog(t *testing.T) {
 	t.Parallel()
+	// The example's organisation and registry, as the files name them.
+	l := func(s string) string { return example.L(t, s) }
 	c := load(t)
 	max := MaxNameLength(c)
 	values := map[string][]string{
 		"name": {"a", "fraud-scorer", "f00", "0ab", "-ab", "ab-", "a--b", "A", "a_b", "a.b", "a b",
 			strings.Repeat("a", max), strings.Repeat("a", max+1), "true", "null", "org", "status", "step", "123", "3ds", "a1"},
-		"repo": {"company/fraud", "company/fraud.go", "Company/Fraud_x", "fraud", "company/", "/fraud", "a/b/c", "company/fr aud"},
-		"image": {"registry.company.io/payments/fraud", "registry.company.io/fraud", "registry.company.io/a/b/c-d_e.f",
-			"registry.company.io/Payments/fraud", "registry.company.io/payments/fraud:v1", "registry.company.io/payments/fraud@sha256:" + strings.Repeat("a", 64),
-			"registry.company.io/payments//fraud", "registry.company.io/-fraud", "other.io/payments/fraud", "registry.company.io", "registry.company.io/a__b", "registry.company.io/a___b"},
+		"repo": {l("company/fraud"), l("company/fraud.go"), "Company/Fraud_x", "fraud", l("company/"), "/fraud", "a/b/c", l("company/fr aud")},
+		"image": {l("registry.company.io/payments/fraud"), l("registry.company.io/fraud"), l("registry.company.io/a/b/c-d_e.f"),
+			l("registry.company.io/Payments/fraud"), l("registry.company.io/payments/fraud:v1"), l("registry.company.io/payments/fraud@sha256:") + strings.Repeat("a", 64),
+			l("registry.company.io/payments//fraud"), l("registry.company.io/-fraud"), "other.io/payments/fraud", l("registry.company.io"), l("registry.company.io/a__b"), l("registry.company.io/a___b")},
 	}
 	original := services(t)
 	base := map[string]any{"name": "fraud-scorer", "team": "payments", "archetype": "api",
-		"repo": "company/fraud", "image": "registry.company.io/payments/fraud-scorer"}
+		"repo": l("company/fraud"), "image": l("registry.company.io/payments/fraud-scorer")}
 	type candidate struct{ field, value string }
 	var cands []candidate
 	var answers []map[string]any

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/company/harness-platform/bootstrap/answers"
+	"github.com/company/harness-platform/internal/example"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,42 +14,6 @@ import (
 	"strings"
 	"testing"
 )
-
-// other is an organisation whose every answer differs from cur's, with
-// the GitHub and the Pulumi organisation of different names (so a value
-// written as the wrong one's is seen) and two runner networks where the
-// example has one.
-func other(cur answers.Answers) answers.Answers {
-	// differ is a unless that is cur's value, then b.
-	differ := func(cur, a, b string) string {
-		if cur == a {
-			return b
-		}
-		return a
-	}
-	a := answers.Answers{
-		GitHub:  answers.GitHubAnswers{Organization: differ(cur.GitHub.Organization, "acme-gh", "globex-gh"), Apps: map[string]answers.AppAnswers{}},
-		Pulumi:  answers.PulumiAnswers{Organization: differ(cur.Pulumi.Organization, "acme-cloud", "globex-cloud")},
-		AWS:     answers.AWSAnswers{Accounts: map[string]string{}, SecretsRegion: differ(cur.AWS.SecretsRegion, "ap-southeast-2", "ca-central-1")},
-		Harness: answers.HarnessAnswers{AccountID: differ(cur.Harness.AccountID, "Xk2pQ9_vT-4aZ", "Pz7rW1_qA-9bY")},
-		Domains: answers.DomainAnswers{Services: differ(cur.Domains.Services, "acme-corp.net", "globex.org"), Mail: differ(cur.Domains.Mail, "mail.acme.example", "globex.example")},
-		Runners: answers.RunnerAnswers{EgressCidrs: []string{"52.16.32.0/28", "54.72.10.16/28"}},
-	}
-	if slices.Equal(cur.Runners.EgressCidrs, a.Runners.EgressCidrs) {
-		a.Runners.EgressCidrs = []string{"34.240.0.0/28"}
-	}
-	for i, name := range slices.Sorted(maps.Keys(cur.GitHub.Apps)) {
-		app := answers.AppAnswers{AppID: differ(cur.GitHub.Apps[name].AppID, fmt.Sprint(4876543+i), fmt.Sprint(5976543+i))}
-		if id := cur.GitHub.Apps[name].InstallationID; id != "" {
-			app.InstallationID = differ(id, fmt.Sprint(612345670+i), fmt.Sprint(712345670+i))
-		}
-		a.GitHub.Apps[name] = app
-	}
-	for i, env := range slices.Sorted(maps.Keys(cur.AWS.Accounts)) {
-		a.AWS.Accounts[env] = differ(cur.AWS.Accounts[env], fmt.Sprint(444444098765+i*111111000000), fmt.Sprint(123456789012+i))
-	}
-	return a
-}
 
 // The answers bootstrap recorded are the files': the tests' fixtures
 // (internal/example) are rewritten into them.
@@ -100,7 +65,7 @@ func write(t *testing.T, files map[string][]byte) string {
 // byte for byte what they were.
 func TestRewriteRoundTrip(t *testing.T) {
 	files, cur := tracked(t)
-	to := other(cur)
+	to := example.Other(cur)
 	forth, err := answers.Plan(files, cur, to)
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +156,7 @@ func TestRewriteRefusesWhatItCannotTell(t *testing.T) {
 	if cur.GitHub.Organization != cur.Pulumi.Organization {
 		t.Skip("the organisations have different names; every place is either's")
 	}
-	_, err := answers.Plan(files, cur, other(cur))
+	_, err := answers.Plan(files, cur, example.Other(cur))
 	var amb *answers.AmbiguousError
 	if !errors.As(err, &amb) {
 		t.Fatalf("err = %v, want an AmbiguousError", err)
@@ -205,7 +170,7 @@ func TestRewriteRefusesWhatItCannotTell(t *testing.T) {
 // once, each at its line, with what to write.
 func TestReadAnswersNamesEveryProblem(t *testing.T) {
 	_, cur := tracked(t)
-	good := other(cur)
+	good := example.Other(cur)
 	p := filepath.Join(t.TempDir(), "answers.yaml")
 	if err := os.WriteFile(p, good.Marshal(), 0o644); err != nil {
 		t.Fatal(err)
@@ -216,7 +181,7 @@ func TestReadAnswersNamesEveryProblem(t *testing.T) {
 	}
 
 	envs := slices.Sorted(maps.Keys(cur.AWS.Accounts))
-	bad := other(cur)
+	bad := example.Other(cur)
 	bad.GitHub.Organization = "acme_gh"                   // GitHub logins have no underscore
 	bad.AWS.Accounts[envs[1]] = "12345"                   // not 12 digits
 	bad.AWS.Accounts[envs[2]] = bad.AWS.Accounts[envs[0]] // shared

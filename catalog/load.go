@@ -19,6 +19,10 @@ const (
 	ArchetypesFile = "catalog/archetypes.yaml"
 	RegionsFile    = "catalog/regions.yaml"
 	ProjectFile    = "Pulumi.yaml"
+	// AccessFile is the Pulumi Cloud organisation's settings; the
+	// catalog reads its organization, in which the ESC environments are
+	// (the Harness CI pipeline opens them by name).
+	AccessFile = "esc/pulumi/access.yaml"
 )
 
 // stackFile is a Pulumi stack file's top level besides config; only this
@@ -78,8 +82,10 @@ func ReadFiles(dir string) (Files, error) {
 		diags.Add("Pulumi.<stack>.yaml", 0, 0, "add Pulumi.dev.yaml", "no stack files found in %s", dir)
 	}
 	// The project file declares config defaults the program also receives.
-	if data, err := os.ReadFile(filepath.Join(dir, ProjectFile)); err == nil {
-		files[ProjectFile] = data
+	for _, name := range []string{ProjectFile, AccessFile} {
+		if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+			files[name] = data
+		}
 	}
 	for _, p := range stackPaths {
 		data, err := os.ReadFile(p)
@@ -179,6 +185,7 @@ func resolveFiles(files Files, over *overlay) (*Catalog, error) {
 		return nil, err
 	}
 	c.files = files
+	c.PulumiOrganization = pulumiOrganization(files[AccessFile])
 	c.Warnings = v.warns.Sorted()
 	return c, nil
 }
@@ -299,4 +306,15 @@ func escImports(file string, n *yaml.Node, diags *diag.List) []string {
 		out = append(out, e.Value)
 	}
 	return out
+}
+
+// pulumiOrganization is the organization AccessFile names, or "".
+func pulumiOrganization(data []byte) string {
+	var access struct {
+		Organization string `yaml:"organization"`
+	}
+	if yaml.Unmarshal(data, &access) != nil {
+		return ""
+	}
+	return access.Organization
 }

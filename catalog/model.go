@@ -66,8 +66,11 @@ type Catalog struct {
 	Services     []Service // in catalog order
 	Teams        []Team
 	PlatformTeam string // a team name
-	Archetypes   []Archetype
-	Regions      []Region
+	// PulumiOrganization is the Pulumi Cloud organisation of the stacks
+	// and ESC environments (AccessFile), or "" where it is not given.
+	PulumiOrganization string
+	Archetypes         []Archetype
+	Regions            []Region
 	// Stacks by name, and their names in promotion order (root first).
 	Stacks map[string]*Stack
 	Chain  []string

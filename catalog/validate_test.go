@@ -15,7 +15,7 @@ import (
 func exampleFiles(t testing.TB) map[string][]byte {
 	t.Helper()
 	files := map[string][]byte{}
-	names := []string{ServicesFile, TeamsFile, ArchetypesFile, RegionsFile, ProjectFile}
+	names := []string{ServicesFile, TeamsFile, ArchetypesFile, RegionsFile, ProjectFile, AccessFile}
 	stacks, _ := filepath.Glob("../Pulumi.*.yaml")
 	for _, s := range stacks {
 		names = append(names, filepath.Base(s))

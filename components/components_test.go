@@ -10,6 +10,7 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/internal/mocktest"
 	"github.com/company/harness-platform/plan"
 )
@@ -107,7 +108,7 @@ func TestFoundation(t *testing.T) {
 		api := r.Inputs["apiAuthentication"].ObjectValue()
 		for _, auth := range []resource.PropertyMap{http, api} {
 			app := auth["githubApp"].ObjectValue()
-			if app["privateKeyRef"].StringValue() != plan.GithubAppKeySecretID || app["applicationId"].StringValue() != "1000003" || auth.HasValue("tokenRef") || auth.HasValue("username") {
+			if app["privateKeyRef"].StringValue() != plan.GithubAppKeySecretID || app["applicationId"].StringValue() != example.L(t, "1000003") || auth.HasValue("tokenRef") || auth.HasValue("username") {
 				t.Errorf("connector %s authenticates with %v", r.Name, auth)
 			}
 		}

@@ -3,6 +3,7 @@ package delivery
 import (
 	"bytes"
 	"errors"
+	"github.com/company/harness-platform/internal/example"
 	"io"
 	"os"
 	"os/exec"
@@ -36,10 +37,7 @@ type manifest struct {
 
 func manifests(t *testing.T, path string) []manifest {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := example.ReadFile(t, path) // the example's values, as the tests name them
 	var out []manifest
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {

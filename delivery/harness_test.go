@@ -11,6 +11,7 @@ import (
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/conformance"
+	"github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/plan"
 )
 
@@ -181,7 +182,7 @@ func TestHarnessPipeline(t *testing.T) {
 			if preflight < 0 || operation < 0 || preflight > operation {
 				t.Errorf("stage %s: preflight does not run before the Pulumi operation:\n%s", st.Identifier, cmd)
 			}
-			if !strings.Contains(cmd, `pulumi env run "company/harness-platform/`) {
+			if !strings.Contains(cmd, example.L(t, `pulumi env run "company/harness-platform/`)) {
 				t.Errorf("stage %s: a Run step without ESC:\n%s", st.Identifier, cmd)
 			}
 			if st.Identifier == "preview" && (!strings.Contains(cmd, "--policy-pack") || !strings.Contains(cmd, "--policy-pack-config policy/config.json")) {

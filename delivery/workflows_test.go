@@ -19,6 +19,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/internal/ghrunner"
 	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/trust"
@@ -97,10 +98,8 @@ type workflow struct {
 
 func load(t *testing.T, name string) (workflow, string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(workflows, name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// With the example's values, which the tests below name.
+	data := example.ReadFile(t, filepath.Join(workflows, name))
 	var w workflow
 	if err := yaml.Unmarshal(data, &w); err != nil {
 		t.Fatal(err)
@@ -665,10 +664,7 @@ func TestPreflightFirst(t *testing.T) {
 func TestDeployExampleCallIsReal(t *testing.T) {
 	c := catalogtest.Example(t, "..")
 	for _, file := range []string{"../.github/workflows/deploy-to-harness.yml", "../docs/delivery.md"} {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := example.ReadFile(t, file)
 		_, rest, ok := strings.Cut(string(data), "uses: company/harness-platform/.github/workflows/deploy-to-harness.yml@main\n")
 		line, _, _ := strings.Cut(rest, "\n")
 		_, with, ok2 := strings.Cut(line, "with: ")

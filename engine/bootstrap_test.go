@@ -2,14 +2,19 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/company/harness-platform/bootstrap"
+	"github.com/company/harness-platform/bootstrap/answers"
+	exampletest "github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/simulated"
 	"github.com/company/harness-platform/trust"
@@ -100,4 +105,70 @@ func TestBootstrapCheck(t *testing.T) {
 	want := []int{index("AWS accounts"), index("GitHub Apps"), index("ESC environments"), index("Harness account"), index("Runners")}
 	slices.Sort(want)
 	check("every step undone", all, want)
+}
+
+// On a copy of the project whose files bootstrap wrote with another
+// organisation's answers (every value another, the GitHub and the Pulumi
+// organisation of different names), platformctl built from that copy
+// passes bootstrap --check --offline: the program and the simulated
+// services read the organisation the files name, not the example's. Run
+// from outside the runners' networks, it names that step and its owner.
+func TestBootstrappedCopyPassesItsCheck(t *testing.T) {
+	t.Parallel()
+	files, err := answers.Tracked("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := bootstrap.Current("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := answers.Plan(files, cur, exampletest.Other(cur))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The copy, with ../shared beside it as beside the project.
+	dir := t.TempDir()
+	project := filepath.Join(dir, "project")
+	for name, data := range r.Over(files) {
+		p := filepath.Join(project, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shared, err := filepath.Abs(filepath.Join("..", "..", "shared"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(shared, filepath.Join(dir, "shared")); err != nil {
+		t.Fatal(err)
+	}
+	platformctl := filepath.Join(dir, "platformctl")
+	build := exec.Command("go", "build", "-o", platformctl, "./cmd/platformctl")
+	build.Dir = project
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build in the bootstrapped copy: %v\n%s", err, out)
+	}
+	run := func(args ...string) (int, string) {
+		cmd := exec.Command(platformctl, append([]string{"bootstrap", "--check", "--offline", "--state", t.TempDir()}, args...)...)
+		cmd.Dir = project
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exit.ExitCode(), string(out)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	if code, out := run(); code != 0 || !strings.Contains(out, "every checked step is done") {
+		t.Fatalf("bootstrap --check --offline in the bootstrapped copy: exit %d\n%s", code, out)
+	}
+	if code, out := run("--runner-address", "192.0.2.10"); code != 1 || !strings.Contains(out, "1 step(s) not done: Runners (platform team)") {
+		t.Errorf("bootstrap --check from outside the runners' networks: exit %d, want 1 naming the runners' step\n%s", code, out)
+	}
 }

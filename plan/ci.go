@@ -99,7 +99,7 @@ func CIConditions() (onMain, onOther string) {
 
 // buildCI is the CI pipeline of the catalog's repository (owner/name).
 func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, app GithubApp) (*CI, error) {
-	owner, name, ok := strings.Cut(f.Repository, "/")
+	_, name, ok := strings.Cut(f.Repository, "/")
 	if !ok {
 		return nil, fmt.Errorf("foundation repository %q is not owner/name", f.Repository)
 	}
@@ -116,9 +116,13 @@ func buildCI(c *catalog.Catalog, f *catalog.Foundation, scope Scope, app GithubA
 		Tags:              TagList(tags),
 		Needs:             []Ref{{KindProject, scope.ProjectID}, {KindSecret, app.PrivateKeyRef}},
 	}
-	// ESC environments are <owner>/<repository>/<environment>: the
-	// Pulumi organisation is the repository's owner (as in the workflows).
-	esc := func(env string) string { return owner + "/" + name + "/" + env }
+	// ESC environments are <organisation>/<project>/<environment>, in the
+	// Pulumi organisation of esc/pulumi/access.yaml, whose name need not
+	// be the GitHub owner's.
+	if c.PulumiOrganization == "" {
+		return nil, fmt.Errorf("the Pulumi organisation is not known: the CI pipeline opens the ESC environments in the organization %s names", catalog.AccessFile)
+	}
+	esc := func(env string) string { return c.PulumiOrganization + "/" + catalog.Namespace + "/" + env }
 	team, _ := c.Team(c.PlatformTeam)
 	prelude := "set -euo pipefail\n" +
 		"# The pinned CLI; credentials from Pulumi ESC (OIDC inside ESC, no key here).\n" +

@@ -17,7 +17,9 @@ import (
 	"github.com/company/harness-platform/internal/conformance"
 )
 
-func example(t testing.TB) *catalog.Catalog { return catalogtest.Example(t, "..") }
+// example is the example catalog with the values its golden files and
+// the tests name (bootstrap does not rewrite testdata/).
+func example(t testing.TB) *catalog.Catalog { return catalogtest.Shipped(t, "..") }
 
 func mustBuild(t testing.TB, c *catalog.Catalog, stack string) *Plan {
 	t.Helper()

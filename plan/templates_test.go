@@ -85,10 +85,7 @@ func TestStageTemplates(t *testing.T) {
 // gives its template (its team: the approver group and messages) writes
 // that service's pipelines and no template.
 func TestTemplateChangesWritePipelinesOnlyWhenTheirInputsChange(t *testing.T) {
-	base, err := catalogtest.ExampleFiles("..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := catalogtest.ShippedFiles(t, "..")
 	edited := func(file, old, new string) *catalog.Catalog {
 		t.Helper()
 		files := maps.Clone(base)

@@ -7,6 +7,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"github.com/company/harness-platform/internal/example"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -33,15 +34,15 @@ func TestRequire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	repos := r.GitHub["company"]
+	repos := r.GitHub[example.Answers(t).GitHub.Organization]
 	if r.Org != "default" || len(r.GitHub) != 1 || len(repos) < 10 || !slices.Contains(repos, "harness-platform") || !slices.Contains(repos, "payment-service") {
 		t.Errorf("org %q, GitHub %v", r.Org, r.GitHub)
 	}
 	// The webhook variables, in the one organisation.
-	if !slices.Equal(r.OrgVariables, []string{"company"}) {
+	if !slices.Equal(r.OrgVariables, []string{example.Answers(t).GitHub.Organization}) {
 		t.Errorf("organisation variables in %v", r.OrgVariables)
 	}
-	if a := c.Stacks["dev"].AWS; r.AWS == nil || *r.AWS != (AWSIdentities{Account: "111111111111", Deployer: a.RoleArn, Preview: a.PreviewRoleArn, Region: "eu-west-1", File: "Pulumi.dev.yaml"}) {
+	if a := c.Stacks["dev"].AWS; r.AWS == nil || *r.AWS != (AWSIdentities{Account: example.L(t, "111111111111"), Deployer: a.RoleArn, Preview: a.PreviewRoleArn, Region: "eu-west-1", File: "Pulumi.dev.yaml"}) {
 		t.Errorf("AWS identities %+v", r.AWS)
 	}
 	if len(r.Clusters) != 1 || r.Clusters[0] != (Cluster{Region: "euw1", Kubeconfig: "kubeconfig of euw1"}) {
@@ -424,8 +425,8 @@ func TestEnvironmentChecks(t *testing.T) {
 	// Pulumi Cloud's definitions, not esc/'s: dev imports ci, whose login
 	// someone shortened to an hour there.
 	f.definitions = map[string]string{
-		"harness-platform/dev": "imports: [harness-platform/ci]\nvalues:\n  l:\n    fn::open::aws-login:\n      oidc: {roleArn: arn:aws:iam::111111111111:role/x, sessionName: s, duration: 6h}\n",
-		"harness-platform/ci":  "values:\n  l:\n    fn::open::aws-login:\n      oidc: {roleArn: arn:aws:iam::111111111111:role/y, sessionName: s, duration: 1h}\n",
+		"harness-platform/dev": example.L(t, "imports: [harness-platform/ci]\nvalues:\n  l:\n    fn::open::aws-login:\n      oidc: {roleArn: arn:aws:iam::111111111111:role/x, sessionName: s, duration: 6h}\n"),
+		"harness-platform/ci":  example.L(t, "values:\n  l:\n    fn::open::aws-login:\n      oidc: {roleArn: arn:aws:iam::111111111111:role/y, sessionName: s, duration: 1h}\n"),
 	}
 	got = nil
 	for _, p := range Run(ctx, f, up) {
@@ -436,7 +437,7 @@ func TestEnvironmentChecks(t *testing.T) {
 		"the AWS logins of harness-platform/dev: they last 1h0m0s in Pulumi Cloud's definition, and a run may take 6h0m0s",
 		// The secrets the environment reads (its import's), and who makes
 		// each (package credentials).
-		"if the refusal is a secret's (missing, or without a value), put it: AWS Secrets Manager harness-platform/ci/github-app-writer-key (account 111111111111",
+		example.L(t, "if the refusal is a secret's (missing, or without a value), put it: AWS Secrets Manager harness-platform/ci/github-app-writer-key (account 111111111111"),
 		"made by the Harness account admin (a service account's API key)",
 	} {
 		if text := strings.Join(got, "\n"); !strings.Contains(text, want) {
@@ -826,7 +827,7 @@ func TestManifestsContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := r.Manifests
-	if m == nil || m.Owner != "company" || m.Repo != "platform-next" || m.Branch != "main" || len(m.Files) == 0 {
+	if m == nil || m.Owner != example.Answers(t).GitHub.Organization || m.Repo != "platform-next" || m.Branch != "main" || len(m.Files) == 0 {
 		t.Fatalf("manifests %+v", m)
 	}
 	f := inOrder()
@@ -841,11 +842,11 @@ func TestManifestsContract(t *testing.T) {
 	delete(f.tree, missing.Path)
 	f.tree[pinned.Path] = "spec:\n  template:\n    spec:\n      containers:\n        - name: app\n          image: " + pinned.Image + ":1.4.2\n"
 	problems := checkManifests(context.Background(), f, m)
-	if len(problems) != 2 || !strings.Contains(problems[0].Error(), missing.Path+" is not on branch main of company/platform-next") ||
+	if len(problems) != 2 || !strings.Contains(problems[0].Error(), missing.Path+example.L(t, " is not on branch main of company/platform-next")) ||
 		!strings.Contains(problems[0].Check, "catalog/services.yaml:") || !strings.Contains(problems[0].Fix, "{{.Values.image}}") {
 		t.Errorf("one missing: %v", problems)
 	}
-	if len(problems) == 2 && (!strings.Contains(problems[1].Error(), pinned.Path+" on branch main of company/platform-next breaks the manifests contract: it names the service's image itself (image: "+pinned.Image+":1.4.2)") ||
+	if len(problems) == 2 && (!strings.Contains(problems[1].Error(), pinned.Path+example.L(t, " on branch main of company/platform-next breaks the manifests contract: it names the service's image itself (image: ")+pinned.Image+":1.4.2)") ||
 		!strings.Contains(problems[1].Check, "manifests of "+pinned.Service) || !strings.Contains(problems[1].Fix, "image: {{.Values.image}}")) {
 		t.Errorf("one with its own tag: %v", problems[1])
 	}
@@ -855,10 +856,7 @@ func TestManifestsContract(t *testing.T) {
 // the address the clusters must admit is the operator's NAT, not the
 // runners'.
 func TestOperatorRunsFromItsNetwork(t *testing.T) {
-	files, err := catalogtest.ExampleFiles("..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := catalogtest.ShippedFiles(t, "..")
 	old := []byte("  harness-platform:runner:\n")
 	files["Pulumi.dev.yaml"] = bytes.Replace(files["Pulumi.dev.yaml"], old,
 		[]byte("  harness-platform:delivery: operator\n  harness-platform:runner:\n    operatorEgressCidrs: [198.51.100.0/29]\n"), 1)

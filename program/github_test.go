@@ -2,6 +2,7 @@ package program
 
 import (
 	"encoding/json"
+	ex "github.com/company/harness-platform/internal/example"
 	"regexp"
 	"slices"
 	"strings"
@@ -90,10 +91,10 @@ func TestGitHubRepositorySettings(t *testing.T) {
 	if len(g) != 1 || str(g[0], "name") != plan.DeployerRunnerGroup || str(g[0], "visibility") != "selected" ||
 		!value(g[0], "restrictedToWorkflows").BoolValue() || value(g[0], "allowsPublicRepositories").BoolValue() ||
 		!slices.Equal(propertyStrings(value(g[0], "selectedWorkflows")), []string{
-			"company/harness-platform/.github/workflows/up-stack.yml@refs/heads/main",
-			"company/harness-platform/.github/workflows/plan-stack.yml@refs/heads/main"}) ||
+			ex.L(t, "company/harness-platform/.github/workflows/up-stack.yml@refs/heads/main"),
+			ex.L(t, "company/harness-platform/.github/workflows/plan-stack.yml@refs/heads/main")}) ||
 		!slices.Equal(value(g[0], "selectedRepositoryIds").ArrayValue(), []resource.PropertyValue{
-			resource.NewNumberProperty(float64(mocktest.RepoID("company/harness-platform")))}) {
+			resource.NewNumberProperty(float64(mocktest.RepoID(ex.L(t, "company/harness-platform"))))}) {
 		t.Errorf("the deployer runner group: %+v", g)
 	}
 	// The reviewing team can read (and write) the repository it reviews.

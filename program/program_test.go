@@ -2,6 +2,7 @@ package program
 
 import (
 	"fmt"
+	ex "github.com/company/harness-platform/internal/example"
 	"slices"
 	"strings"
 	"testing"
@@ -198,7 +199,7 @@ func TestFoundationOnlyInDev(t *testing.T) {
 		}
 	}
 	reg := dev.OfType("harness:platform/dockerConnector:DockerConnector")
-	if len(reg) != 1 || str(reg[0], "url") != "https://registry.company.io" || str(reg[0], "type") != "Other" {
+	if len(reg) != 1 || str(reg[0], "url") != ex.L(t, "https://registry.company.io") || str(reg[0], "type") != "Other" {
 		t.Fatalf("registry connector: %+v", reg)
 	}
 	if rc := reg[0].Inputs["credentials"].ObjectValue(); rc["username"].StringValue() != "harness-bot" || rc["passwordRef"].StringValue() != "docker_registry_password" {
@@ -209,7 +210,7 @@ func TestFoundationOnlyInDev(t *testing.T) {
 	// (Registered concurrently: in no fixed order.)
 	gh := dev.OfType(tGithub)
 	slices.SortFunc(gh, func(a, b mocktest.Registered) int { return -strings.Compare(str(a, "url"), str(b, "url")) })
-	if len(gh) != 2 || str(gh[0], "url") != "https://github.com/company/platform-next" || str(gh[1], "url") != "https://github.com/company/harness-platform" {
+	if len(gh) != 2 || str(gh[0], "url") != ex.L(t, "https://github.com/company/platform-next") || str(gh[1], "url") != ex.L(t, "https://github.com/company/harness-platform") {
 		t.Fatalf("github connectors: %+v", gh)
 	}
 	creds := gh[0].Inputs["credentials"].ObjectValue()["http"].ObjectValue()

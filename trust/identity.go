@@ -266,7 +266,8 @@ func (m *Model) Table(ctx context.Context, ids []Identity, creds StateCredential
 			col(KindAWSRole), col(KindGitHubApp), id.Harness, writes, decrypts)
 	}
 	// The GitHub Apps' permissions, as their manifests ask for them.
-	apps := slices.Sorted(maps.Keys(m.Apps))
+	// By name: the ids are the organisation's (bootstrap writes them).
+	apps := slices.SortedFunc(maps.Keys(m.Apps), func(a, b string) int { return strings.Compare(m.Apps[a].Name, m.Apps[b].Name) })
 	b.WriteString("\n| GitHub permission |")
 	for _, id := range apps {
 		b.WriteString(" " + m.Apps[id].Name + " (" + id + ") |")

@@ -3,6 +3,7 @@ package trust_test
 import (
 	"context"
 	"fmt"
+	"github.com/company/harness-platform/internal/example"
 	"strings"
 	"testing"
 
@@ -27,7 +28,7 @@ func TestESCRefusesAQuotedAppID(t *testing.T) {
 		}
 		for name, data := range m.Environments {
 			s := string(data)
-			for _, id := range []string{"1000001", "1000002"} {
+			for _, id := range []string{example.L(t, "1000001"), example.L(t, "1000002")} {
 				s = strings.ReplaceAll(s, "appId: "+id, `appId: "`+id+`"`)
 			}
 			m.Environments[name] = []byte(s)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"github.com/company/harness-platform/internal/example"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -190,9 +191,9 @@ func TestLoginsOutliveRuns(t *testing.T) {
 // not name.
 func TestAWSRefusals(t *testing.T) {
 	m := load(t)
-	a := m.Accounts["333333333333"]
-	sub := trust.Subject("company", "harness-platform/production-preview", "harness-platform/production-preview", "", []string{"currentEnvironment.name"})
-	claims := map[string]string{"aud": "aws:company", "sub": sub}
+	a := m.Accounts[example.L(t, "333333333333")]
+	sub := trust.Subject(example.Answers(t).Pulumi.Organization, "harness-platform/production-preview", "harness-platform/production-preview", "", []string{"currentEnvironment.name"})
+	claims := map[string]string{"aud": example.L(t, "aws:company"), "sub": sub}
 	if _, err := a.AssumeWithWebIdentity("harness-platform-deployer", claims, time.Hour); err == nil || !strings.Contains(err.Error(), "Not authorized to perform sts:AssumeRoleWithWebIdentity") {
 		t.Errorf("the deployer for the preview environment's subject: %v", err)
 	}
@@ -203,7 +204,7 @@ func TestAWSRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev := m.Accounts["111111111111"]
+	dev := m.Accounts[example.L(t, "111111111111")]
 	preview := dev.Roles["harness-platform-ci-preview"]
 	if _, err := dev.GetSecretValue(preview, "s", "eu-west-1", "harness-platform/ci/harness-api-key"); err == nil || !strings.Contains(err.Error(), "is not authorized to perform: secretsmanager:GetSecretValue") {
 		t.Errorf("the CI preview role reading the deployers' Harness key: %v", err)

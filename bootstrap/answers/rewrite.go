@@ -134,7 +134,7 @@ func rules(from, to Answers) []rule {
 
 // pulumiStack is the rest of <org>/<project>/<stack or environment>; a
 // path in a repository (<owner>/<repo>/.github/...) starts with a dot.
-var pulumiStack = regexp.MustCompile(`^/[A-Za-z0-9_.-]+/[^./\s]`)
+var pulumiStack = regexp.MustCompile(`^/[A-Za-z0-9_.-]+/([^./\s]|$)`)
 
 // orgOf says whose organisation a name is by what surrounds it, as the
 // files write each: "GitHub", "Pulumi", or "" where it cannot tell.
@@ -230,9 +230,9 @@ func apply(text string, spans []span) string {
 }
 
 // Plan is the rewrite of files (by path, relative to the project) from
-// one set of answers to another. Go sources are not rewritten: the
-// module's path is not an organisation's setting, and the tests read
-// the organisation from the files. The error names every place where a
+// one set of answers to another. Go sources and the tests' fixtures are
+// not rewritten (Rewritten): the module's path is not an organisation's
+// setting, and the tests read the files through internal/example. The error names every place where a
 // name could be either organisation's, and nothing is planned.
 func Plan(files map[string][]byte, from, to Answers) (*Rewrite, error) {
 	rs := rules(from, to)
@@ -299,9 +299,11 @@ func (e *AmbiguousError) Error() string {
 }
 
 // Rewritten reports whether bootstrap writes a tracked file's values:
-// every file but the Go module's.
+// every file but the Go module's and the tests' fixtures (testdata/),
+// which, like the tests, are the example's.
 func Rewritten(name string) bool {
-	return !strings.HasSuffix(name, ".go") && path.Base(name) != "go.mod" && path.Base(name) != "go.sum"
+	return !strings.HasSuffix(name, ".go") && path.Base(name) != "go.mod" && path.Base(name) != "go.sum" &&
+		!strings.HasPrefix(name, "testdata/") && !strings.Contains(name, "/testdata/")
 }
 
 func text(b []byte) bool { return utf8.Valid(b) && !bytes.ContainsRune(b, 0) }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/company/harness-platform/catalog"
+	"github.com/company/harness-platform/internal/example"
 )
 
 // ExampleFiles reads the example catalog and stack files from the project
@@ -19,7 +20,7 @@ func ExampleFiles(root string) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	// Pulumi.yaml too, as catalog.Load reads it: its config defaults are
 	// what a service stack receives besides its environment's settings.
-	names := []string{catalog.ServicesFile, catalog.TeamsFile, catalog.ArchetypesFile, catalog.RegionsFile, catalog.ProjectFile}
+	names := []string{catalog.ServicesFile, catalog.TeamsFile, catalog.ArchetypesFile, catalog.RegionsFile, catalog.ProjectFile, catalog.AccessFile}
 	stacks, _ := filepath.Glob(filepath.Join(root, "Pulumi.*.yaml"))
 	for _, s := range stacks {
 		names = append(names, filepath.Base(s))
@@ -109,6 +110,33 @@ func Example(tb testing.TB, root string) *catalog.Catalog {
 		tb.Fatalf("example catalog: %v", err)
 	}
 	return c
+}
+
+// Shipped is the example catalog with the values the project ships with
+// (answers.Example) in place of those bootstrap wrote into its files: for
+// tests whose expectations, golden files and literal ids, are written
+// with them. On the example itself it is Example.
+func Shipped(tb testing.TB, root string) *catalog.Catalog {
+	tb.Helper()
+	c, err := catalog.Parse(ShippedFiles(tb, root))
+	if err != nil {
+		tb.Fatalf("example catalog: %v", err)
+	}
+	return c
+}
+
+// ShippedFiles are ExampleFiles with the values the project ships with
+// (see Shipped).
+func ShippedFiles(tb testing.TB, root string) map[string][]byte {
+	tb.Helper()
+	files, err := ExampleFiles(root)
+	if err != nil {
+		tb.Fatalf("example catalog: %v", err)
+	}
+	for name, data := range files {
+		files[name] = example.Back(tb, name, data)
+	}
+	return files
 }
 
 // RenameRegion renames a region in regions.yaml, every stack file and the

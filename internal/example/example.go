@@ -9,8 +9,11 @@
 package example
 
 import (
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -84,4 +87,54 @@ func ReadFile(t testing.TB, p string) []byte {
 		name = name[3:]
 	}
 	return Back(t, name, data)
+}
+
+// Other is an organisation whose every answer differs from cur's, with
+// the GitHub and the Pulumi organisation of different names (so a value
+// written as the wrong one's is seen) and two runner networks where the
+// example has one.
+func Other(cur answers.Answers) answers.Answers {
+	// differ is a unless that is cur's value, then b.
+	differ := func(cur, a, b string) string {
+		if cur == a {
+			return b
+		}
+		return a
+	}
+	a := answers.Answers{
+		GitHub:  answers.GitHubAnswers{Organization: differ(cur.GitHub.Organization, "acme-gh", "globex-gh"), Apps: map[string]answers.AppAnswers{}},
+		Pulumi:  answers.PulumiAnswers{Organization: differ(cur.Pulumi.Organization, "acme-cloud", "globex-cloud")},
+		AWS:     answers.AWSAnswers{Accounts: map[string]string{}, SecretsRegion: differ(cur.AWS.SecretsRegion, "ap-southeast-2", "ca-central-1")},
+		Harness: answers.HarnessAnswers{AccountID: differ(cur.Harness.AccountID, "Xk2pQ9_vT-4aZ", "Pz7rW1_qA-9bY")},
+		Domains: answers.DomainAnswers{Services: differ(cur.Domains.Services, "acme-corp.net", "globex.org"), Mail: differ(cur.Domains.Mail, "mail.acme.example", "globex.example")},
+		Runners: answers.RunnerAnswers{EgressCidrs: []string{"52.16.32.0/28", "54.72.10.16/28"}},
+	}
+	if slices.Equal(cur.Runners.EgressCidrs, a.Runners.EgressCidrs) {
+		a.Runners.EgressCidrs = []string{"34.240.0.0/28"}
+	}
+	for i, name := range slices.Sorted(maps.Keys(cur.GitHub.Apps)) {
+		app := answers.AppAnswers{AppID: differ(cur.GitHub.Apps[name].AppID, fmt.Sprint(4876543+i), fmt.Sprint(5976543+i))}
+		if id := cur.GitHub.Apps[name].InstallationID; id != "" {
+			app.InstallationID = differ(id, fmt.Sprint(612345670+i), fmt.Sprint(712345670+i))
+		}
+		a.GitHub.Apps[name] = app
+	}
+	for i, env := range slices.Sorted(maps.Keys(cur.AWS.Accounts)) {
+		a.AWS.Accounts[env] = differ(cur.AWS.Accounts[env], fmt.Sprint(444444098765+i*111111000000), fmt.Sprint(123456789012+i))
+	}
+	return a
+}
+
+// Value is L for a package-level variable, before any test runs: it
+// panics where L fails the test.
+func Value(s string) string {
+	a, err := recorded()
+	if err != nil {
+		panic(fmt.Sprintf("the files' answers (%s): %v", answers.File, err))
+	}
+	out, err := answers.Localize("", s, answers.Example, a)
+	if err != nil {
+		panic(err)
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package ghrunner
 
 import (
 	"fmt"
+	"github.com/company/harness-platform/internal/example"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,28 +16,28 @@ import (
 // create-github-app-token names (its README), and only those its
 // installation is on.
 func TestCheckoutOfAnotherRepositoryNeedsItsToken(t *testing.T) {
-	const shared = "company/harness-platform-shared"
+	shared := example.L(t, "company/harness-platform-shared")
 	for _, c := range []struct {
 		name, mint, token, want string
 	}{
-		{"the job's token", "", "", "remote: Repository not found.\nfatal: repository 'https://github.com/company/harness-platform-shared/' not found"},
+		{"the job's token", "", "", example.L(t, "remote: Repository not found.\nfatal: repository 'https://github.com/company/harness-platform-shared/' not found")},
 		{"github.token", "", "${{ github.token }}", "Repository not found"},
 		{"an App token for it", "repositories: harness-platform-shared", "${{ steps.app.outputs.token }}", ""},
 		{"the owner's installation", "", "${{ steps.app.outputs.token }}", ""},
 		{"an App token for another", "repositories: harness-platform", "${{ steps.app.outputs.token }}", "Repository not found"},
-		{"a repository the App is not on", "repositories: harness-platform-shared,secrets", "${{ steps.app.outputs.token }}", "GET /repos/company/secrets/installation - 404: Not Found"},
+		{"a repository the App is not on", "repositories: harness-platform-shared,secrets", "${{ steps.app.outputs.token }}", example.L(t, "GET /repos/company/secrets/installation - 404: Not Found")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mint := ""
 			if c.token == "${{ steps.app.outputs.token }}" {
-				mint = fmt.Sprintf(`
+				mint = fmt.Sprintf(example.L(t, `
       - uses: actions/create-github-app-token@v2
         id: app
         with:
           app-id: ${{ vars.READER_APP_ID }}
           private-key: ${{ secrets.READER_PRIVATE_KEY }}
           owner: company
-          %s`, c.mint)
+          %s`), c.mint)
 			}
 			token := ""
 			if c.token != "" {
@@ -59,9 +60,9 @@ jobs:
 			}
 			r.Repos = map[string]string{shared: dir}
 			r.Actions["actions/create-github-app-token"] = CreateGitHubAppToken
-			r.Vars = map[string]string{"READER_APP_ID": "1000003"}
+			r.Vars = map[string]string{"READER_APP_ID": example.L(t, "1000003")}
 			r.Secrets = map[string]string{"READER_PRIVATE_KEY": "-----BEGIN RSA PRIVATE KEY-----stand-in"}
-			r.Apps = []App{{ID: "1000003", PrivateKey: r.Secrets["READER_PRIVATE_KEY"], Owner: "company", Repositories: []string{shared, repo}}}
+			r.Apps = []App{{ID: example.L(t, "1000003"), PrivateKey: r.Secrets["READER_PRIVATE_KEY"], Owner: example.Answers(t).GitHub.Organization, Repositories: []string{shared, repo}}}
 			run := trigger(t, r, ".github/workflows/t.yml", push(sha))
 			wait(t, r)
 			j := run.Job("test")

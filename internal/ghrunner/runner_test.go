@@ -2,6 +2,7 @@ package ghrunner
 
 import (
 	"fmt"
+	"github.com/company/harness-platform/internal/example"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,7 +14,8 @@ import (
 	"github.com/company/harness-platform/trust"
 )
 
-const repo = "company/harness-platform"
+// repo is this program's repository, as the files name it.
+var repo = example.Value("company/harness-platform")
 
 // newRunner is a runner of a repository holding files, its steps run
 // with the test's PATH and HOME.
@@ -608,18 +610,18 @@ func TestPulumiTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	auth := func(team string) string {
-		return `
+		return example.L(t, `
       - uses: pulumi/auth-actions@v1
         with:
           organization: company
           requested-token-type: urn:pulumi:token-type:access_token:team
-          scope: team:` + team
+          scope: team:`) + team
 	}
 	esc := func(env string) string {
-		return `
+		return example.L(t, `
       - uses: pulumi/esc-action@v1
         with:
-          environment: company/harness-platform/` + env
+          environment: company/harness-platform/`) + env
 	}
 	r, sha := newRunner(t, map[string]string{".github/workflows/w.yml": `
 on: push
@@ -659,7 +661,7 @@ jobs:
 	if len(r.Approvals) != 2 || r.Approvals[0].Environment != "dev" {
 		t.Errorf("approvals %+v", r.Approvals)
 	}
-	for job, want := range map[string]string{"deployer-outside-environment": "no policy of issuer github-actions allows a team token of team harness-platform-dev to repo:company/harness-platform:ref:refs/heads/main",
+	for job, want := range map[string]string{"deployer-outside-environment": example.L(t, "no policy of issuer github-actions allows a team token of team harness-platform-dev to repo:company/harness-platform:ref:refs/heads/main"),
 		"no-id-token": "Unable to get ACTIONS_ID_TOKEN_REQUEST_URL", "preview-opens-deployers": "You do not have permission"} {
 		if got := fmt.Sprint(run.Job(job).Steps[len(run.Job(job).Steps)-1].Err); !strings.Contains(got, want) {
 			t.Errorf("%s: %s, want %q", job, got, want)

@@ -2,6 +2,7 @@ package platformctl
 
 import (
 	"bytes"
+	"github.com/company/harness-platform/internal/example"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -338,7 +339,7 @@ func TestBootstrap(t *testing.T) {
 	}
 	var out, errOut bytes.Buffer
 	if code := Run([]string{"bootstrap", "--dir", "../.."}, &out, &errOut); code != 0 ||
-		!strings.Contains(out.String(), "1. Pulumi organisation company (Pulumi Cloud admin)") || !strings.Contains(out.String(), "8. First run (platform team)") {
+		!strings.Contains(out.String(), example.L(t, "1. Pulumi organisation company (Pulumi Cloud admin)")) || !strings.Contains(out.String(), "8. First run (platform team)") {
 		t.Fatalf("bootstrap: exit %d\n%s%s", code, out.String(), errOut.String())
 	}
 	out.Reset()

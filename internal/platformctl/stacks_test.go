@@ -3,6 +3,7 @@ package platformctl
 import (
 	"bytes"
 	"fmt"
+	"github.com/company/harness-platform/internal/example"
 	"slices"
 	"strings"
 	"testing"
@@ -46,7 +47,7 @@ func TestAffectedStacks(t *testing.T) {
 		t.Errorf("no change: %v, want the platform stacks %v", got, base.Chain)
 	}
 	svc, _ := base.Service("svc-00010")
-	c := edit(catalog.ServicesFile, "image: registry.company.io/identity/svc-00010\n", "image: registry.company.io/identity/svc-00010-v2\n")
+	c := edit(catalog.ServicesFile, example.L(t, "image: registry.company.io/identity/svc-00010\n"), example.L(t, "image: registry.company.io/identity/svc-00010-v2\n"))
 	var want []string
 	for _, env := range base.Chain {
 		want = append(want, env, catalog.ServiceStackName(env, svc.Stack))
@@ -56,7 +57,7 @@ func TestAffectedStacks(t *testing.T) {
 	}
 	// A line added to its entry moves every later entry in the file, and
 	// changes none of them.
-	c = edit(catalog.ServicesFile, "image: registry.company.io/identity/svc-00010\n", "image: registry.company.io/identity/svc-00010\n    description: Added by a pull request.\n")
+	c = edit(catalog.ServicesFile, example.L(t, "image: registry.company.io/identity/svc-00010\n"), example.L(t, "image: registry.company.io/identity/svc-00010\n    description: Added by a pull request.\n"))
 	if got := affectedStacks(c, base); !slices.Equal(got, want) {
 		t.Errorf("a line added to one service: %v, want %v", got, want)
 	}
