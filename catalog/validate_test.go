@@ -2,13 +2,13 @@ package catalog
 
 import (
 	"errors"
-	"github.com/company/harness-platform/internal/example"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/company/harness-platform/diag"
 	"github.com/company/harness-platform/ident"
+	"github.com/company/harness-platform/internal/example"
 )
 
 // exampleFiles reads the example catalog and stack files.

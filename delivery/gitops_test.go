@@ -3,7 +3,6 @@ package delivery
 import (
 	"bytes"
 	"errors"
-	"github.com/company/harness-platform/internal/example"
 	"io"
 	"os"
 	"os/exec"
@@ -13,6 +12,8 @@ import (
 
 	"golang.org/x/mod/semver"
 	"gopkg.in/yaml.v3"
+
+	"github.com/company/harness-platform/internal/example"
 )
 
 // manifest is one Kubernetes object, decoded loosely.

@@ -7,7 +7,6 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"github.com/company/harness-platform/internal/example"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -23,6 +22,7 @@ import (
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/diag"
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/example"
 )
 
 // What dev's stacks use: the foundation repository and every service

@@ -2,7 +2,6 @@ package program
 
 import (
 	"encoding/json"
-	ex "github.com/company/harness-platform/internal/example"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/company/harness-platform/catalog"
+	ex "github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/internal/mocktest"
 	"github.com/company/harness-platform/plan"
 )

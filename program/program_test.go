@@ -2,7 +2,6 @@ package program
 
 import (
 	"fmt"
-	ex "github.com/company/harness-platform/internal/example"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +16,7 @@ import (
 	"github.com/company/harness-platform/harness/provider"
 	"github.com/company/harness-platform/ident"
 	"github.com/company/harness-platform/internal/catalogtest"
+	ex "github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/internal/mocktest"
 	"github.com/company/harness-platform/plan"
 )

@@ -3,12 +3,13 @@ package trust_test
 import (
 	"context"
 	"fmt"
-	"github.com/company/harness-platform/internal/example"
 	"strings"
 	"testing"
 
 	"github.com/pulumi/esc/schema"
 	"gopkg.in/yaml.v3"
+
+	"github.com/company/harness-platform/internal/example"
 )
 
 // ESC type-checks fn::open's inputs against the provider's published

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"github.com/company/harness-platform/internal/example"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/doccheck"
+	"github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/trust"
 )

@@ -2,11 +2,12 @@ package ghrunner
 
 import (
 	"fmt"
-	"github.com/company/harness-platform/internal/example"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/company/harness-platform/internal/example"
 )
 
 // Another private repository is checked out only with a token minted for

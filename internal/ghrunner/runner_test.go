@@ -2,7 +2,6 @@ package ghrunner
 
 import (
 	"fmt"
-	"github.com/company/harness-platform/internal/example"
 	"maps"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/trust"
 )
 

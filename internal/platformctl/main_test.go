@@ -2,16 +2,18 @@ package platformctl
 
 import (
 	"bytes"
-	"github.com/company/harness-platform/internal/example"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/company/harness-platform/bootstrap/answers"
 	"github.com/company/harness-platform/engine"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/conformance"
+	"github.com/company/harness-platform/internal/example"
 )
 
 // project writes the example project to a temporary directory, with edits.
@@ -354,5 +356,68 @@ func TestBootstrap(t *testing.T) {
 	if want := "1 step(s) not done: Runners (platform team); 0 other problem(s)"; code != 1 || !strings.Contains(errOut.String(), want) ||
 		!strings.Contains(out.String(), "✗ 6. Runners (platform team)") || strings.Contains(errOut.String(), "[") {
 		t.Errorf("bootstrap --check from outside: exit %d, want 1 and %q\n%s%s", code, want, out.String(), errOut.String())
+	}
+}
+
+// bootstrap --print-answers prints the answers the files are written
+// with (bootstrap/answers.yaml); --answers with another organisation's
+// lists the changes and writes nothing, with --yes writes them (the
+// files renamed for the new ids) and the checklist of the files as they
+// are now, and run again changes nothing.
+func TestBootstrapWritesTheAnswers(t *testing.T) {
+	// A clone, whose files are tracked as the project's are.
+	dir := filepath.Join(t.TempDir(), "project")
+	if out, err := exec.Command("git", "clone", "-q", "--no-hardlinks", "../..", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	status := func() string {
+		out, err := exec.Command("git", "-C", dir, "status", "--porcelain").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	var stdout string
+	run := func(args ...string) (int, string) {
+		var out, errOut bytes.Buffer
+		code := Run(append([]string{"bootstrap", "--dir", dir}, args...), &out, &errOut)
+		stdout = out.String()
+		return code, out.String() + errOut.String()
+	}
+	code, printed := run("--print-answers")
+	recorded, err := os.ReadFile(filepath.Join(dir, answers.File))
+	if err != nil || code != 0 || stdout != string(recorded) {
+		t.Fatalf("--print-answers: exit %d, %v\n%s\nwant %s", code, err, printed, recorded)
+	}
+	cur := example.Answers(t)
+	to := example.Other(cur)
+	file := filepath.Join(t.TempDir(), "answers.yaml")
+	if err := os.WriteFile(file, to.Marshal(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := run("--answers", file); code != 0 || !strings.Contains(out, "dry run: ") || status() != "" {
+		t.Fatalf("--answers without --yes: exit %d, the clone changed: %q\n%s", code, status(), out)
+	}
+	code, out := run("--answers", file, "--yes")
+	dev := cur.AWS.Accounts["dev"]
+	if code != 0 || !strings.Contains(out, "wrote ") || !strings.Contains(out, "1. Pulumi organisation "+to.Pulumi.Organization+" (Pulumi Cloud admin)") ||
+		!strings.Contains(status(), "esc/aws/"+dev+".json") {
+		t.Fatalf("--answers --yes: exit %d, the clone: %q\n%s", code, status(), out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "esc", "aws", to.AWS.Accounts["dev"]+".json")); err != nil {
+		t.Errorf("the dev account's template is not renamed: %v", err)
+	}
+	if code, out := run("--answers", file, "--yes"); code != 0 || !strings.Contains(out, "nothing to write") {
+		t.Errorf("--answers --yes again: exit %d\n%s", code, out)
+	}
+	// An answer of the wrong form is refused at its line, and nothing is
+	// written.
+	bad := strings.Replace(string(to.Marshal()), "organization: "+to.GitHub.Organization, "organization: not_a_login", 1)
+	if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := status()
+	if code, out := run("--answers", file, "--yes"); code != 1 || !strings.Contains(out, `answers.yaml:6:17: github.organization "not_a_login" is not one`) || status() != before {
+		t.Errorf("--answers with a bad login: exit %d\n%s", code, out)
 	}
 }

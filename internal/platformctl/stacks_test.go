@@ -3,7 +3,6 @@ package platformctl
 import (
 	"bytes"
 	"fmt"
-	"github.com/company/harness-platform/internal/example"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
+	"github.com/company/harness-platform/internal/example"
 )
 
 // A pull request touching one service previews the platform stacks and
