@@ -236,7 +236,7 @@ func (v *validator) checkRunner(st *stackDoc) {
 	for i, e := range egress {
 		if !covers(c.PublicAccessCidrs, e) {
 			v.at(r.At.Item("egressCidrs", i), fmt.Sprintf("add %s to %s:cluster publicAccessCidrs", e, Namespace),
-				"the runners' address %s cannot reach the clusters' API: publicAccessCidrs %v does not cover it", e, c.PublicAccessCidrs)
+				"the runners' address %s cannot reach the clusters' API: publicAccessCidrs [%s] does not cover it", e, strings.Join(c.PublicAccessCidrs, ", "))
 		}
 	}
 	// The operator, where it delivers the stack, runs its up from its own
@@ -256,7 +256,7 @@ func (v *validator) checkRunner(st *stackDoc) {
 			v.at(r.At.Item("operatorEgressCidrs", i), "write the operator's NAT network, masked, e.g. 203.0.113.0/28", "operatorEgressCidrs %q is not a network of the operator's addresses", cidr)
 		case !covers(c.PublicAccessCidrs, p):
 			v.at(r.At.Item("operatorEgressCidrs", i), fmt.Sprintf("add %s to %s:cluster publicAccessCidrs", p, Namespace),
-				"the operator's address %s cannot reach the clusters' API: publicAccessCidrs %v does not cover it", p, c.PublicAccessCidrs)
+				"the operator's address %s cannot reach the clusters' API: publicAccessCidrs [%s] does not cover it", p, strings.Join(c.PublicAccessCidrs, ", "))
 		}
 	}
 }

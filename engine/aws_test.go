@@ -14,6 +14,7 @@ import (
 
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
+	exampletest "github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/preflight"
 )
@@ -118,7 +119,7 @@ func TestSelfAssumeRefused(t *testing.T) {
 		return &pulumi.ResourceTransformResult{Props: args.Props, Opts: args.Opts}
 	})
 	_, err := s.Preview(context.Background(), "dev", PreviewOptions{})
-	want := "User: arn:aws:sts::111111111111:assumed-role/harness-platform-deployer/harness-platform is not authorized to perform: sts:AssumeRole on resource: " + deployer
+	want := exampletest.L(t, "User: arn:aws:sts::111111111111:assumed-role/harness-platform-deployer/harness-platform is not authorized to perform: sts:AssumeRole on resource: ") + deployer
 	if err == nil || !strings.Contains(s.out.String(), want) {
 		t.Errorf("a provider assuming the run's own role: %v, want %q\n%s", err, want, s.out)
 	}

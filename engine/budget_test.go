@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/company/harness-platform/apibudget"
+	exampletest "github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/simulated"
 )
@@ -45,7 +46,7 @@ func TestDriftCheckUnderATightBudgetWaitsAndSucceeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "the API budgets of this run of dev") ||
-		!strings.Contains(problems[0].Error(), "GitHub credential on company: 2 of 2 calls remain this hour") {
+		!strings.Contains(problems[0].Error(), exampletest.L(t, "GitHub credential on company: 2 of 2 calls remain this hour")) {
 		t.Fatalf("preflight did not refuse the drift check with the numbers: %v", problems)
 	}
 	t.Logf("preflight: %v", problems[0])

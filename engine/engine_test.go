@@ -25,6 +25,7 @@ import (
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/conformance"
+	exampletest "github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/internal/mocktest"
 	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/program"
@@ -650,7 +651,7 @@ func TestRemovingAnUnretiredProductionServiceIsRefusedOnTheChain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	state := firstUpOfChain(t).state
-	entry := "  - name: refund-service\n    team: payments\n    archetype: api\n    repo: company/refunds\n    image: registry.company.io/payments/refund-service\n    regions: [euw1]\n"
+	entry := exampletest.L(t, "  - name: refund-service\n    team: payments\n    archetype: api\n    repo: company/refunds\n    image: registry.company.io/payments/refund-service\n    regions: [euw1]\n")
 	removed := exampleEdited(t, catalog.ServicesFile, entry, "")
 	r := open(t, state, removed)
 	// The guard warns on preview; the engine refuses to delete the

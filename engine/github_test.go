@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	exampletest "github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/simulated"
 )
 
@@ -27,15 +28,15 @@ func TestGitHubRefusals(t *testing.T) {
 		up        *regexp.Regexp // GitHub's answer in the up's output
 	}{
 		{"reviewers on a private repository on Team", simulated.GitHubAccount{Plan: "team", Private: []string{"harness-platform"}},
-			"GitHub repository company/harness-platform: private, and the organisation's plan is team: GitHub refuses required reviewers there",
+			exampletest.L(t, "GitHub repository company/harness-platform: private, and the organisation's plan is team: GitHub refuses required reviewers there"),
 			// Staging's and production's environments are created at once:
 			// either is refused first.
 			regexp.MustCompile(`environments/(staging|production): ` + regexp.QuoteMeta("422 Failed to create the environment protection rule. Please ensure the billing plan supports the required reviewers protection rule."))},
 		{"a commit the token may not write", simulated.GitHubAccount{ReadOnly: []string{"exports"}},
-			"GitHub repository company/exports: the token may not write its contents",
+			exampletest.L(t, "GitHub repository company/exports: the token may not write its contents"),
 			literal("PUT https://api.github.com/repos/exports/contents/catalog-info.yaml: 403 Resource not accessible by integration")},
 		{"a commit to a pull-request-only branch", simulated.GitHubAccount{Protected: []string{"exports"}},
-			"GitHub repository company/exports: its default branch takes changes only through pull requests",
+			exampletest.L(t, "GitHub repository company/exports: its default branch takes changes only through pull requests"),
 			literal("PUT https://api.github.com/repos/exports/contents/catalog-info.yaml: 409 Could not create file: Changes must be made through a pull request.")},
 	} {
 		refusedAsPreflightSays(t, s, tc.name, tc.github, tc.preflight, tc.up)
@@ -77,6 +78,6 @@ func TestGitHubOrgVariablesNeedTheirPermission(t *testing.T) {
 	t.Parallel()
 	s := open(t, t.TempDir(), example(t))
 	refusedAsPreflightSays(t, s, "no Variables permission", simulated.GitHubAccount{Variables: "none"},
-		"GitHub organisation company: the token may not use its Actions variables",
-		literal("POST https://api.github.com/orgs/company/actions/variables: 403 Resource not accessible by integration"))
+		exampletest.L(t, "GitHub organisation company: the token may not use its Actions variables"),
+		literal(exampletest.L(t, "POST https://api.github.com/orgs/company/actions/variables: 403 Resource not accessible by integration")))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	exampletest "github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/plan"
 	"github.com/company/harness-platform/simulated"
 )
@@ -57,14 +58,14 @@ func TestManifestsContractAsPreflightSays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text := problemsText(problems); len(problems) != 1 || !strings.Contains(text, "is not on branch main of company/platform-next") || !strings.Contains(text, "catalog/services.yaml:") {
+	if text := problemsText(problems); len(problems) != 1 || !strings.Contains(text, exampletest.L(t, "is not on branch main of company/platform-next")) || !strings.Contains(text, "catalog/services.yaml:") {
 		t.Errorf("one manifest missing: %s", text)
 	}
 	// One manifest with an image of its own instead of the Values file's:
 	// the pipeline would deploy it, whatever the run was given.
 	reach = simulated.DefaultReach(c)
 	for _, files := range reach.GitHub.Files {
-		files[first] = strings.Replace(files[first], "{{.Values.image}}", "registry.company.io/payments/payment-service:1.4.2", 1)
+		files[first] = strings.Replace(files[first], "{{.Values.image}}", exampletest.L(t, "registry.company.io/payments/payment-service:1.4.2"), 1)
 	}
 	s.servers().SetReach(reach)
 	if problems, err = s.Preflight(ctx, "dev"); err != nil {

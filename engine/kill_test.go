@@ -21,6 +21,7 @@ import (
 	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/catalog"
 	"github.com/company/harness-platform/internal/catalogtest"
+	exampletest "github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/internal/mocktest"
 	"github.com/company/harness-platform/program"
 	"github.com/company/harness-platform/simulated"
@@ -90,8 +91,8 @@ func TestInterruptedUpConverges(t *testing.T) {
 		// promo-importer, a dev-only service, removed: killed at the
 		// first delete.
 		{name: "delete", deployed: true, op: apibudget.Delete, n: 1, pending: apitype.OperationTypeDeleting, edits: [][3]string{
-			{catalog.ServicesFile, "  - name: promo-importer\n    team: checkout\n    archetype: cron\n    repo: company/promotions\n" +
-				"    image: registry.company.io/checkout/promo-importer\n    environments: [dev]\n", ""},
+			{catalog.ServicesFile, exampletest.L(t, "  - name: promo-importer\n    team: checkout\n    archetype: cron\n    repo: company/promotions\n") +
+				exampletest.L(t, "    image: registry.company.io/checkout/promo-importer\n    environments: [dev]\n"), ""},
 		}},
 	} {
 		t.Run(k.name, func(t *testing.T) {

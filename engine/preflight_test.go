@@ -15,6 +15,7 @@ import (
 
 	"github.com/company/harness-platform/apibudget"
 	"github.com/company/harness-platform/calendar"
+	exampletest "github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/simulated"
 	"github.com/company/harness-platform/simulated/aws"
@@ -41,8 +42,8 @@ func TestPreflight(t *testing.T) {
 	s.servers().SetReach(simulated.Reach{Runner: netip.MustParseAddr("192.0.2.10")})
 	problems, err := s.Preflight(ctx, "dev")
 	for _, want := range []string{
-		"the address this run comes from, 192.0.2.10: not in the runners' egressCidrs [198.51.100.0/28]",
-		"the address this run comes from, 192.0.2.10: the clusters' public endpoint allows only publicAccessCidrs [198.51.100.0/28]: an up would create the clusters, then time out on their API (port 443)",
+		exampletest.L(t, "the address this run comes from, 192.0.2.10: not in the runners' egressCidrs [198.51.100.0/28]"),
+		exampletest.L(t, "the address this run comes from, 192.0.2.10: the clusters' public endpoint allows only publicAccessCidrs [198.51.100.0/28]: an up would create the clusters, then time out on their API (port 443)"),
 	} {
 		if err != nil || !strings.Contains(problemsText(problems), want) {
 			t.Errorf("preflight before the first up, from outside: %v, want %q:\n%s", err, want, problemsText(problems))
@@ -79,9 +80,9 @@ func TestPreflight(t *testing.T) {
 	want := []string{
 		"the lock of stack dev: held by runner@ci-7 (pid 4242) since 2026-11-25T10:00:00Z; wait for that run to end; if it was killed, `platformctl recover --stack dev --offline --unlock --yes`",
 		"Harness API key for account " + simulated.Account + `: 401 Unauthorized: {"status":"ERROR","code":"INVALID_TOKEN"`,
-		"GitHub credential for owner company (accounts, ",
+		exampletest.L(t, "GitHub credential for owner company (accounts, "),
 		"401 Requires authentication []; give the GitHub provider a token (GITHUB_TOKEN, from ESC harness-platform/ci)",
-		"AWS identity in account 111111111111: the run is arn:aws:sts::999999999999:assumed-role/harness-platform-deployer/harness-platform, of another account: the AWS provider would refuse it (AWS account ID not allowed: 999999999999); run an up with ESC environment harness-platform/dev",
+		exampletest.L(t, "AWS identity in account 111111111111: the run is arn:aws:sts::999999999999:assumed-role/harness-platform-deployer/harness-platform, of another account: the AWS provider would refuse it (AWS account ID not allowed: 999999999999); run an up with ESC environment harness-platform/dev"),
 		"cluster API of dev/euw1: Get \"https://",
 		"cluster API of dev/euw2: Get \"https://",
 		"i/o timeout (the cluster's API does not answer from 192.0.2.10",
@@ -107,9 +108,9 @@ func TestPreflight(t *testing.T) {
 		{"no GitHub credential", simulated.Reach{Runner: simulated.DefaultReach(c).Runner, NoGitHubCredential: true}, "401 Requires authentication", ""},
 		{"runner outside the clusters' networks", simulated.Reach{Runner: outside}, "i/o timeout (the cluster's API does not answer from 192.0.2.10", ""},
 		{"credentials of another account", simulated.Reach{Runner: simulated.DefaultReach(c).Runner, Identities: []string{stranger}}, "AWS account ID not allowed: 999999999999", ""},
-		{"an identity with no access entry", simulated.Reach{Runner: simulated.DefaultReach(c).Runner, Identities: []string{"arn:aws:iam::111111111111:role/someone-else"}},
-			"the run is arn:aws:sts::111111111111:assumed-role/someone-else/harness-platform, neither the deployer",
-			"the server has asked for the client to provide credentials (arn:aws:iam::111111111111:role/someone-else has no access entry on EKS cluster int-stable-euw1)"},
+		{"an identity with no access entry", simulated.Reach{Runner: simulated.DefaultReach(c).Runner, Identities: []string{exampletest.L(t, "arn:aws:iam::111111111111:role/someone-else")}},
+			exampletest.L(t, "the run is arn:aws:sts::111111111111:assumed-role/someone-else/harness-platform, neither the deployer"),
+			exampletest.L(t, "the server has asked for the client to provide credentials (arn:aws:iam::111111111111:role/someone-else has no access entry on EKS cluster int-stable-euw1)")},
 		{"no credential plugin", simulated.Reach{Runner: simulated.DefaultReach(c).Runner, Identities: simulated.DefaultReach(c).Identities, NoCredentialPlugin: true}, "exec: executable aws not found", ""},
 	} {
 		s.servers().SetReach(c.reach)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	exampletest "github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/simulated"
 )
 
@@ -33,13 +34,13 @@ func TestDriftCheckIdentity(t *testing.T) {
 	reach.GitHub = simulated.GitHubAccount{Variables: "none"}
 	s.servers().SetReach(reach)
 	problems, err := s.PreflightWith(ctx, "dev", PreflightOptions{Drift: true})
-	want := "GitHub organisation company: the token may not read its Actions variables"
+	want := exampletest.L(t, "GitHub organisation company: the token may not read its Actions variables")
 	if err != nil || !strings.Contains(problemsText(problems), want) {
 		t.Errorf("preflight without Variables: read: %v\n%s\nwant %q", err, problemsText(problems), want)
 	}
 	out.Reset()
 	if err := s.Refresh(ctx, "dev", RefreshOptions{PreviewOnly: true, ExpectNoChanges: true}); err == nil ||
-		!strings.Contains(out.String(), "GET https://api.github.com/orgs/company/actions/variables/") || !strings.Contains(out.String(), "403 Resource not accessible by integration") {
+		!strings.Contains(out.String(), exampletest.L(t, "GET https://api.github.com/orgs/company/actions/variables/")) || !strings.Contains(out.String(), "403 Resource not accessible by integration") {
 		t.Errorf("the drift check without Variables: read: %v, want GitHub's 403:\n%s", err, out)
 	}
 

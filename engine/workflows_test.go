@@ -18,6 +18,7 @@ import (
 
 	"github.com/company/harness-platform/engine"
 	"github.com/company/harness-platform/internal/catalogtest"
+	exampletest "github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/internal/ghrunner"
 	"github.com/company/harness-platform/internal/ghrunner/offlinepulumi"
 	"github.com/company/harness-platform/internal/platformctl"
@@ -152,7 +153,7 @@ func newOfflineRunner(t testing.TB) *offlineRunner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	origin, err := ghrunner.NewOrigin("company/harness-platform", "..", filepath.Join(root, "origin"))
+	origin, err := ghrunner.NewOrigin(exampletest.L(t, "company/harness-platform"), "..", filepath.Join(root, "origin"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func newOfflineRunner(t testing.TB) *offlineRunner {
 		Origin: origin,
 		Root:   filepath.Join(root, "runs"),
 		Env:    env,
-		Repos:  map[string]string{"company/harness-platform-shared": shared},
+		Repos:  map[string]string{exampletest.L(t, "company/harness-platform-shared"): shared},
 		Beside: map[string]string{"shared": shared},
 		Log:    log,
 		GitHub: &ghrunner.GitHubAPI{},

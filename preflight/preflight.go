@@ -654,11 +654,11 @@ func checkNetwork(ctx context.Context, svc Services, n Network) []Problem {
 	var out []Problem
 	check := "the address this run comes from, " + addr.String()
 	if !containsAddr(n.EgressCidrs, addr) {
-		out = append(out, Problem{Check: check, Err: fmt.Errorf("not in the runners' egressCidrs %v%s", n.EgressCidrs, note),
+		out = append(out, Problem{Check: check, Err: fmt.Errorf("not in the runners' egressCidrs [%s]%s", strings.Join(n.EgressCidrs, ", "), note),
 			Fix: fmt.Sprintf("run the job on the stack's runners (runs-on: %v), and write their NAT network in %s (harness-platform:runner egressCidrs)", n.Labels, n.File)})
 	}
 	if n.PublicEndpoint && !containsAddr(n.PublicAccessCidrs, addr) {
-		out = append(out, Problem{Check: check, Err: fmt.Errorf("the clusters' public endpoint allows only publicAccessCidrs %v: an up would create the clusters, then time out on their API (port 443)%s", n.PublicAccessCidrs, note),
+		out = append(out, Problem{Check: check, Err: fmt.Errorf("the clusters' public endpoint allows only publicAccessCidrs [%s]: an up would create the clusters, then time out on their API (port 443)%s", strings.Join(n.PublicAccessCidrs, ", "), note),
 			Fix: fmt.Sprintf("list the runners' NAT network in harness-platform:cluster publicAccessCidrs in %s", n.File)})
 	}
 	return out

@@ -140,7 +140,7 @@ var pulumiStack = regexp.MustCompile(`^/[A-Za-z0-9_.-]+/([^./\s]|$)`)
 // files write each: "GitHub", "Pulumi", or "" where it cannot tell.
 func orgOf(before, after string) string {
 	// (" on ": an App's token on its owner, in the trust tables.)
-	for _, p := range []string{"github.com/", "/repos/", "owner: ", "owner=", "repo:", "GitHub organisation ", " on "} {
+	for _, p := range []string{"github.com/", "/repos/", "/orgs/", "owner: ", "owner ", "owner=", "repo:", "GitHub organisation ", " on "} {
 		if strings.HasSuffix(before, p) {
 			return "GitHub"
 		}
