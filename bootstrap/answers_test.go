@@ -115,6 +115,29 @@ func TestRewriteRoundTrip(t *testing.T) {
 	if forth.Values < 100 || len(forth.Renamed) != len(cur.AWS.Accounts)+len(cur.GitHub.Apps) {
 		t.Errorf("the rewrite replaced %d values and renamed %v", forth.Values, forth.Renamed)
 	}
+	// Every answer is written somewhere, and each replaced value is one
+	// of them.
+	whats := []string{"the GitHub organisation", "the Pulumi organisation", "the services' domain", "the mail domain",
+		"the Harness account id", "the secrets' region", "the runners' networks"}
+	for env := range cur.AWS.Accounts {
+		whats = append(whats, "the AWS account of "+env)
+	}
+	for name, app := range cur.GitHub.Apps {
+		whats = append(whats, "the App id of "+name)
+		if app.InstallationID != "" {
+			whats = append(whats, "the installation id of "+name)
+		}
+	}
+	total := 0
+	for _, what := range whats {
+		if forth.Changes[what] == 0 {
+			t.Errorf("no value written as %s: %v", what, forth.Changes)
+		}
+		total += forth.Changes[what]
+	}
+	if total != forth.Values {
+		t.Errorf("%d values replaced, %d of them answers: %v", forth.Values, total, forth.Changes)
+	}
 
 	back, err := answers.Plan(after, to, cur)
 	if err != nil {

@@ -23,6 +23,9 @@ type Rewrite struct {
 	Files   map[string][]byte // by new path: the files that change
 	Renamed map[string]string // old path → new path
 	Values  int               // values replaced
+	// Changes are the values replaced, by what they are ("the AWS
+	// account of dev").
+	Changes map[string]int
 }
 
 // Empty reports whether the rewrite changes nothing.
@@ -37,9 +40,10 @@ type rule struct {
 	adjoins func(c byte) bool
 	// in limits the rule to some files; nil is every file.
 	in func(file string) bool
-	// context says what a found value is: its replacement, or "" where the
-	// value is something else (not replaced). nil replaces every one.
-	context func(before, after string) string
+	// context says what a found value is: its replacement and what it
+	// is ("": the rule's what), or no replacement where the value is
+	// something else (not replaced). nil replaces every one.
+	context func(before, after string) (repl, what string)
 	// strict: a value no context claims is a problem, not something else.
 	strict bool
 	// name: the value is a name, which a dot and a letter continue into
@@ -89,22 +93,22 @@ func rules(from, to Answers) []rule {
 		in: func(f string) bool {
 			return strings.HasPrefix(f, "esc/") || path.Dir(f) == "." && strings.HasPrefix(f, "Pulumi.")
 		},
-		context: func(before, _ string) string {
+		context: func(before, _ string) (string, string) {
 			if strings.HasSuffix(before, "region: ") || strings.HasSuffix(before, "secretsmanager:") {
-				return to.AWS.SecretsRegion
+				return to.AWS.SecretsRegion, ""
 			}
-			return ""
+			return "", ""
 		}})
 	// The runners' networks, as a YAML flow list's items, a JSON array's
 	// or in prose.
 	if len(from.Runners.EgressCidrs) > 0 {
 		quoted := strings.Join(to.Runners.EgressCidrs, `", "`)
 		add(rule{what: "the runners' networks", old: strings.Join(from.Runners.EgressCidrs, `", "`), new: quoted, adjoins: cidrChar,
-			context: func(before, after string) string {
+			context: func(before, after string) (string, string) {
 				if strings.HasSuffix(before, `"`) && strings.HasPrefix(after, `"`) {
-					return quoted
+					return quoted, ""
 				}
-				return ""
+				return "", ""
 			}})
 		add(rule{what: "the runners' networks", old: strings.Join(from.Runners.EgressCidrs, ", "), new: strings.Join(to.Runners.EgressCidrs, ", "), adjoins: cidrChar})
 	}
@@ -119,14 +123,14 @@ func rules(from, to Answers) []rule {
 		// place that tells neither is refused even where the name stays,
 		// so the files are always ready for the next rewrite.
 		rs = append(rs, rule{what: "the GitHub or Pulumi organisation", old: gh, adjoins: orgChar, name: true, strict: true,
-			context: func(before, after string) string {
+			context: func(before, after string) (string, string) {
 				switch orgOf(before, after) {
 				case "GitHub":
-					return to.GitHub.Organization
+					return to.GitHub.Organization, "the GitHub organisation"
 				case "Pulumi":
-					return to.Pulumi.Organization
+					return to.Pulumi.Organization, "the Pulumi organisation"
 				}
-				return ""
+				return "", ""
 			}})
 	}
 	return rs
@@ -164,7 +168,7 @@ func orgOf(before, after string) string {
 // A span is one value found.
 type span struct {
 	start, end int
-	new        string
+	new, what  string
 }
 
 // find returns the spans of rs in text, the first rule claiming a place,
@@ -200,9 +204,13 @@ func find(rs []rule, file, text string) ([]span, []int) {
 			if claimed(s, e) {
 				continue
 			}
-			repl := r.new
+			repl, what := r.new, r.what
 			if r.context != nil {
-				repl = r.context(text[max(0, s-40):s], text[e:min(len(text), e+40)])
+				var w string
+				repl, w = r.context(text[max(0, s-40):s], text[e:min(len(text), e+40)])
+				if w != "" {
+					what = w
+				}
 				if repl == "" {
 					if r.strict {
 						unknown = append(unknown, s)
@@ -210,7 +218,7 @@ func find(rs []rule, file, text string) ([]span, []int) {
 					continue
 				}
 			}
-			spans = append(spans, span{s, e, repl})
+			spans = append(spans, span{s, e, repl, what})
 		}
 	}
 	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
@@ -236,7 +244,7 @@ func apply(text string, spans []span) string {
 // name could be either organisation's, and nothing is planned.
 func Plan(files map[string][]byte, from, to Answers) (*Rewrite, error) {
 	rs := rules(from, to)
-	r := &Rewrite{Files: map[string][]byte{}, Renamed: map[string]string{}}
+	r := &Rewrite{Files: map[string][]byte{}, Renamed: map[string]string{}, Changes: map[string]int{}}
 	var diags diag.List
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		if !Rewritten(name) || !text(files[name]) || name == File {
@@ -259,6 +267,7 @@ func Plan(files map[string][]byte, from, to Answers) (*Rewrite, error) {
 		for _, sp := range spans {
 			if content[sp.start:sp.end] != sp.new {
 				r.Values++
+				r.Changes[sp.what]++
 			}
 		}
 		r.Files[newName] = []byte(changed)

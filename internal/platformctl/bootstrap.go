@@ -144,6 +144,9 @@ func writeAnswers(f options, stdout io.Writer) (bool, error) {
 			fmt.Fprintf(stdout, "  %s\n", name)
 		}
 	}
+	for _, what := range slices.Sorted(maps.Keys(r.Changes)) {
+		fmt.Fprintf(stdout, "  %d × %s\n", r.Changes[what], what)
+	}
 	if !f.yes {
 		fmt.Fprintf(stdout, "dry run: %d values in %d files would change (Go sources are not written); run again with --yes to write them\n\n", r.Values, len(r.Files))
 		return false, nil
