@@ -19,7 +19,7 @@ import (
 var harnessOIDC = regexp.MustCompile(`app\.harness\.io/ng/api/oidc/account/([A-Za-z0-9_-]+)`)
 
 // Current reads the answers the files in root are written with: the
-// values Rewrite replaces. The error names every value the files do not
+// values answers.Plan replaces. The error names every value the files do not
 // say, or say in two ways.
 func Current(root string) (answers.Answers, error) {
 	var a answers.Answers
