@@ -112,8 +112,8 @@ func TestRewriteRoundTrip(t *testing.T) {
 	if len(left) > 0 {
 		t.Errorf("%d example value(s) left after the rewrite:\n%s", len(left), strings.Join(left, "\n"))
 	}
-	if forth.Values < 100 || len(forth.Renamed) != len(cur.AWS.Accounts)+len(cur.GitHub.Apps) {
-		t.Errorf("the rewrite replaced %d values and renamed %v", forth.Values, forth.Renamed)
+	if forth.Values() < 100 || len(forth.Renamed) != len(cur.AWS.Accounts)+len(cur.GitHub.Apps) {
+		t.Errorf("the rewrite replaced %d values and renamed %v", forth.Values(), forth.Renamed)
 	}
 	// Every answer is written somewhere, and each replaced value is one
 	// of them.
@@ -135,8 +135,8 @@ func TestRewriteRoundTrip(t *testing.T) {
 		}
 		total += forth.Changes[what]
 	}
-	if total != forth.Values {
-		t.Errorf("%d values replaced, %d of them answers: %v", forth.Values, total, forth.Changes)
+	if total != forth.Values() {
+		t.Errorf("%d values replaced, %d of them answers: %v", forth.Values(), total, forth.Changes)
 	}
 
 	back, err := answers.Plan(after, to, cur)
@@ -163,8 +163,8 @@ func TestRewriteIsIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.Empty() || r.Values != 0 {
-		t.Errorf("the files' own answers change %d values in %v", r.Values, slices.Collect(maps.Keys(r.Files)))
+	if !r.Empty() || r.Values() != 0 {
+		t.Errorf("the files' own answers change %d values in %v", r.Values(), slices.Collect(maps.Keys(r.Files)))
 	}
 }
 

@@ -73,11 +73,16 @@ func (l List) Err() error {
 type Error struct{ List List }
 
 func (e *Error) Error() string {
-	lines := make([]string, len(e.List))
-	for i, d := range e.List {
+	return fmt.Sprintf("%d problem(s) in the catalog or stack files:\n%s", len(e.List), e.List)
+}
+
+// String is the diagnostics, one per line.
+func (l List) String() string {
+	lines := make([]string, len(l))
+	for i, d := range l {
 		lines[i] = d.String()
 	}
-	return fmt.Sprintf("%d problem(s) in the catalog or stack files:\n%s", len(e.List), strings.Join(lines, "\n"))
+	return strings.Join(lines, "\n")
 }
 
 // Pos is a place in an input file.

@@ -219,17 +219,5 @@ func Read(path string, current Answers) (Answers, error) {
 type ReadError struct{ List diag.List }
 
 func (e *ReadError) Error() string {
-	lines := make([]string, len(e.List))
-	for i, d := range e.List {
-		lines[i] = d.String()
-	}
-	return fmt.Sprintf("%d problem(s) in the answers, so nothing is written:\n%s", len(e.List), strings.Join(lines, "\n"))
-}
-
-// String is a one-line account of an App's ids.
-func (a AppAnswers) String() string {
-	if a.InstallationID == "" {
-		return a.AppID
-	}
-	return fmt.Sprintf("%s (installation %s)", a.AppID, a.InstallationID)
+	return fmt.Sprintf("%d problem(s) in the answers, so nothing is written:\n%s", len(e.List), e.List)
 }

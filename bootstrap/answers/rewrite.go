@@ -22,10 +22,18 @@ import (
 type Rewrite struct {
 	Files   map[string][]byte // by new path: the files that change
 	Renamed map[string]string // old path → new path
-	Values  int               // values replaced
 	// Changes are the values replaced, by what they are ("the AWS
 	// account of dev").
 	Changes map[string]int
+}
+
+// Values is how many values the rewrite replaces.
+func (r *Rewrite) Values() int {
+	n := 0
+	for _, c := range r.Changes {
+		n += c
+	}
+	return n
 }
 
 // Empty reports whether the rewrite changes nothing.
@@ -266,7 +274,6 @@ func Plan(files map[string][]byte, from, to Answers) (*Rewrite, error) {
 		}
 		for _, sp := range spans {
 			if content[sp.start:sp.end] != sp.new {
-				r.Values++
 				r.Changes[sp.what]++
 			}
 		}
@@ -300,11 +307,7 @@ func Localize(file, s string, from, to Answers) (string, error) {
 type AmbiguousError struct{ List diag.List }
 
 func (e *AmbiguousError) Error() string {
-	lines := make([]string, len(e.List))
-	for i, d := range e.List {
-		lines[i] = d.String()
-	}
-	return fmt.Sprintf("bootstrap cannot tell which organisation %d place(s) name, so it writes nothing:\n%s", len(e.List), strings.Join(lines, "\n"))
+	return fmt.Sprintf("bootstrap cannot tell which organisation %d place(s) name, so it writes nothing:\n%s", len(e.List), e.List)
 }
 
 // Rewritten reports whether bootstrap writes a tracked file's values:

@@ -148,12 +148,12 @@ func writeAnswers(f options, stdout io.Writer) (bool, error) {
 		fmt.Fprintf(stdout, "  %d × %s\n", r.Changes[what], what)
 	}
 	if !f.yes {
-		fmt.Fprintf(stdout, "dry run: %d values in %d files would change (Go sources are not written); run again with --yes to write them\n\n", r.Values, len(r.Files))
+		fmt.Fprintf(stdout, "dry run: %d values in %d files would change (Go sources are not written); run again with --yes to write them\n\n", r.Values(), len(r.Files))
 		return false, nil
 	}
 	if err := r.Apply(f.dir); err != nil {
 		return false, err
 	}
-	fmt.Fprintf(stdout, "wrote %d values in %d files; review them with git diff and commit them, then do the checklist's steps:\n\n", r.Values, len(r.Files))
+	fmt.Fprintf(stdout, "wrote %d values in %d files; review them with git diff and commit them, then do the checklist's steps:\n\n", r.Values(), len(r.Files))
 	return true, nil
 }
