@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/company/harness-platform/bootstrap/answers"
+	"github.com/company/harness-platform/internal/catalogtest"
 	"github.com/company/harness-platform/internal/example"
 	"maps"
 	"os"
@@ -47,15 +48,7 @@ func tracked(t *testing.T) (map[string][]byte, answers.Answers) {
 func write(t *testing.T, files map[string][]byte) string {
 	t.Helper()
 	dir := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	catalogtest.WriteFiles(t, dir, files, 0o644)
 	return dir
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/company/harness-platform/bootstrap"
 	"github.com/company/harness-platform/bootstrap/answers"
+	"github.com/company/harness-platform/internal/catalogtest"
 	exampletest "github.com/company/harness-platform/internal/example"
 	"github.com/company/harness-platform/preflight"
 	"github.com/company/harness-platform/simulated"
@@ -130,15 +131,7 @@ func TestBootstrappedCopyPassesItsCheck(t *testing.T) {
 	// The copy, with ../shared beside it as beside the project.
 	dir := t.TempDir()
 	project := filepath.Join(dir, "project")
-	for name, data := range r.Over(files) {
-		p := filepath.Join(project, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	catalogtest.WriteFiles(t, project, r.Over(files), 0o755) // its scripts executable
 	shared, err := filepath.Abs(filepath.Join("..", "..", "shared"))
 	if err != nil {
 		t.Fatal(err)

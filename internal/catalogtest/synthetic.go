@@ -139,6 +139,21 @@ func ShippedFiles(tb testing.TB, root string) map[string][]byte {
 	return files
 }
 
+// WriteFiles lays files (by path relative to dir) out under dir, each
+// with perm, making the directories they need.
+func WriteFiles(tb testing.TB, dir string, files map[string][]byte, perm os.FileMode) {
+	tb.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, perm); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 // RenameRegion renames a region in regions.yaml, every stack file and the
 // services' region lists.
 func RenameRegion(files map[string][]byte, from, to string) {

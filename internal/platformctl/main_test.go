@@ -26,15 +26,7 @@ func project(t *testing.T, edit func(map[string][]byte)) string {
 		edit(files)
 	}
 	dir := t.TempDir()
-	for name, data := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	catalogtest.WriteFiles(t, dir, files, 0o644)
 	return dir
 }
 
