@@ -75,8 +75,8 @@ func Steps(c *catalog.Catalog, m *trust.Model) []Step {
 		templates = append(templates, "esc/aws/"+a+".json")
 	}
 	var apps []string
-	for _, id := range slices.Sorted(maps.Keys(m.Apps)) {
-		apps = append(apps, fmt.Sprintf("%s (esc/github/%s.json)", m.Apps[id].Name, id))
+	for id, app := range m.Apps {
+		apps = append(apps, fmt.Sprintf("%s (esc/github/%s.json)", app.Name, id))
 	}
 	slices.Sort(apps) // by name: the ids are the organisation's
 

@@ -96,13 +96,7 @@ func Current(root string) (answers.Answers, error) {
 				"runner egressCidrs %v differ from %s's %v", s.Runner.EgressCidrs, rootFile, a.Runners.EgressCidrs)
 		}
 	}
-	diags = append(diags, missing(a, "the files")...)
-	return a, diags.Err()
-}
-
-// missing names each empty answer; file is where it should have been.
-func missing(a answers.Answers, file string) diag.List {
-	var diags diag.List
+	// Each answer the files hold nowhere.
 	for _, f := range []struct{ key, value string }{
 		{"github.organization", a.GitHub.Organization},
 		{"pulumi.organization", a.Pulumi.Organization},
@@ -112,8 +106,8 @@ func missing(a answers.Answers, file string) diag.List {
 		{"domains.mail", a.Domains.Mail},
 	} {
 		if f.value == "" {
-			diags.Add(file, 0, 0, "", "%s is not known", f.key)
+			diags.Add("the files", 0, 0, "", "%s is not known", f.key)
 		}
 	}
-	return diags
+	return a, diags.Err()
 }
